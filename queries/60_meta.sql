@@ -1,0 +1,92 @@
+-- Defines: accounting (every physical line in one bucket: lines = records + blank + rejected,
+--          DESIGN section 8), run_summary (window, counts, concurrency), timeout_limits,
+--          retry_policy (which statuses were retried, and how often).
+-- Reads: sources, attempts, stg_attempts, attempts_classified, trials.
+create or replace view accounting as
+with
+
+lines as (
+    select
+        coalesce(sum(lines), 0) as lines,
+        coalesce(sum(records), 0) as records,
+        coalesce(sum(blank), 0) as blank,
+        coalesce(sum(rejected), 0) as rejected,
+        coalesce(sum(non_finite), 0) as non_finite
+    from sources
+),
+
+attempt_checks as (
+    select
+        count(*) filter (where not is_kept) as duplicates,
+        count(*) filter (where duplicate_kind = 'identical') as duplicates_identical,
+        count(*) filter (where duplicate_kind = 'differing') as duplicates_differing,
+        count(*) filter (where is_kept and status = 'unrecognized') as unrecognized,
+        coalesce(sum(naive_timestamps), 0) as naive_timestamps
+    from stg_attempts
+)
+
+select * from lines cross join attempt_checks;
+
+create or replace view run_summary as
+with
+
+kept as (
+    select * from attempts_classified
+),
+
+intervals as (
+    -- at one instant, ends come before starts: touching attempts do not overlap
+    select started_at as moment, 1 as delta from kept where started_at is not null and ended_at is not null
+    union all
+    select ended_at as moment, -1 as delta from kept where started_at is not null and ended_at is not null
+),
+
+running as (
+    select sum(delta) over (order by moment, delta rows between unbounded preceding and current row) as in_flight
+    from intervals
+),
+
+final as (
+    select
+        (select count(distinct task_id) from kept) as tasks,
+        (select count(*) from trials) as trials,
+        (select count(*) from kept) as attempts,
+        (select count(distinct run_key) from kept) as runs,
+        (select min(coalesce(submitted_at, started_at)) from kept) as window_start,
+        (select max(ended_at) from kept) as window_end,
+        (select max(in_flight) from running) as concurrency
+)
+
+select * from final;
+
+create or replace view timeout_limits as
+select
+    timeout_limit_s,
+    count(*) as attempts
+from attempts_classified
+group by timeout_limit_s;
+
+create or replace view retry_policy as
+with
+
+kept as (
+    select * from attempts_classified
+),
+
+retried as (
+    -- an attempt was retried when a later attempt of the same trial exists
+    select k.status
+    from kept as k
+    join trials as t using (run_key, task_id, trial)
+    where k.attempt < t.final_attempt
+),
+
+final as (
+    select
+        (select max(attempts) from trials) as max_attempts,
+        (select count(*) filter (where attempts > 1) from trials) as trials_retried,
+        (select list(struct_pack(status := status, attempts := n) order by n desc, status)
+            from (select status, count(*) as n from retried group by status)) as retried_statuses
+)
+
+select * from final;

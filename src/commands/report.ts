@@ -1,0 +1,195 @@
+/**
+ * `denom report INPUT...`: the main job. Loads the runs and returns every
+ * figure of DESIGN section 9 as data: the meta block, accounting, the rate grid
+ * with what each step of the denominator chain removed, status counts on both
+ * bases, first -> final transitions, timeouts by cause and diagnostics.
+ * Every figure comes from a view in queries/; nothing is computed here.
+ */
+import type { Database } from "../db/database.js";
+import type { Cell, Row } from "../db/values.js";
+import { VERSION } from "../version.js";
+import type { Thresholds } from "../definitions.js";
+import { loadRuns, type RunsOptions } from "./runs.js";
+
+export type ReportOptions = RunsOptions;
+
+/** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
+export interface RateCell {
+  basis: "first" | "final";
+  denominator: "total" | "valid" | "attributable" | "completable";
+  successes: number;
+  count: number;
+  rate: number | null;
+}
+
+/** What one step of the denominator chain removed on one basis, by reason. */
+export interface Removal {
+  basis: string;
+  denominator: string;
+  fault: string;
+  reason: string;
+  trials: number;
+}
+
+export interface SourceInfo {
+  name: string;
+  sha256: string;
+  bytes: number;
+  format: string;
+  /** lines = records + blank + rejected (a JSON document counts its elements) */
+  lines: number;
+  records: number;
+  blank: number;
+  rejected: number;
+  attempts: number;
+  physical_lines: number;
+  problem: string | null;
+}
+
+/** The meta block: whatever someone needs to recompute the denominators. */
+export interface Meta {
+  tool: string;
+  sources: SourceInfo[];
+  skipped_files: { name: string; reason: string }[];
+  window: { start: string | null; end: string | null };
+  tasks: number;
+  trials: number;
+  attempts: number;
+  runs: number;
+  /** largest number of attempts whose [started_at, ended_at) intervals overlap; null without times */
+  concurrency: number | null;
+  timeout_limits: { timeout_limit_s: number | null; attempts: number }[];
+  retry_policy: { max_attempts: number | null; trials_retried: number; retried_statuses: Record<string, number> };
+  definitions: {
+    success: string;
+    basis: Record<string, string>;
+    denominators: { denominator: string; keeps: string; removes: string }[];
+  };
+  exclusions: Removal[];
+  thresholds: { queue_share: number; loop_min: number; sluggish_ratio: number };
+  status_map: Record<string, string>;
+}
+
+export interface ReportData {
+  meta: Meta;
+  accounting: {
+    lines: number;
+    records: number;
+    blank: number;
+    rejected: number;
+    duplicates: number;
+    duplicates_identical: number;
+    duplicates_differing: number;
+    unrecognized: number;
+    naive_timestamps: number;
+    non_finite: number;
+  };
+  rates: RateCell[];
+  status_counts: { first: Record<string, number>; final: Record<string, number> };
+  transitions: { first: string; final: string; count: number }[];
+  timeout_causes: Record<string, number>;
+  diagnostics: { timeouts_with_passing_score: number; constraint_violations: number; grader_errors: number; missing: number };
+  unrecognized_statuses: { value: string; attempts: number }[];
+  rejects: { source: string; line: number; location: string | null; reason: string }[];
+}
+
+/** How many rejects the report lists (all are in the rejects table and `denom export --what rejects`). */
+export const REJECTS_LISTED = 100;
+
+export const SUCCESS_DEFINITION =
+  "the attempt's status is success (after aliases); a violated hard constraint makes it a failure, a grader error makes it aborted; a late pass (timeout that passed verification) is not a success";
+
+/** Loads the inputs and returns the report. Throws DataError when an input cannot be read. */
+export async function runReport(options: ReportOptions): Promise<ReportData> {
+  const { db } = await loadRuns(options);
+  try {
+    return await readReport(db, options);
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads the report from a database whose views are in place. */
+export async function readReport(db: Database, options: Pick<ReportOptions, "statusMap" | "thresholds">): Promise<ReportData> {
+  const meta = await readMeta(db, options.thresholds, options.statusMap);
+  const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
+  const rates = (await db.all(
+    "SELECT basis, denominator, successes, count, rate FROM rate_grid ORDER BY basis_order, step",
+  )) as unknown as RateCell[];
+  const statusRows = await db.all("SELECT basis, status, trials FROM status_counts ORDER BY basis, trials DESC, status");
+  const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
+  for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
+  const transitions = (
+    await db.all("SELECT first_status, final_status, trials FROM transitions ORDER BY trials DESC, first_status, final_status")
+  ).map((r) => ({ first: r.first_status as string, final: r.final_status as string, count: r.trials as number }));
+  const timeout_causes: Record<string, number> = {};
+  for (const r of await db.all("SELECT timeout_cause, attempts FROM timeout_causes ORDER BY cause_order"))
+    timeout_causes[r.timeout_cause as string] = r.attempts as number;
+  const diagnostics = (await db.one("SELECT * FROM diagnostics")) as unknown as ReportData["diagnostics"];
+  const unrecognized_statuses = (
+    await db.all("SELECT raw_status, attempts FROM unrecognized_statuses ORDER BY attempts DESC, raw_status")
+  ).map((r) => ({ value: r.raw_status as string, attempts: r.attempts as number }));
+  const rejects = (
+    await db.all(
+      `SELECT s.name AS source, r.line, r.location, r.reason
+       FROM rejects AS r JOIN sources AS s USING (source_id)
+       ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
+    )
+  ) as unknown as ReportData["rejects"];
+  return { meta, accounting, rates, status_counts, transitions, timeout_causes, diagnostics, unrecognized_statuses, rejects };
+}
+
+/** The meta block (DESIGN section 9), also the header of every export. */
+export async function readMeta(db: Database, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
+  const sources = (await db.all(
+    `SELECT name, sha256, bytes, format, lines, records, blank, rejected, attempts, physical_lines, problem
+     FROM sources ORDER BY source_id`,
+  )) as unknown as SourceInfo[];
+  const skipped_files = (await db.all("SELECT name, reason FROM skipped_files ORDER BY name")) as unknown as Meta["skipped_files"];
+  const summary = (await db.one("SELECT * FROM run_summary")) as Row;
+  const timeout_limits = (await db.all(
+    "SELECT timeout_limit_s, attempts FROM timeout_limits ORDER BY timeout_limit_s NULLS LAST",
+  )) as unknown as Meta["timeout_limits"];
+  const policy = (await db.one("SELECT * FROM retry_policy")) as Row;
+  const retried: Record<string, number> = {};
+  for (const s of (policy.retried_statuses ?? []) as { status: string; attempts: number }[]) retried[s.status] = s.attempts;
+  const denominators = (await db.all(
+    "SELECT denominator, keeps, removes FROM denominators ORDER BY step",
+  )) as unknown as Meta["definitions"]["denominators"];
+  const exclusions = (await db.all(
+    `SELECT basis, denominator, fault, reason, trials FROM denominator_removals
+     ORDER BY basis DESC, step, trials DESC, reason`,
+  )) as unknown as Removal[];
+  return {
+    tool: `denom ${VERSION}`,
+    sources,
+    skipped_files,
+    window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
+    tasks: num(summary.tasks),
+    trials: num(summary.trials),
+    attempts: num(summary.attempts),
+    runs: num(summary.runs),
+    concurrency: (summary.concurrency as number | null) ?? null,
+    timeout_limits,
+    retry_policy: {
+      max_attempts: (policy.max_attempts as number | null) ?? null,
+      trials_retried: num(policy.trials_retried),
+      retried_statuses: retried,
+    },
+    definitions: {
+      success: SUCCESS_DEFINITION,
+      basis: {
+        first: "the outcome of each trial's first attempt: as if there were no retries",
+        final: "the outcome of each trial's last attempt, after retries",
+      },
+      denominators,
+    },
+    exclusions,
+    thresholds: { queue_share: thresholds.queueShare, loop_min: thresholds.loopMin, sluggish_ratio: thresholds.sluggishRatio },
+    status_map: statusMap,
+  };
+}
+
+function num(v: Cell | undefined): number {
+  return typeof v === "number" ? v : 0;
+}

@@ -1,0 +1,57 @@
+/**
+ * What every command that reads runs shares: the options that define the
+ * figures (status map, classifier thresholds), and opening a database with the
+ * inputs loaded and the views of queries/ in place.
+ */
+import type { Readable } from "node:stream";
+import { Database, sqlString } from "../db/database.js";
+import { loadQueries } from "../db/queries.js";
+import type { Thresholds } from "../definitions.js";
+import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
+import { createTables } from "../ingest/loader.js";
+
+/** Options of every command that loads runs. */
+export interface RunsOptions {
+  /** paths, folders, archives, or `-` for stdin */
+  inputs: string[];
+  /** extra status aliases, lower-cased FROM -> canonical TO */
+  statusMap: Record<string, string>;
+  thresholds: Thresholds;
+  stdin: Readable;
+  onReject?: IngestOptions["onReject"];
+  onWarning?: IngestOptions["onWarning"];
+  onProgress?: IngestOptions["onProgress"];
+}
+
+/** An open database with the runs loaded; close it when done. */
+export interface LoadedRuns {
+  db: Database;
+  ingest: IngestResult;
+}
+
+/** Sets the session variables the views read (status map, thresholds). */
+export async function applyDefinitions(db: Database, options: Pick<RunsOptions, "statusMap" | "thresholds">): Promise<void> {
+  const pairs = Object.entries(options.statusMap).map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`);
+  await db.setVariable("status_map", pairs.length ? `MAP {${pairs.join(", ")}}` : "MAP {}::MAP(VARCHAR, VARCHAR)");
+  await db.setVariable("queue_share", String(options.thresholds.queueShare));
+  await db.setVariable("loop_min", String(options.thresholds.loopMin));
+  await db.setVariable("sluggish_ratio", String(options.thresholds.sluggishRatio));
+}
+
+/**
+ * Opens an in-memory database, loads every input and creates the views.
+ * Throws DataError when an input cannot be read, DenomError when a query file fails.
+ */
+export async function loadRuns(options: RunsOptions): Promise<LoadedRuns> {
+  const db = await Database.open();
+  try {
+    await createTables(db);
+    await loadQueries(db);
+    await applyDefinitions(db, options);
+    const result = await ingest(db, options.inputs, options);
+    return { db, ingest: result };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Loads `queries/*.sql` into a database: files in name order, each file in a
+ * transaction, statement by statement; an error names the file and the statement.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DenomError } from "../errors.js";
+import type { Database } from "./database.js";
+
+/** The folder shipped beside dist/: <package>/queries. */
+export const QUERIES_DIR = fileURLToPath(new URL("../../queries/", import.meta.url));
+
+/** Lists the `NN_name.sql` files of a folder in the order they run. */
+export function queryFiles(dir: string = QUERIES_DIR): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
+}
+
+/**
+ * Runs every query file of `dir` against `db`.
+ * Throws DenomError `queries/30_trials.sql (statement 2): Binder Error: ...` on the first failure.
+ */
+export async function loadQueries(db: Database, dir: string = QUERIES_DIR): Promise<void> {
+  for (const file of queryFiles(dir)) {
+    const sql = readFileSync(join(dir, file), "utf8");
+    let extracted;
+    try {
+      extracted = await db.connection.extractStatements(sql);
+    } catch (e) {
+      throw new DenomError(`queries/${file}: ${(e as Error).message}`);
+    }
+    await db.run("BEGIN TRANSACTION");
+    for (let i = 0; i < extracted.count; i++) {
+      try {
+        const prepared = await extracted.prepare(i);
+        await prepared.run();
+      } catch (e) {
+        await db.run("ROLLBACK");
+        throw new DenomError(`queries/${file} (statement ${i + 1}): ${(e as Error).message}`);
+      }
+    }
+    await db.run("COMMIT");
+  }
+}

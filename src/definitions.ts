@@ -1,0 +1,54 @@
+/**
+ * The user-settable definitions behind every figure: extra status aliases and
+ * the timeout classifier's thresholds. Kept apart from the commands so that the
+ * CLI can check flags without loading DuckDB.
+ */
+import { UsageError } from "./errors.js";
+
+/** The canonical statuses a `--status-map` pair may map to (DESIGN section 3). */
+export const CANONICAL_STATUSES = ["success", "failure", "timeout", "aborted", "invalid"] as const;
+
+/** Timeout classifier thresholds (DESIGN section 5). */
+export interface Thresholds {
+  /** queue wait / timeout_limit_s at or above which a timeout is `queue`; a fraction, default 0.25 */
+  queueShare: number;
+  /** identical consecutive calls at or above which a timeout is `loop`; default 5 */
+  loopMin: number;
+  /** mean of the last third of gaps / mean of the first third at or above which it is `sluggish`; default 2 */
+  sluggishRatio: number;
+}
+
+export const DEFAULT_THRESHOLDS: Thresholds = { queueShare: 0.25, loopMin: 5, sluggishRatio: 2 };
+
+/**
+ * Parses `--status-map FROM=TO` pairs. Throws UsageError naming the pair when it
+ * has no `=` or TO is not a canonical status.
+ */
+export function parseStatusMap(pairs: readonly string[]): Record<string, string> {
+  const map: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.lastIndexOf("=");
+    const from = pair.slice(0, eq).trim().toLowerCase();
+    const to = pair.slice(eq + 1).trim().toLowerCase();
+    if (eq <= 0 || from === "")
+      throw new UsageError(`--status-map ${pair}: expected FROM=TO, e.g. --status-map unsuccessful=failure`);
+    if (!(CANONICAL_STATUSES as readonly string[]).includes(to))
+      throw new UsageError(`--status-map ${pair}: ${JSON.stringify(to)} is not a status; use one of ${CANONICAL_STATUSES.join(", ")}`);
+    map[from] = to;
+  }
+  return map;
+}
+
+/**
+ * Parses the classifier flags (`--queue-share`, `--loop-min`, `--sluggish-ratio`) as given
+ * on the command line. Throws UsageError naming the flag when a value is out of range.
+ */
+export function parseThresholds(flags: { queueShare: string; loopMin: string; sluggishRatio: string }): Thresholds {
+  const queueShare = Number(flags.queueShare);
+  if (!(queueShare > 0 && queueShare <= 1)) throw new UsageError(`--queue-share ${flags.queueShare}: expected a fraction in (0, 1], e.g. 0.25`);
+  const loopMin = Number(flags.loopMin);
+  if (!Number.isInteger(loopMin) || loopMin < 2) throw new UsageError(`--loop-min ${flags.loopMin}: expected a whole number >= 2, e.g. 5`);
+  const sluggishRatio = Number(flags.sluggishRatio);
+  if (!(sluggishRatio > 1)) throw new UsageError(`--sluggish-ratio ${flags.sluggishRatio}: expected a number > 1, e.g. 2`);
+  return { queueShare, loopMin, sluggishRatio };
+}

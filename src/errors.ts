@@ -1,0 +1,42 @@
+/**
+ * Typed errors and the fixed exit codes. Only `main` in cli.ts turns these into
+ * a process exit code; nothing else calls `process.exit`.
+ */
+
+/** Exit codes of every denom command (DESIGN section 9, STYLE convention 2). */
+export const ExitCode = {
+  ok: 0,
+  /** data or runtime error, or any reject under `--strict` */
+  data: 1,
+  /** bad flags or arguments */
+  usage: 2,
+  /** `denom audit`: the claim was not reproduced */
+  notReproduced: 3,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** An error meant for the user: one line saying where, what, and what fixes it. */
+export class DenomError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue = ExitCode.data,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A flag or argument is wrong (exit 2). The message names the flag that fixes it. */
+export class UsageError extends DenomError {
+  constructor(message: string) {
+    super(message, ExitCode.usage);
+  }
+}
+
+/** The input cannot be read or makes no sense (exit 1). */
+export class DataError extends DenomError {
+  constructor(message: string) {
+    super(message, ExitCode.data);
+  }
+}

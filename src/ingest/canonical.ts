@@ -1,0 +1,257 @@
+/**
+ * The canonical attempt record (DESIGN section 2): its fields declared as data,
+ * and the normaliser that turns an adapter's output into a typed row or a reject
+ * reason. Format adapters (formats/*.ts) map a harness's record onto these field
+ * names; this module is the only place that checks types.
+ */
+import { parseTimestamp, typeName } from "./timestamps.js";
+
+export type FieldKind = "id" | "text" | "status" | "int" | "number" | "boolean" | "timestamp" | "fault" | "events";
+
+/** One canonical field: its name, the aliases read when it is absent, its type and bounds. */
+export interface FieldSpec {
+  field: string;
+  aliases?: string[];
+  kind: FieldKind;
+  required?: boolean;
+  /** inclusive lower bound for int/number fields */
+  min?: number;
+  /** lower bound is exclusive (`timeout_limit_s > 0`) */
+  exclusiveMin?: boolean;
+  /** units and meaning, shown in the README's field table */
+  doc: string;
+}
+
+/** Every field of the canonical attempt record, in table column order. */
+export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
+  { field: "run_id", kind: "id", doc: "run identity; records without it belong to the one default run" },
+  { field: "task_id", aliases: ["instance_id", "sample_id", "id"], kind: "id", required: true, doc: "the task" },
+  { field: "trial", aliases: ["epoch", "sample"], kind: "int", min: 0, doc: "independent repeat of the task (pass@k sample), default 0" },
+  { field: "attempt", kind: "int", min: 1, doc: "retry number inside one trial, default 1; `retry` n is attempt n+1" },
+  { field: "status", kind: "status", required: true, doc: "terminal state as written (DESIGN section 3 maps it)" },
+  { field: "status_detail", kind: "text", doc: "sub-state, e.g. external_api_error, wrong_format, safety_refusal" },
+  { field: "fault", kind: "fault", doc: "explicit attribution: agent or environment" },
+  { field: "submitted_at", kind: "timestamp", doc: "handed to the harness queue (ISO 8601 or epoch s)" },
+  { field: "started_at", kind: "timestamp", doc: "execution started" },
+  { field: "ended_at", kind: "timestamp", doc: "execution ended" },
+  { field: "timeout_limit_s", kind: "number", min: 0, exclusiveMin: true, doc: "time budget, seconds" },
+  { field: "last_event", kind: "text", doc: "last thing the attempt did, when no events are given" },
+  { field: "last_event_ts", kind: "timestamp", doc: "when last_event happened" },
+  { field: "repeated_tool_calls", kind: "int", min: 0, doc: "longest run of identical calls, when no events are given" },
+  { field: "llm_tokens", kind: "int", min: 0, doc: "LLM tokens used by the attempt" },
+  { field: "tool_call_count", kind: "int", min: 0, doc: "tool calls made by the attempt" },
+  { field: "cost_usd", kind: "number", min: 0, doc: "spend of this attempt, USD" },
+  { field: "score", kind: "number", doc: "optional grade; never decides success on its own" },
+  { field: "resolved", aliases: ["is_resolved"], kind: "boolean", doc: "the verifier passed, whatever the status (a late pass when the status is timeout)" },
+  { field: "constraint_ok", kind: "boolean", doc: "false = a hard constraint was violated" },
+  { field: "grader_error", kind: "text", doc: "the grader failed; the attempt was not really graded" },
+  { field: "error_message", aliases: ["error"], kind: "text", doc: "error text" },
+  { field: "agent", kind: "id", doc: "grouping key" },
+  { field: "model", kind: "id", doc: "grouping key" },
+  { field: "category", kind: "id", doc: "grouping key" },
+  { field: "difficulty", kind: "id", doc: "grouping key" },
+  { field: "events", kind: "events", doc: "trajectory: [{ts, type|kind, name, args, status}] in order" },
+];
+
+/** One event of an attempt's trajectory, flattened for the events table. */
+export interface CanonicalEvent {
+  seq: number;
+  ts: number | null;
+  type: string | null;
+  name: string | null;
+  /** arguments as canonical JSON (keys sorted), so equal arguments compare equal in SQL */
+  args: string | null;
+  status: string | null;
+}
+
+/** A typed attempt row. Timestamps are epoch microseconds (UTC); durations seconds; cost USD. */
+export interface CanonicalAttempt {
+  run_id: string | null;
+  task_id: string;
+  trial: number;
+  attempt: number;
+  status: string;
+  status_detail: string | null;
+  fault: string | null;
+  submitted_at: number | null;
+  started_at: number | null;
+  ended_at: number | null;
+  timeout_limit_s: number | null;
+  last_event: string | null;
+  last_event_ts: number | null;
+  repeated_tool_calls: number | null;
+  llm_tokens: number | null;
+  tool_call_count: number | null;
+  cost_usd: number | null;
+  score: number | null;
+  resolved: boolean | null;
+  constraint_ok: boolean | null;
+  grader_error: string | null;
+  error_message: string | null;
+  agent: string | null;
+  model: string | null;
+  category: string | null;
+  difficulty: string | null;
+  events: CanonicalEvent[];
+  /** timestamps in this record written without an offset (read as UTC) */
+  naive_timestamps: number;
+  /** fields not in ATTEMPT_FIELDS, as a JSON object text, or null */
+  extra: string | null;
+}
+
+export type NormalizeResult = { attempt: CanonicalAttempt } | { error: string };
+
+const KNOWN = new Set<string>(["retry"]);
+for (const spec of ATTEMPT_FIELDS) {
+  KNOWN.add(spec.field);
+  for (const a of spec.aliases ?? []) KNOWN.add(a);
+}
+
+class FieldError extends Error {}
+
+/**
+ * Checks and types one record already keyed by canonical names (or their aliases).
+ * Returns `{error}` naming the field for: a missing `task_id` or `status`, a value of
+ * the wrong type or out of bounds, an unreadable timestamp, or `ended_at < started_at`.
+ * Unknown fields are kept in `extra`, never a reject.
+ */
+export function normalizeAttempt(record: Record<string, unknown>): NormalizeResult {
+  try {
+    const out: Record<string, unknown> = {};
+    let naive = 0;
+    for (const spec of ATTEMPT_FIELDS) {
+      const raw = pick(record, spec);
+      if (spec.kind === "events") {
+        const events = readEvents(raw);
+        out.events = events.events;
+        naive += events.naive;
+        continue;
+      }
+      if (raw === undefined || raw === null) {
+        if (spec.required) throw new FieldError(`${spec.field}: missing`);
+        out[spec.field] = null;
+        continue;
+      }
+      if (spec.kind === "timestamp") {
+        const t = parseTimestamp(raw);
+        if ("error" in t) throw new FieldError(`${spec.field}: ${t.error}`);
+        if (t.naive) naive++;
+        out[spec.field] = t.micros;
+        continue;
+      }
+      out[spec.field] = readScalar(spec, raw);
+    }
+    if (out.attempt === null && record.retry !== undefined && record.retry !== null) {
+      out.attempt = readScalar({ field: "retry", kind: "int", min: 0, doc: "" }, record.retry) as number + 1;
+    }
+    out.trial ??= 0;
+    out.attempt ??= 1;
+    const { started_at: start, ended_at: end } = out as { started_at: number | null; ended_at: number | null };
+    if (start !== null && end !== null && end < start)
+      throw new FieldError(`ended_at is before started_at (${(start - end) / 1e6} s earlier)`);
+    out.naive_timestamps = naive;
+    out.extra = extraFields(record);
+    return { attempt: out as unknown as CanonicalAttempt };
+  } catch (e) {
+    if (e instanceof FieldError) return { error: e.message };
+    throw e;
+  }
+}
+
+function pick(record: Record<string, unknown>, spec: FieldSpec): unknown {
+  const direct = record[spec.field];
+  if (direct !== undefined && direct !== null) return direct;
+  for (const alias of spec.aliases ?? []) {
+    const v = record[alias];
+    if (v !== undefined && v !== null) return v;
+  }
+  return direct;
+}
+
+function readScalar(spec: FieldSpec, raw: unknown): unknown {
+  switch (spec.kind) {
+    case "id":
+      if (typeof raw === "string") return raw;
+      if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
+      throw new FieldError(`${spec.field}: expected a string, got ${typeName(raw)}`);
+    case "status":
+      if (typeof raw === "string") return raw;
+      throw new FieldError(`${spec.field}: expected a string, got ${typeName(raw)}`);
+    case "text":
+      return typeof raw === "string" ? raw : JSON.stringify(raw);
+    case "fault": {
+      const v = typeof raw === "string" ? raw.trim().toLowerCase() : raw;
+      if (v === "agent" || v === "environment") return v;
+      throw new FieldError(`${spec.field}: expected "agent" or "environment", got ${JSON.stringify(raw)}`);
+    }
+    case "boolean":
+      if (typeof raw === "boolean") return raw;
+      if (raw === 0 || raw === 1) return raw === 1;
+      throw new FieldError(`${spec.field}: expected true or false, got ${JSON.stringify(raw)}`);
+    case "int":
+    case "number": {
+      const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
+      if (typeof n !== "number" || !Number.isFinite(n))
+        throw new FieldError(`${spec.field}: expected a number, got ${JSON.stringify(raw)}`);
+      if (spec.kind === "int" && !Number.isInteger(n))
+        throw new FieldError(`${spec.field}: expected a whole number, got ${n}`);
+      if (spec.min !== undefined && (spec.exclusiveMin ? n <= spec.min : n < spec.min))
+        throw new FieldError(`${spec.field}: must be ${spec.exclusiveMin ? ">" : ">="} ${spec.min}, got ${n}`);
+      return n;
+    }
+    default:
+      throw new Error(`unhandled field kind ${spec.kind}`);
+  }
+}
+
+function readEvents(raw: unknown): { events: CanonicalEvent[]; naive: number } {
+  if (raw === undefined || raw === null) return { events: [], naive: 0 };
+  if (!Array.isArray(raw)) throw new FieldError(`events: expected an array, got ${typeName(raw)}`);
+  let naive = 0;
+  const events = raw.map((e, seq): CanonicalEvent => {
+    if (e === null || typeof e !== "object" || Array.isArray(e))
+      throw new FieldError(`events[${seq}]: expected an object, got ${typeName(e)}`);
+    const ev = e as Record<string, unknown>;
+    let ts: number | null = null;
+    const rawTs = ev.ts ?? ev.timestamp;
+    if (rawTs !== undefined && rawTs !== null) {
+      const t = parseTimestamp(rawTs);
+      if ("error" in t) throw new FieldError(`events[${seq}].ts: ${t.error}`);
+      if (t.naive) naive++;
+      ts = t.micros;
+    }
+    return {
+      seq,
+      ts,
+      type: optText(ev.type ?? ev.kind),
+      name: optText(ev.name),
+      args: ev.args === undefined || ev.args === null ? null : canonicalJson(ev.args),
+      status: optText(ev.status),
+    };
+  });
+  return { events, naive };
+}
+
+function optText(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+/** JSON text with object keys sorted at every level, so that equal values have equal text. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}
+
+function extraFields(record: Record<string, unknown>): string | null {
+  let extra: Record<string, unknown> | null = null;
+  for (const key of Object.keys(record)) {
+    if (KNOWN.has(key)) continue;
+    (extra ??= {})[key] = record[key];
+  }
+  return extra === null ? null : JSON.stringify(extra);
+}

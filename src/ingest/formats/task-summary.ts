@@ -1,0 +1,37 @@
+/**
+ * The per-task summary record of the seed article (DESIGN section 2): a line with
+ * `first_status` and `final_status` (and optional `attempts`) instead of `status`
+ * stands for a trial whose first attempt ended `first_status` and whose last
+ * ended `final_status`. It becomes one attempt, or two (attempt 1 and attempt n).
+ */
+import type { FormatAdapter } from "./types.js";
+
+/** Fields that describe the attempts rather than the trial; not copied to the attempts. */
+const SUMMARY_FIELDS = ["first_status", "final_status", "attempts"];
+
+export const taskSummaryFormat: FormatAdapter = {
+  name: "task-summary",
+  describes: "seed-article summary: one line per task with first_status, final_status, attempts",
+  detect: (r) => r.status === undefined && (r.first_status !== undefined || r.final_status !== undefined),
+  adapt(record) {
+    const first = record.first_status ?? record.final_status;
+    const final = record.final_status ?? record.first_status;
+    const rawCount = record.attempts;
+    if (rawCount !== undefined && rawCount !== null && (typeof rawCount !== "number" || !Number.isInteger(rawCount) || rawCount < 1))
+      return { error: `attempts: expected a whole number >= 1, got ${JSON.stringify(rawCount)}` };
+    const count = (rawCount as number | null | undefined) ?? (first === final ? 1 : 2);
+    if (count === 1 && first !== final)
+      return { error: `attempts is 1 but first_status (${JSON.stringify(first)}) differs from final_status (${JSON.stringify(final)})` };
+    const shared: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(record)) if (!SUMMARY_FIELDS.includes(k)) shared[k] = v;
+    if (count === 1) return { attempts: [{ ...shared, status: first, attempt: 1 }] };
+    // The record's times span the whole trial: the first attempt started at
+    // started_at, the last ended at ended_at; the rest is unknown.
+    return {
+      attempts: [
+        { ...shared, status: first, attempt: 1, ended_at: null },
+        { ...shared, status: final, attempt: count, started_at: null, submitted_at: null },
+      ],
+    };
+  },
+};

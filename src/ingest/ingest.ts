@@ -1,0 +1,136 @@
+/**
+ * Ingest: inputs -> sources -> units -> format adapters -> canonical attempts ->
+ * DuckDB tables. Every physical line ends in one bucket (record, blank, reject);
+ * a bad line is reported with file and line and never stops the run.
+ */
+import { createHash } from "node:crypto";
+import type { Readable } from "node:stream";
+import type { Database } from "../db/database.js";
+import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
+import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
+import { Loader } from "./loader.js";
+import { readUnits, type Unit } from "./reader.js";
+import { expandInputs, openSources, type InputSpec } from "./sources.js";
+
+/** A line that was not loaded, as shown to the user. */
+export interface RejectNotice {
+  source: string;
+  /** physical line (JSONL) or element number (JSON document) */
+  line: number;
+  /** e.g. `results[16]` in a JSON document */
+  location: string | null;
+  reason: string;
+}
+
+export interface IngestOptions {
+  /** read by the `-` input */
+  stdin: Readable;
+  /** called for every reject, in input order */
+  onReject?: (r: RejectNotice) => void;
+  /** called with a one-line warning (a truncated archive, ...) */
+  onWarning?: (text: string) => void;
+  /** called as bytes are read; `total` is null when unknown (stdin) */
+  onProgress?: (read: number, total: number | null) => void;
+}
+
+export interface IngestResult {
+  sources: number;
+  records: number;
+  rejected: number;
+  attempts: number;
+}
+
+/**
+ * Reads every input into `db` (tables created when missing). Throws DataError
+ * when an input path cannot be read; a bad line is a reject, never an error.
+ */
+export async function ingest(db: Database, inputs: readonly string[], options: IngestOptions): Promise<IngestResult> {
+  const specs = expandInputs(inputs);
+  return ingestSpecs(db, specs, options);
+}
+
+export async function ingestSpecs(db: Database, specs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
+  const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
+  let read = 0;
+  const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
+  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0 };
+  const loader = await Loader.open(db);
+  let sourceId = await loader.nextSourceId();
+  try {
+    for await (const src of openSources(specs, options.stdin, onBytes)) {
+      if ("skipped" in src) {
+        loader.skipped(src.skipped, src.reason);
+        continue;
+      }
+      const id = sourceId++;
+      const counts = { records: 0, blank: 0, rejected: 0, attempts: 0, nonFinite: 0 };
+      const reject = (line: number, location: string | null, reason: string, excerpt: string) => {
+        counts.rejected++;
+        loader.reject(id, line, location, reason, excerpt);
+        options.onReject?.({ source: src.name, line, location, reason });
+      };
+      const onUnit = (u: Unit) => {
+        const format = formatFor(u.value);
+        const adapted = format.adapt(u.value, { source: src.name });
+        if ("error" in adapted) return reject(u.line, u.location, adapted.error, excerptOf(u.text));
+        if ("metadata" in adapted) {
+          counts.records++;
+          loader.runMetadata(id, adapted.metadata);
+          return;
+        }
+        const attempts: CanonicalAttempt[] = [];
+        for (const [i, record] of adapted.attempts.entries()) {
+          const n = normalizeAttempt(record);
+          if ("error" in n) {
+            const where = adapted.attempts.length > 1 ? `record ${i + 1} of ${adapted.attempts.length}: ` : "";
+            return reject(u.line, u.location, where + n.error, excerptOf(u.text));
+          }
+          attempts.push(n.attempt);
+        }
+        const lineHash = createHash("sha1").update(u.text).digest("base64");
+        for (const a of attempts) {
+          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: format.name, lineHash, nonFinite: u.nonFinite });
+        }
+        counts.records++;
+        counts.attempts += attempts.length;
+        counts.nonFinite += u.nonFinite;
+      };
+      const summary = await readUnits(src.chunks, CONTAINER_KEYS, {
+        unit: onUnit,
+        blank: () => void counts.blank++,
+        reject,
+      });
+      const { sha256, bytes } = src.digest();
+      const problem = src.problem();
+      if (problem) options.onWarning?.(`${src.name}: ${problem}`);
+      loader.source({
+        source_id: id,
+        name: src.name,
+        sha256,
+        bytes,
+        format: summary.format,
+        physical_lines: summary.physicalLines,
+        lines: counts.records + counts.blank + counts.rejected,
+        records: counts.records,
+        blank: counts.blank,
+        rejected: counts.rejected,
+        attempts: counts.attempts,
+        non_finite: counts.nonFinite + summary.nonFinite,
+        problem,
+        loaded_at: Date.now() * 1000,
+      });
+      result.sources++;
+      result.records += counts.records;
+      result.rejected += counts.rejected;
+      result.attempts += counts.attempts;
+    }
+  } finally {
+    loader.close();
+  }
+  return result;
+}
+
+const EXCERPT = 80;
+function excerptOf(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}

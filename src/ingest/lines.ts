@@ -1,0 +1,144 @@
+/**
+ * Physical lines and the pure per-line parser (STYLE convention 5).
+ *
+ * `LineSplitter` cuts a byte stream into physical lines: `\n` ends a line, a `\r`
+ * before it is dropped, a UTF-8 byte-order mark at the very start is dropped, and
+ * a last line without a newline still counts. `parseLine` turns one line's text
+ * into a record, a blank, or a reject reason; it never sees the stream.
+ */
+import { isUtf8 } from "node:buffer";
+import { NonFiniteFilter } from "./non-finite.js";
+
+/** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8). */
+export interface PhysicalLine {
+  no: number;
+  text: string | null;
+  /** byte length of the line without its terminator */
+  bytes: number;
+}
+
+/** Splits chunks of bytes into physical lines; feed chunks of any size, then call `end`. */
+export class LineSplitter {
+  private carry: Buffer | null = null;
+  private lineNo = 0;
+  private atStart = true;
+
+  /** Lines seen so far. */
+  get lines(): number {
+    return this.lineNo;
+  }
+
+  push(chunk: Buffer, onLine: (line: PhysicalLine) => void): void {
+    let buf = chunk;
+    if (this.atStart) {
+      if (this.carry) {
+        buf = Buffer.concat([this.carry, chunk]);
+        this.carry = null;
+      }
+      if (buf.length < 3 && buf.length > 0 && isBomPrefix(buf)) {
+        this.carry = buf;
+        return;
+      }
+      if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
+      if (buf.length > 0) this.atStart = false;
+      else return;
+    }
+    let start = 0;
+    let nl = buf.indexOf(10, start);
+    if (nl === -1) {
+      this.carry = this.carry ? Buffer.concat([this.carry, buf]) : buf;
+      return;
+    }
+    if (this.carry) {
+      this.emit(Buffer.concat([this.carry, buf.subarray(0, nl)]), onLine);
+      this.carry = null;
+      start = nl + 1;
+      nl = buf.indexOf(10, start);
+    }
+    while (nl !== -1) {
+      this.emit(buf.subarray(start, nl), onLine);
+      start = nl + 1;
+      nl = buf.indexOf(10, start);
+    }
+    if (start < buf.length) this.carry = Buffer.from(buf.subarray(start));
+  }
+
+  /** Emits the last line when the input did not end with a newline. */
+  end(onLine: (line: PhysicalLine) => void): void {
+    if (this.carry && this.carry.length > 0) {
+      const rest = this.carry;
+      this.carry = null;
+      if (this.atStart && isBomPrefix(rest) && rest.length < 3) return;
+      this.emit(rest, onLine);
+    }
+  }
+
+  private emit(bytes: Buffer, onLine: (line: PhysicalLine) => void): void {
+    let end = bytes.length;
+    if (end > 0 && bytes[end - 1] === 13) end--;
+    const body = end === bytes.length ? bytes : bytes.subarray(0, end);
+    this.lineNo++;
+    // Node's decoder silently replaces invalid bytes with U+FFFD; check first.
+    const text = isAscii(body) || isUtf8(body) ? body.toString("utf8") : null;
+    onLine({ no: this.lineNo, text, bytes: end });
+  }
+}
+
+function isBomPrefix(buf: Buffer): boolean {
+  const bom = [0xef, 0xbb, 0xbf];
+  for (let i = 0; i < buf.length && i < 3; i++) if (buf[i] !== bom[i]) return false;
+  return true;
+}
+
+function isAscii(buf: Buffer): boolean {
+  for (let i = 0; i < buf.length; i++) if (buf[i] > 127) return false;
+  return true;
+}
+
+/** What one physical line holds. */
+export type LineResult =
+  | { kind: "blank" }
+  | { kind: "value"; value: Record<string, unknown>; nonFinite: number }
+  | { kind: "reject"; reason: string };
+
+/**
+ * Parses one JSONL line. Pure: the same text always gives the same result.
+ * - whitespace only -> blank;
+ * - a JSON object -> value; bare `NaN`, `Infinity`, `-Infinity` tokens (Python's json
+ *   module writes them) are read as null and counted in `nonFinite`;
+ * - anything else -> reject with a reason (invalid JSON and where, or not an object).
+ */
+export function parseLine(text: string | null): LineResult {
+  if (text === null) return { kind: "reject", reason: "invalid UTF-8" };
+  if (text.trim() === "") return { kind: "blank" };
+  let value: unknown;
+  let nonFinite = 0;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    const replaced = replaceNonFinite(text);
+    if (replaced.count === 0) return { kind: "reject", reason: `invalid JSON (${jsonErrorText(e)})` };
+    try {
+      value = JSON.parse(replaced.text);
+      nonFinite = replaced.count;
+    } catch (e2) {
+      return { kind: "reject", reason: `invalid JSON (${jsonErrorText(e2)})` };
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return { kind: "reject", reason: `expected a JSON object, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)?.slice(0, 20)}` };
+  return { kind: "value", value: value as Record<string, unknown>, nonFinite };
+}
+
+function jsonErrorText(e: unknown): string {
+  const msg = (e as Error).message ?? String(e);
+  // V8: `Unexpected end of JSON input`, `Expected ',' or '}' after property value in JSON at position 71 (line 1 column 72)`
+  return msg.replace(/ \(line \d+ column \d+\)$/, "").replace(/ in JSON at position (\d+)/, (_m, pos: string) => ` at column ${Number(pos) + 1}`);
+}
+
+/** Replaces bare NaN / Infinity / -Infinity tokens outside strings with `null`; returns the text and the count. */
+export function replaceNonFinite(text: string): { text: string; count: number } {
+  const filter = new NonFiniteFilter();
+  const out = filter.push(text, true);
+  return { text: out, count: filter.count };
+}

@@ -1,0 +1,192 @@
+/**
+ * The loader (DESIGN section 1): DuckDB appenders into the tables `sources`,
+ * `attempts`, `events`, `rejects`, `run_metadata` and `skipped_files`. The
+ * column lists below are the one declaration of those tables: CREATE TABLE and
+ * the appenders both come from them.
+ */
+import { DuckDBTimestampTZValue, type DuckDBAppender } from "@duckdb/node-api";
+import type { Database } from "../db/database.js";
+import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
+
+type SqlType = "VARCHAR" | "BIGINT" | "INTEGER" | "DOUBLE" | "BOOLEAN" | "TIMESTAMPTZ";
+
+interface Column {
+  name: string;
+  type: SqlType;
+}
+
+const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
+  id: "VARCHAR",
+  text: "VARCHAR",
+  status: "VARCHAR",
+  fault: "VARCHAR",
+  int: "BIGINT",
+  number: "DOUBLE",
+  boolean: "BOOLEAN",
+  timestamp: "TIMESTAMPTZ",
+};
+
+/** Column name in the table for a canonical field: `status` is kept as written, so it is `raw_status`. */
+function columnName(field: string): string {
+  return field === "status" ? "raw_status" : field;
+}
+
+const c = (name: string, type: SqlType): Column => ({ name, type });
+
+/** Every table denom loads, with its columns in order. */
+export const TABLES: Record<string, Column[]> = {
+  sources: [
+    c("source_id", "INTEGER"), c("name", "VARCHAR"), c("sha256", "VARCHAR"), c("bytes", "BIGINT"),
+    c("format", "VARCHAR"), c("physical_lines", "BIGINT"), c("lines", "BIGINT"), c("records", "BIGINT"),
+    c("blank", "BIGINT"), c("rejected", "BIGINT"), c("attempts", "BIGINT"), c("non_finite", "BIGINT"),
+    c("problem", "VARCHAR"), c("loaded_at", "TIMESTAMPTZ"),
+  ],
+  attempts: [
+    c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
+    c("format", "VARCHAR"), c("line_hash", "VARCHAR"),
+    ...ATTEMPT_FIELDS.filter((f) => f.kind !== "events").map((f) => c(columnName(f.field), f.kind === "events" ? "VARCHAR" : SQL_TYPE[f.kind])),
+    c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
+  ],
+  events: [
+    c("attempt_id", "BIGINT"), c("seq", "INTEGER"), c("ts", "TIMESTAMPTZ"), c("type", "VARCHAR"),
+    c("name", "VARCHAR"), c("args", "VARCHAR"), c("status", "VARCHAR"),
+  ],
+  rejects: [
+    c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("reason", "VARCHAR"), c("excerpt", "VARCHAR"),
+  ],
+  run_metadata: [
+    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
+  ],
+  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
+};
+
+/** Creates the tables when missing (a `--db` file keeps them between runs). */
+export async function createTables(db: Database): Promise<void> {
+  for (const [table, columns] of Object.entries(TABLES)) {
+    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${columns.map((col) => `${col.name} ${col.type}`).join(", ")})`);
+  }
+}
+
+type Value = string | number | boolean | null;
+
+function append(appender: DuckDBAppender, columns: Column[], values: Value[]): void {
+  for (let i = 0; i < columns.length; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) {
+      appender.appendNull();
+      continue;
+    }
+    switch (columns[i].type) {
+      case "VARCHAR":
+        appender.appendVarchar(v as string);
+        break;
+      case "BIGINT":
+        appender.appendBigInt(BigInt(v as number));
+        break;
+      case "INTEGER":
+        appender.appendInteger(v as number);
+        break;
+      case "DOUBLE":
+        appender.appendDouble(v as number);
+        break;
+      case "BOOLEAN":
+        appender.appendBoolean(v as boolean);
+        break;
+      case "TIMESTAMPTZ":
+        appender.appendTimestampTZ(new DuckDBTimestampTZValue(BigInt(v as number)));
+        break;
+    }
+  }
+  appender.endRow();
+}
+
+/** A row of the sources table. */
+export interface SourceRow {
+  source_id: number;
+  name: string;
+  sha256: string;
+  bytes: number;
+  format: string;
+  physical_lines: number;
+  lines: number;
+  records: number;
+  blank: number;
+  rejected: number;
+  attempts: number;
+  non_finite: number;
+  problem: string | null;
+  loaded_at: number;
+}
+
+/** Where an attempt came from. */
+export interface AttemptOrigin {
+  sourceId: number;
+  line: number;
+  location: string | null;
+  format: string;
+  lineHash: string;
+  nonFinite: number;
+}
+
+const ATTEMPT_VALUE_FIELDS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events").map((f) => f.field as keyof CanonicalAttempt);
+
+/**
+ * Appends rows through one appender per table. Rows are validated before they
+ * get here (an appender's failed row would drop every unflushed row).
+ * Attempt ids continue from the largest already in the database.
+ */
+export class Loader {
+  private constructor(
+    private readonly db: Database,
+    private readonly appenders: Record<string, DuckDBAppender>,
+    private nextAttemptId: number,
+  ) {}
+
+  static async open(db: Database): Promise<Loader> {
+    await createTables(db);
+    const appenders: Record<string, DuckDBAppender> = {};
+    for (const table of Object.keys(TABLES)) appenders[table] = await db.connection.createAppender(table);
+    const row = await db.one("SELECT coalesce(max(attempt_id), 0) AS max_id FROM attempts");
+    return new Loader(db, appenders, Number(row?.max_id ?? 0) + 1);
+  }
+
+  /** The next free source id. */
+  async nextSourceId(): Promise<number> {
+    const row = await this.db.one("SELECT coalesce(max(source_id), 0) AS max_id FROM sources");
+    return Number(row?.max_id ?? 0) + 1;
+  }
+
+  attempt(a: CanonicalAttempt, origin: AttemptOrigin): void {
+    const id = this.nextAttemptId++;
+    const values: Value[] = [id, origin.sourceId, origin.line, origin.location, origin.format, origin.lineHash];
+    for (const f of ATTEMPT_VALUE_FIELDS) values.push(a[f] as Value);
+    values.push(a.events.length, a.naive_timestamps, origin.nonFinite, a.extra);
+    append(this.appenders.attempts, TABLES.attempts, values);
+    for (const e of a.events) this.event(id, e);
+  }
+
+  private event(attemptId: number, e: CanonicalEvent): void {
+    append(this.appenders.events, TABLES.events, [attemptId, e.seq, e.ts, e.type, e.name, e.args, e.status]);
+  }
+
+  reject(sourceId: number, line: number, location: string | null, reason: string, excerpt: string): void {
+    append(this.appenders.rejects, TABLES.rejects, [sourceId, line, location, reason, excerpt]);
+  }
+
+  source(row: SourceRow): void {
+    append(this.appenders.sources, TABLES.sources, TABLES.sources.map((col) => row[col.name as keyof SourceRow] as Value));
+  }
+
+  runMetadata(sourceId: number, m: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null }): void {
+    append(this.appenders.run_metadata, TABLES.run_metadata, [sourceId, m.run_id, m.agent, m.model, m.concurrency]);
+  }
+
+  skipped(name: string, reason: string): void {
+    append(this.appenders.skipped_files, TABLES.skipped_files, [name, reason]);
+  }
+
+  /** Flushes and closes every appender. */
+  close(): void {
+    for (const a of Object.values(this.appenders)) a.closeSync();
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * Turns a source's bytes into units: one JSON value with where it came from.
+ * JSONL is split into physical lines and parsed line by line (lines.ts); a JSON
+ * document (an array, or an object such as Terminal-Bench's `results.json`) is
+ * streamed with stream-json, one unit per element of its record array.
+ */
+import Assembler from "stream-json/assembler.js";
+import { parser } from "stream-json";
+import { Readable } from "node:stream";
+import { StringDecoder } from "node:string_decoder";
+import { LineSplitter, parseLine } from "./lines.js";
+import { NonFiniteFilter } from "./non-finite.js";
+
+/** One JSON value read from a source. */
+export interface Unit {
+  /** physical line (JSONL) or 1-based element number (JSON document) */
+  line: number;
+  /** where in a JSON document, e.g. `results[16]`; null for JSONL */
+  location: string | null;
+  value: Record<string, unknown>;
+  /** the unit's text, for telling identical duplicates apart */
+  text: string;
+  /** NaN / Infinity tokens read as null */
+  nonFinite: number;
+}
+
+export interface UnitSink {
+  unit(u: Unit): void;
+  blank(line: number): void;
+  reject(line: number, location: string | null, reason: string, excerpt: string): void;
+}
+
+export interface ReadSummary {
+  format: "jsonl" | "json";
+  /** physical lines of the source */
+  physicalLines: number;
+  /** NaN / Infinity tokens read as null in a JSON document (JSONL units count their own) */
+  nonFinite: number;
+}
+
+/** Top-level keys of a JSON document whose array elements are records (declared by the adapters). */
+export type ContainerKeys = ReadonlySet<string>;
+
+const SNIFF_BYTES = 1 << 20;
+const SNIFF_LINES = 5;
+const EXCERPT = 80;
+
+/** Reads one source, pushing every unit, blank and reject into `sink`. */
+export async function readUnits(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink): Promise<ReadSummary> {
+  const it = chunks[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let size = 0;
+  let newlines = 0;
+  let ended = false;
+  while (size < SNIFF_BYTES && newlines <= SNIFF_LINES) {
+    const r = await it.next();
+    if (r.done) {
+      ended = true;
+      break;
+    }
+    head.push(r.value);
+    size += r.value.length;
+    newlines += countNewlines(r.value);
+  }
+  const first = Buffer.concat(head);
+  async function* replay(): AsyncGenerator<Buffer> {
+    if (first.length) yield first;
+    if (ended) return;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  return sniff(first, ended) === "jsonl" ? readJsonl(replay(), sink) : readDocument(replay(), containers, sink);
+}
+
+/**
+ * JSONL or a JSON document? A document starts with `[`, or has no line among its
+ * first five non-blank ones that is a whole JSON object by itself.
+ */
+export function sniff(head: Buffer, complete: boolean): "jsonl" | "json" {
+  const text = head.toString("utf8").replace(/^\uFEFF/, "");
+  const firstChar = text.trimStart()[0];
+  if (firstChar === undefined) return "jsonl";
+  if (firstChar === "[") return "json";
+  const lines = text.split("\n");
+  if (!complete) lines.pop(); // the last piece may be cut
+  let seen = 0;
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    if (++seen > SNIFF_LINES) break;
+    const r = parseLine(line);
+    if (r.kind === "value") return "jsonl";
+  }
+  return seen === 0 && !complete ? "json" : seen === 0 ? "jsonl" : "json";
+}
+
+async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise<ReadSummary> {
+  const splitter = new LineSplitter();
+  const onLine = ({ no, text }: { no: number; text: string | null }) => {
+    const r = parseLine(text);
+    if (r.kind === "blank") sink.blank(no);
+    else if (r.kind === "reject") sink.reject(no, null, r.reason, excerpt(text ?? "(bytes that are not UTF-8)"));
+    else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite });
+  };
+  for await (const chunk of chunks) splitter.push(chunk, onLine);
+  splitter.end(onLine);
+  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0 };
+}
+
+async function readDocument(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink): Promise<ReadSummary> {
+  let physicalLines = 0;
+  let lastByte = 10;
+  const filter = new NonFiniteFilter();
+  const decoder = new StringDecoder("utf8");
+  async function* text(): AsyncGenerator<string> {
+    for await (const chunk of chunks) {
+      physicalLines += countNewlines(chunk);
+      if (chunk.length) lastByte = chunk[chunk.length - 1];
+      yield filter.push(decoder.write(chunk));
+    }
+    yield filter.push(decoder.end(), true);
+  }
+  const tokens = Readable.from(text()).pipe(parser.asStream({ jsonStreaming: true, packValues: true, streamValues: false }));
+  const walker = new DocumentWalker(containers, (value, location, n) => {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+      const shown = JSON.stringify(value) ?? "";
+      sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, excerpt(shown));
+      return;
+    }
+    sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0 });
+  });
+  try {
+    for await (const tok of tokens) walker.consume(tok as Token);
+  } catch (e) {
+    sink.reject(walker.units + 1, walker.where(), `invalid JSON document (${(e as Error).message}); the records before it are kept`, "");
+  }
+  if (lastByte !== 10) physicalLines++;
+  return { format: "json", physicalLines, nonFinite: filter.count };
+}
+
+type Token = { name: string; value?: unknown };
+const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
+
+/**
+ * Walks the packed stream-json tokens of one or more top-level values and emits
+ * units: the elements of a top-level array; the elements of a top-level object's
+ * container array (its first key named in `containers`, e.g. `results`), the
+ * object's other keys being ignored; or else the top-level object itself.
+ */
+class DocumentWalker {
+  /** units emitted so far */
+  units = 0;
+  private depth = 0;
+  /** depth at which units live: 1 in a top-level array, 2 in a container; -1 elsewhere */
+  private elementDepth = -1;
+  private element: Assembler | null = null;
+  /** a top-level object assembled whole, until a container array shows up in it */
+  private whole: Assembler | null = null;
+  private topObject = false;
+  private sawContainer = false;
+  private pendingKey: string | null = null;
+  private containerKey: string | null = null;
+  private index = 0;
+
+  constructor(
+    private readonly containers: ContainerKeys,
+    private readonly emit: (value: unknown, location: string, n: number) => void,
+  ) {}
+
+  /** Where the walk is, for an error message. */
+  where(): string {
+    if (this.elementDepth === 2) return `${this.containerKey}[${this.index}]`;
+    if (this.elementDepth === 1) return `[${this.index}]`;
+    return `value ${this.units + 1}`;
+  }
+
+  consume(tok: Token): void {
+    if (this.element) {
+      this.element.consume(tok as never);
+      if (this.element.done) this.finishElement();
+      return;
+    }
+    if (this.depth === this.elementDepth && VALUE_START.has(tok.name)) {
+      this.element = new Assembler();
+      this.element.consume(tok as never);
+      if (this.element.done) this.finishElement();
+      return;
+    }
+    if (this.depth === 0) {
+      if (tok.name === "startArray") {
+        this.depth = 1;
+        this.elementDepth = 1;
+        this.index = 0;
+      } else if (tok.name === "startObject") {
+        this.depth = 1;
+        this.topObject = true;
+        this.sawContainer = false;
+        this.whole = new Assembler();
+        this.whole.consume(tok as never);
+      } else if (VALUE_START.has(tok.name)) {
+        this.units++;
+        this.emit(tok.value ?? null, `value ${this.units}`, this.units);
+      }
+      return;
+    }
+    if (this.depth === 1 && this.topObject) {
+      if (tok.name === "keyValue") {
+        const key = tok.value as string;
+        this.pendingKey = !this.sawContainer && this.containers.has(key) ? key : null;
+        this.whole?.consume(tok as never);
+        return;
+      }
+      if (tok.name === "startArray" && this.pendingKey !== null) {
+        this.whole = null;
+        this.sawContainer = true;
+        this.containerKey = this.pendingKey;
+        this.pendingKey = null;
+        this.depth = 2;
+        this.elementDepth = 2;
+        this.index = 0;
+        return;
+      }
+      this.pendingKey = null;
+    }
+    if (tok.name === "endArray" && this.depth === this.elementDepth) {
+      this.depth--;
+      this.elementDepth = -1;
+      return;
+    }
+    this.whole?.consume(tok as never);
+    if (tok.name === "startObject" || tok.name === "startArray") this.depth++;
+    else if (tok.name === "endObject" || tok.name === "endArray") this.depth--;
+    if (this.depth === 0 && this.topObject) {
+      if (this.whole && !this.sawContainer) {
+        this.units++;
+        this.emit(this.whole.current, `value ${this.units}`, this.units);
+      }
+      this.whole = null;
+      this.topObject = false;
+    }
+  }
+
+  private finishElement(): void {
+    const value = this.element!.current;
+    this.element = null;
+    this.units++;
+    const location = this.elementDepth === 2 ? `${this.containerKey}[${this.index}]` : `[${this.index}]`;
+    this.index++;
+    this.emit(value, location, this.units);
+  }
+}
+
+function countNewlines(buf: Buffer): number {
+  let n = 0;
+  let i = buf.indexOf(10);
+  while (i !== -1) {
+    n++;
+    i = buf.indexOf(10, i + 1);
+  }
+  return n;
+}
+
+function excerpt(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}

@@ -1,0 +1,35 @@
+/** Number formatting shared by the text renderers. Rates arrive as fractions. */
+
+/** 0.875 -> "87.5%"; null -> "n/a" (a rate over 0 trials is never 0% or 100%). */
+export function percent(rate: number | null | undefined, digits = 1): string {
+  return rate === null || rate === undefined ? "n/a" : `${(rate * 100).toFixed(digits)}%`;
+}
+
+/** "70/80 = 87.5%" */
+export function ratio(successes: number, count: number, rate: number | null): string {
+  return `${successes}/${count} ${percent(rate)}`;
+}
+
+/** 1536 -> "1.5 KB" (decimal units) */
+export function bytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let v = n;
+  let u = -1;
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
+}
+
+/** seconds -> "300 s", "1.5 s" */
+export function seconds(s: number | null | undefined): string {
+  if (s === null || s === undefined) return "n/a";
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
+/** "1 trial", "3 trials" */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The report as text for a terminal: the meta block, then the rate grid first,
+ * then short sections (status counts, transitions, timeouts by cause,
+ * diagnostics). Fits 80 columns.
+ */
+import type { Meta, RateCell, ReportData } from "../commands/report.js";
+import { bytes, percent, plural, seconds } from "./format.js";
+import { heading, table, type TextOptions } from "./table.js";
+
+export function renderReportText(data: ReportData, options: TextOptions): string {
+  const out: string[] = [];
+  out.push(metaBlock(data, options));
+  out.push(rateGrid(data.rates, data.meta, options));
+  out.push(statusSection(data, options));
+  out.push(timeoutSection(data, options));
+  const diag = diagnosticsSection(data, options);
+  if (diag) out.push(diag);
+  return `${out.join("\n\n")}\n`;
+}
+
+function metaBlock(data: ReportData, options: TextOptions): string {
+  const m = data.meta;
+  const a = data.accounting;
+  const lines: string[] = [];
+  lines.push(heading(`${m.tool} · ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`, options));
+  for (const s of m.sources) {
+    const unit = s.format === "json" ? "elements" : "lines";
+    lines.push(`  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${bytes(s.bytes)}  ${s.lines} ${unit} = ${s.records} records + ${s.blank} blank + ${s.rejected} rejected`);
+    if (s.problem) lines.push(`    ! ${s.problem}`);
+  }
+  if (m.skipped_files.length) lines.push(`  skipped: ${m.skipped_files.map((f) => `${f.name} (${f.reason})`).join("; ")}`);
+  lines.push(`lines ${a.lines} = ${a.records} records + ${a.blank} blank + ${a.rejected} rejected; duplicates ${a.duplicates}, unrecognized statuses ${a.unrecognized}, naive timestamps ${a.naive_timestamps}${a.non_finite ? `, NaN/Infinity read as null ${a.non_finite}` : ""}`);
+  lines.push(`window ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"} · concurrency ${m.concurrency ?? "n/a"}`);
+  const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${t.attempts})`).join(", ");
+  lines.push(`timeout limits ${limits || "none"}`);
+  const retried = Object.entries(m.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
+  lines.push(`retry policy seen: up to ${m.retry_policy.max_attempts ?? 0} attempts per trial; ${m.retry_policy.trials_retried} trials retried${retried ? ` (retried: ${retried})` : ""}`);
+  lines.push(`timeout classifier: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} identical calls, sluggish gaps x${m.thresholds.sluggish_ratio}`);
+  const mapped = Object.entries(m.status_map);
+  if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+  return lines.join("\n");
+}
+
+function rateGrid(rates: RateCell[], meta: Meta, options: TextOptions): string {
+  const cell = (basis: string, denominator: string) => rates.find((r) => r.basis === basis && r.denominator === denominator);
+  const show = (r: RateCell | undefined) => (r ? `${r.successes}/${r.count}  ${percent(r.rate)}` : "");
+  const rows = meta.definitions.denominators.map((d) => [d.denominator, show(cell("first", d.denominator)), show(cell("final", d.denominator))]);
+  const out = [heading("Success rate: successes/trials on each denominator", options), table(["denominator", "first try", "final (after retries)"], rows, ["left", "right", "right"], options)];
+  out.push(removalLines(meta));
+  return out.join("\n");
+}
+
+function removalLines(meta: Meta): string {
+  const lines = ["What each step removed (judged on the basis attempt):"];
+  for (const d of meta.definitions.denominators.slice(1)) {
+    for (const basis of ["first", "final"]) {
+      const rows = meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
+      const n = rows.reduce((s, r) => s + r.trials, 0);
+      const why = rows.map((r) => `${r.reason} ${r.trials}`).join(", ");
+      lines.push(`  ${d.denominator.padEnd(12)} ${basis.padEnd(5)} -${n}${why ? `: ${why}` : ""}`);
+    }
+  }
+  return lines.join("\n");
+}
+
+function statusSection(data: ReportData, options: TextOptions): string {
+  const statuses = [...new Set([...Object.keys(data.status_counts.first), ...Object.keys(data.status_counts.final)])];
+  const rows = statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]);
+  const moved = data.transitions.filter((t) => t.first !== t.final);
+  const out = [heading("Trials by status", options), table(["status", "first", "final"], rows, ["left", "right", "right"], options)];
+  if (moved.length) {
+    out.push("Changed by retries (first -> final):");
+    for (const t of moved) out.push(`  ${t.first} -> ${t.final}  ${t.count}`);
+  }
+  return out.join("\n");
+}
+
+function timeoutSection(data: ReportData, options: TextOptions): string {
+  const total = Object.values(data.timeout_causes).reduce((s, n) => s + n, 0);
+  if (total === 0) return `${heading("Timeouts by cause", options)}\n  no timeouts`;
+  const rows = Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(n / total)]);
+  return [heading(`Timeouts by cause (${plural(total, "timeout attempt")})`, options), table(["cause", "attempts", "share"], rows, ["left", "right", "right"], options)].join("\n");
+}
+
+function diagnosticsSection(data: ReportData, options: TextOptions): string | null {
+  const d = data.diagnostics;
+  const lines: string[] = [];
+  if (d.timeouts_with_passing_score) lines.push(`  ${d.timeouts_with_passing_score} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
+  if (d.constraint_violations) lines.push(`  ${d.constraint_violations} successes violated a hard constraint (counted as failures)`);
+  if (d.grader_errors) lines.push(`  ${d.grader_errors} attempts had a grader error (counted as aborted, environment)`);
+  if (d.missing) lines.push(`  ${d.missing} expected tasks have no record (counted as missing, environment)`);
+  for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${u.attempts} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
+  if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
+  if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
+  return lines.length ? [heading("Diagnostics", options), ...lines].join("\n") : null;
+}
