@@ -24,7 +24,7 @@ const numberFromBigInt: DuckDBValueConverter<Cell> = (value) => Number(value as 
 const isoFromMicros: DuckDBValueConverter<Cell> = (value) => {
   const micros = (value as DuckDBTimestampTZValue | DuckDBTimestampValue).micros;
   const ms = Number(micros / 1000n);
-  return Number.isFinite(ms) && Math.abs(ms) < 8.64e15 ? new Date(ms).toISOString() : String(value);
+  return Number.isFinite(ms) && Math.abs(ms) < 8.64e15 ? new Date(ms).toISOString().replace(".000Z", "Z") : String(value);
 };
 
 const byTypeId = {} as Record<DuckDBTypeId, DuckDBValueConverter<Cell> | undefined>;

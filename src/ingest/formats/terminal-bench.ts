@@ -8,8 +8,9 @@
  * `resolved`, never a success); `unknown_agent_error`, `agent_installation_failed`
  * -> aborted (environment); any other failure_mode -> failure, the original
  * value kept as `status_detail`. Trial k from `trial_name` `<task>.<k>-of-<n>[.<run>]`;
- * the run is the name's suffix, or else the file.
+ * the run is the name's suffix, or else the file (its folder's name for `results.json`).
  */
+import { basename } from "node:path";
 import type { FormatAdapter } from "./types.js";
 
 /** failure_mode values that decide the status by themselves. */
@@ -75,7 +76,7 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Record<stri
   for (const [k, v] of Object.entries(r)) if (!CONSUMED.has(k)) extra[k === "id" ? "trial_uuid" : k] = v;
   return {
     ...extra,
-    run_id: name?.[4] ?? source,
+    run_id: name?.[4] ?? runName(source),
     task_id: r.task_id,
     trial: name ? Number(name[2]) : 0,
     attempt: 1,
@@ -99,6 +100,11 @@ function phaseEvents(r: Record<string, unknown>): Record<string, unknown>[] {
     ["test_ended", r.test_ended_at],
   ];
   return phases.filter(([, ts]) => ts !== null && ts !== undefined).map(([type, ts]) => ({ ts, type: "phase", name: type }));
+}
+
+/** A run named after its file: `.../20250902_orchestrator_claude-4-sonnet/results.json` -> the folder's name. */
+export function runName(source: string): string {
+  return basename(source.replace(/[/!]results\.json$/i, ""));
 }
 
 function isRunMetadata(r: Record<string, unknown>): boolean {
