@@ -4,9 +4,9 @@
  * document (an array, or an object such as Terminal-Bench's `results.json`) is
  * streamed with stream-json, one unit per element of its record array.
  */
+import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
-import { parser } from "stream-json";
-import { Readable } from "node:stream";
+import { jsonParser } from "stream-json/parser.js";
 import { StringDecoder } from "node:string_decoder";
 import { LineSplitter, parseLine } from "./lines.js";
 import { NonFiniteFilter } from "./non-finite.js";
@@ -77,7 +77,8 @@ export async function readUnits(chunks: AsyncIterable<Buffer>, containers: Conta
 
 /**
  * JSONL or a JSON document? A document starts with `[`, or has no line among its
- * first five non-blank ones that is a whole JSON object by itself.
+ * first five non-blank ones that is a whole JSON object by itself and starts at
+ * the first column (a pretty-printed document indents its inner objects).
  */
 export function sniff(head: Buffer, complete: boolean): "jsonl" | "json" {
   const text = head.toString("utf8").replace(/^\uFEFF/, "");
@@ -90,10 +91,10 @@ export function sniff(head: Buffer, complete: boolean): "jsonl" | "json" {
   for (const line of lines) {
     if (line.trim() === "") continue;
     if (++seen > SNIFF_LINES) break;
-    const r = parseLine(line);
-    if (r.kind === "value") return "jsonl";
+    if (line[0] === " " || line[0] === "\t") continue;
+    if (parseLine(line).kind === "value") return "jsonl";
   }
-  return seen === 0 && !complete ? "json" : seen === 0 ? "jsonl" : "json";
+  return seen === 0 && complete ? "jsonl" : "json";
 }
 
 async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise<ReadSummary> {
@@ -114,15 +115,9 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
   let lastByte = 10;
   const filter = new NonFiniteFilter();
   const decoder = new StringDecoder("utf8");
-  async function* text(): AsyncGenerator<string> {
-    for await (const chunk of chunks) {
-      physicalLines += countNewlines(chunk);
-      if (chunk.length) lastByte = chunk[chunk.length - 1];
-      yield filter.push(decoder.write(chunk));
-    }
-    yield filter.push(decoder.end(), true);
-  }
-  const tokens = Readable.from(text()).pipe(parser.asStream({ jsonStreaming: true, packValues: true, streamValues: false }));
+  // The bare tokenizer, driven by hand: every token of a chunk is walked before
+  // the next chunk is parsed, so an error keeps everything before it.
+  const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
   const walker = new DocumentWalker(containers, (value, location, n) => {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const shown = JSON.stringify(value) ?? "";
@@ -131,10 +126,30 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
     }
     sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0 });
   });
-  try {
-    for await (const tok of tokens) walker.consume(tok as Token);
-  } catch (e) {
-    sink.reject(walker.units + 1, walker.where(), `invalid JSON document (${(e as Error).message}); the records before it are kept`, "");
+  const feed = (input: string | typeof none) => {
+    const out = tokenize(input as string);
+    if (isMany(out)) for (const tok of getManyValues(out)) walker.consume(tok as Token);
+  };
+  let broken = false;
+  for await (const chunk of chunks) {
+    physicalLines += countNewlines(chunk);
+    if (chunk.length) lastByte = chunk[chunk.length - 1];
+    if (broken) continue; // count the lines, parse no further
+    try {
+      feed(filter.push(decoder.write(chunk)));
+    } catch (e) {
+      broken = true;
+      sink.reject(walker.units + 1, walker.where(), `invalid JSON document (${(e as Error).message}); the records before it are kept`, "");
+    }
+  }
+  if (!broken) {
+    try {
+      feed(filter.push(decoder.end(), true));
+      feed(none);
+      if (!walker.atTopLevel()) throw new Error("the document ends in the middle of a value");
+    } catch (e) {
+      sink.reject(walker.units + 1, walker.where(), `invalid JSON document (${(e as Error).message}); the records before it are kept`, "");
+    }
   }
   if (lastByte !== 10) physicalLines++;
   return { format: "json", physicalLines, nonFinite: filter.count };
@@ -168,6 +183,11 @@ class DocumentWalker {
     private readonly containers: ContainerKeys,
     private readonly emit: (value: unknown, location: string, n: number) => void,
   ) {}
+
+  /** True between top-level values (nothing half-read). */
+  atTopLevel(): boolean {
+    return this.depth === 0 && this.element === null;
+  }
 
   /** Where the walk is, for an error message. */
   where(): string {

@@ -25,17 +25,24 @@ function metaBlock(data: ReportData, options: TextOptions): string {
   lines.push(heading(`${m.tool} · ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`, options));
   for (const s of m.sources) {
     const unit = s.format === "json" ? "elements" : "lines";
-    lines.push(`  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${bytes(s.bytes)}  ${s.lines} ${unit} = ${s.records} records + ${s.blank} blank + ${s.rejected} rejected`);
+    lines.push(`  ${s.name}  ${bytes(s.bytes)}`);
+    lines.push(`    ${s.lines} ${unit} = ${s.records} records + ${s.blank} blank + ${s.rejected} rejected`);
+    lines.push(`    sha256 ${s.sha256}`);
     if (s.problem) lines.push(`    ! ${s.problem}`);
   }
-  if (m.skipped_files.length) lines.push(`  skipped: ${m.skipped_files.map((f) => `${f.name} (${f.reason})`).join("; ")}`);
-  lines.push(`lines ${a.lines} = ${a.records} records + ${a.blank} blank + ${a.rejected} rejected; duplicates ${a.duplicates}, unrecognized statuses ${a.unrecognized}, naive timestamps ${a.naive_timestamps}${a.non_finite ? `, NaN/Infinity read as null ${a.non_finite}` : ""}`);
-  lines.push(`window ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"} · concurrency ${m.concurrency ?? "n/a"}`);
+  for (const f of m.skipped_files) lines.push(`  skipped ${f.name}: ${f.reason}`);
+  lines.push(`lines: ${a.lines} = ${a.records} records + ${a.blank} blank + ${a.rejected} rejected`);
+  const checks = [`duplicates ${a.duplicates}`, `unrecognized statuses ${a.unrecognized}`, `naive timestamps ${a.naive_timestamps}`];
+  if (a.non_finite) checks.push(`NaN/Infinity read as null ${a.non_finite}`);
+  lines.push(`checks: ${checks.join(", ")}`);
+  lines.push(`window: ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"}`);
+  lines.push(`concurrency: ${m.concurrency ?? "n/a"} attempts at once at most`);
   const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${t.attempts})`).join(", ");
-  lines.push(`timeout limits ${limits || "none"}`);
+  lines.push(`timeout limits: ${limits || "none"}`);
   const retried = Object.entries(m.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
-  lines.push(`retry policy seen: up to ${m.retry_policy.max_attempts ?? 0} attempts per trial; ${m.retry_policy.trials_retried} trials retried${retried ? ` (retried: ${retried})` : ""}`);
-  lines.push(`timeout classifier: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} identical calls, sluggish gaps x${m.thresholds.sluggish_ratio}`);
+  lines.push(`retries: up to ${plural(m.retry_policy.max_attempts ?? 0, "attempt")} per trial, ${plural(m.retry_policy.trials_retried, "trial")} retried`);
+  if (retried) lines.push(`retried after: ${retried}`);
+  lines.push(`timeout causes: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} calls, sluggish x${m.thresholds.sluggish_ratio}`);
   const mapped = Object.entries(m.status_map);
   if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
   return lines.join("\n");
@@ -43,22 +50,30 @@ function metaBlock(data: ReportData, options: TextOptions): string {
 
 function rateGrid(rates: RateCell[], meta: Meta, options: TextOptions): string {
   const cell = (basis: string, denominator: string) => rates.find((r) => r.basis === basis && r.denominator === denominator);
-  const show = (r: RateCell | undefined) => (r ? `${r.successes}/${r.count}  ${percent(r.rate)}` : "");
-  const rows = meta.definitions.denominators.map((d) => [d.denominator, show(cell("first", d.denominator)), show(cell("final", d.denominator))]);
-  const out = [heading("Success rate: successes/trials on each denominator", options), table(["denominator", "first try", "final (after retries)"], rows, ["left", "right", "right"], options)];
-  out.push(removalLines(meta));
+  const rows = meta.definitions.denominators.map((d) => {
+    const first = cell("first", d.denominator);
+    const final = cell("final", d.denominator);
+    return [d.denominator, first ? `${first.successes}/${first.count}` : "", percent(first?.rate), final ? `${final.successes}/${final.count}` : "", percent(final?.rate)];
+  });
+  const out = [
+    heading("Success rate: successes/trials, first try and final (after retries)", options),
+    table(["denominator", "first try", "rate", "final", "rate"], rows, ["left", "right", "right", "right", "right"], options),
+    removalLines(meta),
+  ];
   return out.join("\n");
 }
 
+/** What each step of the chain removed, on each basis; steps that removed nothing in one line. */
 function removalLines(meta: Meta): string {
-  const lines = ["What each step removed (judged on the basis attempt):"];
+  const lines = ["Removed at each step (judged on the basis attempt):"];
   for (const d of meta.definitions.denominators.slice(1)) {
+    const parts: string[] = [];
     for (const basis of ["first", "final"]) {
       const rows = meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
-      const n = rows.reduce((s, r) => s + r.trials, 0);
-      const why = rows.map((r) => `${r.reason} ${r.trials}`).join(", ");
-      lines.push(`  ${d.denominator.padEnd(12)} ${basis.padEnd(5)} -${n}${why ? `: ${why}` : ""}`);
+      const n = rows.reduce((sum, r) => sum + r.trials, 0);
+      if (n > 0) parts.push(`  ${d.denominator.padEnd(12)} ${basis.padEnd(5)} -${n}: ${rows.map((r) => `${r.reason} ${r.trials}`).join(", ")}`);
     }
+    lines.push(...(parts.length ? parts : [`  ${d.denominator.padEnd(12)} removed nothing`]));
   }
   return lines.join("\n");
 }

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { canonicalJson, normalizeAttempt } from "../src/ingest/canonical.js";
+
+function ok(record: Record<string, unknown>) {
+  const r = normalizeAttempt(record);
+  if ("error" in r) throw new Error(r.error);
+  return r.attempt;
+}
+
+function error(record: Record<string, unknown>): string {
+  const r = normalizeAttempt(record);
+  if (!("error" in r)) throw new Error("expected a reject");
+  return r.error;
+}
+
+describe("normalizeAttempt", () => {
+  it("fills the defaults: trial 0, attempt 1, no run", () => {
+    const a = ok({ task_id: "t1", status: "success" });
+    expect([a.run_id, a.trial, a.attempt, a.status, a.events]).toEqual([null, 0, 1, "success", []]);
+  });
+
+  it("reads the aliases of DESIGN section 2", () => {
+    const a = ok({ instance_id: "django-1", epoch: 2, retry: 1, status: "passed", error: "boom" });
+    // retry 1 is the second attempt
+    expect([a.task_id, a.trial, a.attempt, a.error_message]).toEqual(["django-1", 2, 2, "boom"]);
+    expect(ok({ sample_id: 7, status: "ok" }).task_id).toBe("7");
+  });
+
+  it("keeps unknown fields in extra and never rejects them", () => {
+    const a = ok({ task_id: "t", status: "success", harness_version: "1.2", nested: { a: 1 } });
+    expect(JSON.parse(a.extra!)).toEqual({ harness_version: "1.2", nested: { a: 1 } });
+  });
+
+  it("rejects a missing task_id or status, naming the field", () => {
+    expect(error({ status: "success" })).toBe("task_id: missing");
+    expect(error({ task_id: "t" })).toBe("status: missing");
+  });
+
+  it("rejects values of the wrong type or out of bounds", () => {
+    expect(error({ task_id: "t", status: "success", attempt: 0 })).toBe("attempt: must be >= 1, got 0");
+    expect(error({ task_id: "t", status: "success", trial: 1.5 })).toBe("trial: expected a whole number, got 1.5");
+    expect(error({ task_id: "t", status: "success", timeout_limit_s: 0 })).toBe("timeout_limit_s: must be > 0, got 0");
+    expect(error({ task_id: "t", status: "success", fault: "user" })).toBe('fault: expected "agent" or "environment", got "user"');
+    expect(error({ task_id: "t", status: 1 })).toBe("status: expected a string, got a number");
+  });
+
+  it("rejects ended_at before started_at", () => {
+    expect(error({ task_id: "t", status: "success", started_at: "2025-03-12T09:00:10Z", ended_at: "2025-03-12T09:00:00Z" })).toBe(
+      "ended_at is before started_at (10 s earlier)",
+    );
+  });
+
+  it("counts naive timestamps, events' too", () => {
+    const a = ok({
+      task_id: "t",
+      status: "timeout",
+      started_at: "2025-03-12T09:00:00",
+      events: [{ ts: "2025-03-12T09:00:05", type: "tool_call" }, { ts: "2025-03-12T09:00:06Z", kind: "tool_result" }],
+    });
+    expect(a.naive_timestamps).toBe(2);
+    expect(a.events.map((e) => e.type)).toEqual(["tool_call", "tool_result"]);
+  });
+
+  it("flattens events with canonical arguments", () => {
+    const a = ok({ task_id: "t", status: "timeout", events: [{ type: "tool_call", name: "read", args: { b: 1, a: [2, { d: 3, c: 4 }] } }] });
+    expect(a.events[0]).toEqual({ seq: 0, ts: null, type: "tool_call", name: "read", args: '{"a":[2,{"c":4,"d":3}],"b":1}', status: null });
+  });
+
+  it("rejects an event that is not an object", () => {
+    expect(error({ task_id: "t", status: "timeout", events: [{ type: "x" }, 5] })).toBe("events[1]: expected an object, got a number");
+  });
+});
+
+describe("canonicalJson", () => {
+  it("gives equal text for equal values whatever the key order", () => {
+    expect(canonicalJson({ b: 1, a: { y: 2, x: 1 } })).toBe(canonicalJson({ a: { x: 1, y: 2 }, b: 1 }));
+  });
+});

@@ -1,0 +1,51 @@
+/** The built executable: help, exit codes, and no stack traces without --debug. */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT, denomBin } from "./helpers.js";
+
+describe("dist/bin.js", () => {
+  it("prints help with the commands and exits 0", () => {
+    const r = denomBin(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: denom/);
+    expect(r.stdout).toMatch(/report \[options\] \[inputs\.\.\.\]/);
+  });
+
+  it("shows examples in a command's help", () => {
+    const r = denomBin(["report", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Examples:\n {2}\$ denom report samples\/seed-100\.jsonl/);
+  });
+
+  it("runs the README's main job on the shipped sample", () => {
+    const r = denomBin(["report", join(ROOT, "samples", "seed-100.jsonl")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/total\s+70\/100\s+70\.0%\s+82\/100\s+82\.0%/);
+    expect(r.stderr).toBe("");
+  });
+
+  it("exits 1 with one line, no stack trace, on a missing input", () => {
+    const r = denomBin(["report", "no-such-file.jsonl"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("denom: cannot read no-such-file.jsonl: no such file or folder\n");
+  });
+
+  it("adds the stack trace with --debug", () => {
+    const r = denomBin(["--debug", "report", "no-such-file.jsonl"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^denom: cannot read no-such-file\.jsonl/);
+    expect(r.stderr).toMatch(/\n\s+at /);
+  });
+
+  it("exits 2 on an unknown option", () => {
+    const r = denomBin(["report", "--frobnicate", "x.jsonl"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^denom: error: unknown option '--frobnicate'/);
+  });
+
+  it("reads stdin with -", () => {
+    const r = denomBin(["report", "--json", "-"], '{"task_id":"a","status":"ok"}\n');
+    expect(r.code).toBe(0);
+    expect(r.json().rates[4]).toMatchObject({ basis: "final", denominator: "total", successes: 1, count: 1 });
+  });
+});
