@@ -6,7 +6,7 @@ with
 
 loaded as (
     select
-        a.* exclude (fault, status_detail),
+        a.* exclude (fault, status_detail, extra),
         a.fault as declared_fault,
         a.status_detail as raw_status_detail,
         coalesce(a.run_id, '') as run_key,
@@ -14,19 +14,30 @@ loaded as (
     from attempts as a
 ),
 
+-- duplicates: the same (run, task, trial, attempt); keep the latest ended_at, else
+-- the later line. Aggregates, not window functions: a window over millions of
+-- one-row partitions is far slower than a hash aggregate and a join.
+kept_ids as (
+    select
+        max_by(attempt_id, [coalesce(epoch_us(ended_at), -9223372036854775807), attempt_id]) as kept_id
+    from loaded
+    group by run_key, task_id, trial, attempt
+),
+
+last_copies as (
+    select max(attempt_id) as last_copy_id
+    from loaded
+    group by run_key, task_id, trial, attempt, line_hash
+),
+
 keyed as (
     select
-        *,
-        -- duplicates: the same (run, task, trial, attempt); keep the latest ended_at, else the later line
-        row_number() over (
-            partition by run_key, task_id, trial, attempt
-            order by ended_at desc nulls last, attempt_id desc
-        ) as keep_rank,
-        row_number() over (
-            partition by run_key, task_id, trial, attempt, line_hash
-            order by attempt_id desc
-        ) as copy_rank
-    from loaded
+        l.*,
+        k.kept_id is not null as is_kept_copy,
+        c.last_copy_id is not null as is_last_copy
+    from loaded as l
+    left join kept_ids as k on k.kept_id = l.attempt_id
+    left join last_copies as c on c.last_copy_id = l.attempt_id
 ),
 
 mapped as (
@@ -40,11 +51,11 @@ mapped as (
 
 final as (
     select
-        * exclude (keep_rank, copy_rank, mapped_status),
-        keep_rank = 1 as is_kept,
+        * exclude (is_kept_copy, is_last_copy, mapped_status),
+        is_kept_copy as is_kept,
         case
-            when keep_rank = 1 then null
-            when copy_rank > 1 then 'identical'
+            when is_kept_copy then null
+            when not is_last_copy then 'identical'
             else 'differing'
         end as duplicate_kind,
         -- precedence: a grader failure makes the attempt aborted; a violated hard

@@ -5,7 +5,7 @@
  */
 import type { Readable } from "node:stream";
 import { Database, sqlString } from "../db/database.js";
-import { loadQueries } from "../db/queries.js";
+import { freezeLayers, loadQueries } from "../db/queries.js";
 import type { Thresholds } from "../definitions.js";
 import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
@@ -49,6 +49,7 @@ export async function loadRuns(options: RunsOptions): Promise<LoadedRuns> {
     await loadQueries(db);
     await applyDefinitions(db, options);
     const result = await ingest(db, options.inputs, options);
+    await freezeLayers(db);
     return { db, ingest: result };
   } catch (e) {
     db.close();

@@ -44,3 +44,23 @@ export async function loadQueries(db: Database, dir: string = QUERIES_DIR): Prom
     await db.run("COMMIT");
   }
 }
+
+/**
+ * The layers every figure is built on, in dependency order. Each is a view in
+ * queries/; `freezeLayers` computes them once per session.
+ */
+export const FROZEN_LAYERS = ["stg_attempts", "attempt_timeout_cause", "attempts_classified", "trials", "trial_outcomes"] as const;
+
+/**
+ * Computes the base layers once, after the data is loaded and the session's
+ * definitions are set: each view is copied into a TEMP table of the same name.
+ * DuckDB resolves names in the temp schema first, so every later query (and
+ * every view built on these) reads the copy instead of recomputing the chain
+ * from the attempts table. The definitions stay in queries/; only their
+ * evaluation is shared.
+ */
+export async function freezeLayers(db: Database): Promise<void> {
+  for (const view of FROZEN_LAYERS) {
+    await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
+  }
+}
