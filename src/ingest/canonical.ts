@@ -38,7 +38,7 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "last_event", kind: "text", doc: "last thing the attempt did, when no events are given" },
   { field: "last_event_ts", kind: "timestamp", doc: "when last_event happened" },
   { field: "repeated_tool_calls", kind: "int", min: 0, doc: "longest run of identical calls, when no events are given" },
-  { field: "llm_tokens", kind: "int", min: 0, doc: "LLM tokens used by the attempt" },
+  { field: "llm_tokens", kind: "number", min: 0, doc: "LLM tokens used by the attempt" },
   { field: "tool_call_count", kind: "int", min: 0, doc: "tool calls made by the attempt" },
   { field: "cost_usd", kind: "number", min: 0, doc: "spend of this attempt, USD" },
   { field: "score", kind: "number", doc: "optional grade; never decides success on its own" },
@@ -108,6 +108,9 @@ for (const spec of ATTEMPT_FIELDS) {
 }
 
 class FieldError extends Error {}
+
+/** Whole-number fields are 32-bit INTEGER columns. */
+const MAX_INT = 2_147_483_647;
 
 /**
  * Checks and types one record already keyed by canonical names (or their aliases).
@@ -195,6 +198,8 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
         throw new FieldError(`${spec.field}: expected a number, got ${JSON.stringify(raw)}`);
       if (spec.kind === "int" && !Number.isInteger(n))
         throw new FieldError(`${spec.field}: expected a whole number, got ${n}`);
+      if (spec.kind === "int" && n > MAX_INT)
+        throw new FieldError(`${spec.field}: must be <= ${MAX_INT}, got ${n}`);
       if (spec.min !== undefined && (spec.exclusiveMin ? n <= spec.min : n < spec.min))
         throw new FieldError(`${spec.field}: must be ${spec.exclusiveMin ? ">" : ">="} ${spec.min}, got ${n}`);
       return n;
@@ -239,12 +244,15 @@ function optText(v: unknown): string | null {
 
 /** JSON text with object keys sorted at every level, so that equal values have equal text. */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
-    return sorted;
-  });
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  const obj = value as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of Object.keys(obj).sort()) {
+    if (obj[key] === undefined) continue;
+    parts.push(`${JSON.stringify(key)}:${canonicalJson(obj[key])}`);
+  }
+  return `{${parts.join(",")}}`;
 }
 
 function extraFields(record: Record<string, unknown>): string | null {

@@ -29,6 +29,11 @@ const MILLIS_THRESHOLD = 1e11;
 export function parseTimestamp(value: unknown): TimestampResult {
   if (typeof value === "number") return fromEpoch(value);
   if (typeof value !== "string") return { error: `expected an ISO 8601 string or epoch seconds, got ${typeName(value)}` };
+  // fast path: the common `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, which Date.parse reads exactly
+  if ((value.length === 20 || value.length === 24) && value.charCodeAt(value.length - 1) === 90 /* Z */ && value.charCodeAt(10) === 84 /* T */) {
+    const ms = Date.parse(value);
+    if (!Number.isNaN(ms)) return { micros: ms * 1000, naive: false };
+  }
   const text = value.trim();
   if (NUMERIC.test(text)) return fromEpoch(Number(text));
   const m = ISO.exec(text);
