@@ -20,6 +20,8 @@ per_trial as (
         max(attempt) as final_attempt,
         bool_or(fault = 'environment') as any_environment,
         bool_or(status = 'timeout') as any_timeout,
+        -- timeouts that did not pass verification anyway (denom audit, late passes counted)
+        bool_or(status = 'timeout' and not coalesce(is_late_pass, false)) as any_unverified_timeout,
         bool_or(fault = 'task') as any_invalid,
         bool_or(fault = 'unknown') as any_unrecognized,
         min(coalesce(submitted_at, started_at)) as trial_started_at,

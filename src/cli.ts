@@ -6,6 +6,7 @@
  */
 import { Command, CommanderError, Option } from "commander";
 import type { RunsOptions } from "./commands/runs.js";
+import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
 import { parseStatusMap, parseThresholds } from "./definitions.js";
 import { DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
@@ -41,6 +42,25 @@ over four denominators, each removing one named class from the one before:
   completable   minus the remaining timeouts (internal diagnosis only)
 
 Exit codes: 0 ok, 1 data error (or any rejected line with --strict), 2 usage error.`;
+
+const AUDIT_EXAMPLES = `
+Examples:
+  $ denom audit samples/seed-100.jsonl --claim 87.5%
+  $ denom audit logs/ --claim 0.3696 --claim 36% --json
+  $ denom audit results/ --claims claims.txt     # one claim a line: CLAIM [LABEL]
+
+The family searched (2 x 2 x 3^4 x 2 = 648 definitions):
+  basis         first attempt, or final attempt (after retries)
+  numerator     successes, or successes plus late passes (timeouts that passed verification)
+  exclusions    any of invalid, environment, timeout, unrecognized, each judged
+                on the basis attempt or on any attempt of the trial
+  aggregation   pooled over trials, or the mean of per-run rates (a run = run_id x trial)
+A claim printed with d decimals matches rates within half a unit of its last digit,
+bounds included (87.5% -> 87.45%..87.55%; 0.128 -> 0.1275..0.1285), compared exactly;
+70/80 matches rates equal to 7/8. Definitions that keep the same trials on the
+records are shown once, the simplest; the strict figure is printed beside them.
+
+Exit codes: 0 every claim reproduced, 3 a claim not reproduced, 1 data error, 2 usage error.`;
 
 /**
  * Runs denom with `argv` (without `node` and the script) and returns the exit code.
@@ -84,6 +104,33 @@ export async function main(argv: string[], io: Io): Promise<number> {
       exitCode = strictExit(flags, data.accounting.rejected, io);
     });
 
+  addRunsFlags(
+    program
+      .command("audit")
+      .summary("find the definitions that reproduce a published success rate")
+      .description("Searches a family of success-rate definitions for the ones that reproduce a published figure, and says what each one counts and leaves out beside the strict figure.")
+      .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+      .option("--claim <rate>", "a published figure: 87.5%, 0.3696 or 70/80; repeatable", collect, [])
+      .option("--claims <file>", "read claims from FILE, one a line: CLAIM [LABEL]")
+      .option("--json", "print one JSON object per claim (DESIGN section 9); an array for several claims or --claims"),
+  )
+    .addHelpText("after", AUDIT_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { claim: string[]; claims?: string }) => {
+      const claims = auditClaims(flags);
+      const options = { ...runsOptions(inputs, flags, io), claims };
+      const { runAudit } = await import("./commands/audit.js");
+      const data = await withProgress(io, options, () => runAudit(options));
+      if (flags.json) {
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
+      } else {
+        const { renderAuditText } = await import("./render/audit-text.js");
+        io.stdout.write(renderAuditText(data, { color: useColor(io.stdout, io.env) }));
+      }
+      exitCode = strictExit(flags, data.rejected, io);
+      if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
+    });
+
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
@@ -99,6 +146,14 @@ function addRunsFlags(cmd: Command): Command {
     .addOption(new Option("--queue-share <fraction>", "timeout is `queue` when the queue wait is at least this share of the time limit").default("0.25"))
     .addOption(new Option("--loop-min <calls>", "timeout is `loop` at this many identical consecutive tool calls").default("5"))
     .addOption(new Option("--sluggish-ratio <x>", "timeout is `sluggish` when the last third of gaps averages this many times the first third").default("2"));
+}
+
+/** The claims of `--claim` (in order) then `--claims FILE`; throws UsageError when there is none or one is malformed. */
+function auditClaims(flags: { claim: string[]; claims?: string }): Claim[] {
+  const claims = flags.claim.map((c) => parseClaim(c));
+  if (flags.claims !== undefined) claims.push(...readClaimsFile(flags.claims));
+  if (claims.length === 0) throw new UsageError("no claim given: add --claim 87.5% (repeatable) or --claims FILE");
+  return claims;
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -1,0 +1,103 @@
+/**
+ * `denom audit` as text: per claim, reproduced or not, every matching definition
+ * in words with its figure and what it hides, or the nearest definitions and
+ * their distance; the strict figure beside it. Rates are printed in the claim's
+ * own form (87.5% or 0.3696) with two more digits than the claim, trailing zeros
+ * dropped, so a reader sees why 0.1275 matches 0.128.
+ */
+import { toNumber, type Claim } from "../claims.js";
+import type { AuditData, ClaimAudit, DefinitionFigure, NearDefinition } from "../commands/audit.js";
+import { plural } from "./format.js";
+import { heading, type TextOptions } from "./table.js";
+
+/** Runs listed one by one for a mean over runs before the rest are counted. */
+const RUNS_LISTED = 10;
+
+export function renderAuditText(data: AuditData, options: TextOptions): string {
+  const blocks = data.audits.map((a, i) => claimBlock(a, data.claims[i], options));
+  if (data.audits.length > 1) {
+    const ok = data.audits.filter((a) => a.reproduced).length;
+    blocks.push(`${ok} of ${data.audits.length} claims reproduced`);
+  }
+  return `${blocks.join("\n\n")}\n`;
+}
+
+function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions): string {
+  const name = `Claim ${a.claim}${a.label ? ` (${a.label})` : ""}`;
+  const range = claim.form === "ratio" ? `exactly ${rate(a.claim_value, claim)}` : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}, bounds included`;
+  const searched = `${a.searched.distinct} distinct of ${a.searched.definitions} definitions searched`;
+  const lines: string[] = [];
+  if (a.reproduced) {
+    lines.push(heading(`${name}: reproduced by ${plural(a.matches.length, "definition")} (${range}; ${searched})`, options));
+    a.matches.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
+  } else {
+    lines.push(heading(`${name}: not reproduced: no definition gives ${range} (${searched})`, options));
+    if (a.nearest?.length) {
+      lines.push("  nearest:");
+      a.nearest.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
+    }
+  }
+  lines.push(`  strict figure: final successes over all trials: ${a.strict.successes}/${a.strict.count} = ${rate(a.strict.rate, claim)}`);
+  return lines.join("\n");
+}
+
+function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim: Claim): string[] {
+  const distance = "distance" in d ? ` (${signed((d.rate ?? 0) - toNumber(claim.value), claim)})` : "";
+  const lines: string[] = [];
+  if (d.runs) {
+    lines.push(`  ${n}. ${d.description}`);
+    const shown = d.runs.slice(0, RUNS_LISTED).map((r) => `${r.successes}/${r.count}`);
+    const more = d.runs.length > RUNS_LISTED ? `, ... (${d.runs.length} runs)` : "";
+    lines.push(`     runs ${shown.join(", ")}${more}; mean = ${rate(d.rate, claim)}${distance}`);
+  } else {
+    lines.push(`  ${n}. ${d.description}: ${d.successes}/${d.count} = ${rate(d.rate, claim)}${distance}`);
+  }
+  const hides = hidesText(d);
+  if (hides) lines.push(`     ${hides}`);
+  return lines;
+}
+
+/** "leaves out 20 trials; 12 of them never succeeded, even after retries; counts 27 late passes ..." */
+function hidesText(d: DefinitionFigure): string {
+  const parts: string[] = [];
+  const { trials, never_succeeded: never, never_succeeded_retried: retried, late_passes_counted: late } = d.hides;
+  if (trials === 1) {
+    parts.push(`leaves out 1 trial, which ${never ? `never succeeded${retried ? ", even after retries" : ""}` : "succeeded in the end"}`);
+  } else if (trials > 1) {
+    const after = retried === 0 ? "" : retried === never ? ", even after retries" : ` (${retried} of them after retries)`;
+    if (never === 0) parts.push(`leaves out ${trials} trials, all of which succeeded in the end`);
+    else if (never === trials) parts.push(`leaves out ${trials} trials; none of them ever succeeded${after}`);
+    else parts.push(`leaves out ${trials} trials; ${never} of them never succeeded${after}`);
+  }
+  if (late > 0) parts.push(`counts ${plural(late, "late pass", "late passes")} (timeouts that passed verification) as successes`);
+  return parts.join("; ");
+}
+
+/** A rate in the claim's form, two digits finer than the claim, trailing zeros dropped. */
+function rate(value: number | null, claim: Claim): string {
+  if (value === null) return "n/a";
+  const percent = claim.form !== "decimal";
+  const digits = claim.form === "ratio" ? 1 : claim.decimals;
+  return percent ? `${trim((value * 100).toFixed(digits + 2))}%` : trim(value.toFixed(digits + 2));
+}
+
+/** A tolerance bound: one digit finer than the claim. */
+function bound(value: number, claim: Claim): string {
+  return claim.form === "decimal" ? value.toFixed(claim.decimals + 1) : `${(value * 100).toFixed(claim.decimals + 1)}%`;
+}
+
+/** A difference to the claim: "+1.2 points" for percents, "+0.0016" for fractions. */
+function signed(diff: number, claim: Claim): string {
+  const sign = diff >= 0 ? "+" : "-";
+  const abs = Math.abs(diff);
+  return claim.form === "decimal" ? `${sign}${abs.toFixed(claim.decimals + 1)}` : `${sign}${(abs * 100).toFixed(2)} points`;
+}
+
+/** Drops trailing zeros after the decimal point (and the point when nothing is left). */
+function trim(text: string): string {
+  const dot = text.indexOf(".");
+  if (dot < 0) return text;
+  let end = text.length;
+  while (end > dot + 1 && text[end - 1] === "0") end--;
+  return text.slice(0, end === dot + 1 ? dot : end);
+}
