@@ -31,13 +31,29 @@ export interface IngestOptions {
   onWarning?: (text: string) => void;
   /** called as bytes are read; `total` is null when unknown (stdin) */
   onProgress?: (read: number, total: number | null) => void;
+  /**
+   * Skip a source whose sha256 is already in the database (loaded before, or
+   * earlier in this call): once its digest is known its rows are removed and it
+   * is listed in `skipped`. Used by `denom ingest --db`, so nothing counts twice.
+   */
+  skipKnownSources?: boolean;
 }
 
+/** A source left out because a source with the same sha256 is already loaded. */
+export interface SkippedSource {
+  name: string;
+  sha256: string;
+  /** name of the source already in the database */
+  same_as: string;
+}
+
+/** What one call loaded (skipped sources not counted). */
 export interface IngestResult {
   sources: number;
   records: number;
   rejected: number;
   attempts: number;
+  skipped: SkippedSource[];
 }
 
 /**
@@ -53,12 +69,16 @@ export async function ingestSpecs(db: Database, specs: readonly InputSpec[], opt
   const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
   let read = 0;
   const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
-  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0 };
+  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] };
   const loader = await Loader.open(db);
   let sourceId = await loader.nextSourceId();
+  const known = options.skipKnownSources ? { digests: await loader.sourceDigests(), skippedFiles: await loader.skippedKeys() } : null;
   try {
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
+        const key = `${src.skipped}\t${src.reason}`;
+        if (known?.skippedFiles.has(key)) continue;
+        known?.skippedFiles.add(key);
         loader.skipped(src.skipped, src.reason);
         continue;
       }
@@ -101,6 +121,14 @@ export async function ingestSpecs(db: Database, specs: readonly InputSpec[], opt
         reject,
       });
       const { sha256, bytes } = src.digest();
+      const sameAs = known?.digests.get(sha256);
+      if (sameAs !== undefined) {
+        await loader.discardSource(id);
+        sourceId = id;
+        result.skipped.push({ name: src.name, sha256, same_as: sameAs });
+        continue;
+      }
+      known?.digests.set(sha256, src.name);
       const problem = src.problem();
       if (problem) options.onWarning?.(`${src.name}: ${problem}`);
       loader.source({
