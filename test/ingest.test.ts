@@ -65,12 +65,28 @@ describe("ingest --db", () => {
       { name: join(dir, "a.jsonl"), sha256: sha256(join(dir, "a.jsonl")), same_as: join(dir, "a.jsonl") },
       { name: join(dir, "a-copy.jsonl"), sha256: sha256(join(dir, "a.jsonl")), same_as: join(dir, "a.jsonl") },
     ]);
-    expect(data.database).toEqual({ sources: 1, tasks: 4, trials: 4, attempts: 4 });
+    expect(data.database).toEqual({ sources: 1, records: 4, attempts: 4 });
     expect(await reportJson(["--db", db])).toEqual(before);
 
     const text = await denom(["ingest", join(dir, "a.jsonl"), "--db", db]);
     expect(text.stdout).toContain(`skipped 1 source already in the database`);
     expect(text.stdout).toContain(`${join(dir, "a.jsonl")}  same as ${join(dir, "a.jsonl")}`);
+
+    // the same bytes on stdin are known only once read: read, then left out
+    const piped = await denom(["ingest", "-", "--db", db, "--json"], RUN_A);
+    expect(piped.json().skipped).toEqual([{ name: "-", sha256: sha256(join(dir, "a.jsonl")), same_as: join(dir, "a.jsonl") }]);
+    expect(await reportJson(["--db", db])).toEqual(before);
+  });
+
+  it("recognises a file loaded before by its hash, without parsing it again", async () => {
+    const dir = tempDir({ "bad.jsonl": '{"task_id": "x", "status": "success"}\nnot json\n' });
+    const db = join(dir, "runs.duckdb");
+    const first = await denom(["ingest", join(dir, "bad.jsonl"), "--db", db]);
+    expect(first.stderr).toContain("bad.jsonl:2"); // the reject, printed while parsing
+    const again = await denom(["ingest", join(dir, "bad.jsonl"), "--db", db]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe(""); // not parsed: no reject printed again
+    expect(again.stdout).toContain("skipped 1 source");
   });
 
   it("adds a second file and the figures change as expected", async () => {
@@ -126,8 +142,8 @@ describe("ingest --db", () => {
     const r = await denom(["ingest", join(dir, "bad.jsonl"), "--db", db, "--strict", "--json"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("nothing was added");
-    // run A only: 4 tasks, 4 attempts
-    expect(r.json()).toMatchObject({ committed: false, added: [], rejected: 1, database: { sources: 1, tasks: 4, attempts: 4 } });
+    // run A only: 4 records, 4 attempts
+    expect(r.json()).toMatchObject({ committed: false, added: [], rejected: 1, database: { sources: 1, records: 4, attempts: 4 } });
   });
 
   it("reports usage and data errors with the flag that fixes them", async () => {

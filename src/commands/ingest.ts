@@ -7,9 +7,8 @@
  */
 import { loadQueries } from "../db/queries.js";
 import { openStoredForWriting } from "../db/stored.js";
-import { DEFAULT_THRESHOLDS } from "../definitions.js";
-import { ingest, type SkippedSource } from "../ingest/ingest.js";
-import { applyDefinitions, type RunsOptions } from "./runs.js";
+import { ingest, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import type { RunsOptions } from "./runs.js";
 
 export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress"> {
   /** the database file; created when missing */
@@ -36,8 +35,8 @@ export interface IngestData {
   rejected: number;
   /** false when --strict rolled the call back because of rejected lines */
   committed: boolean;
-  /** what the file holds afterwards, from the run_summary view */
-  database: { sources: number; tasks: number; trials: number; attempts: number };
+  /** what the file holds afterwards, summed over its sources table (duplicates included; `report --db` has the figures) */
+  database: { sources: number; records: number; attempts: number };
 }
 
 /**
@@ -49,12 +48,10 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
   const db = await openStoredForWriting(options.db);
   try {
     await loadQueries(db);
-    // the views kept in the file read these; the defaults stand until a reading command sets its own
-    await applyDefinitions(db, { statusMap: {}, thresholds: DEFAULT_THRESHOLDS });
     const first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
     await db.run("BEGIN TRANSACTION");
     let committed: boolean;
-    let result;
+    let result: IngestResult;
     try {
       result = await ingest(db, options.inputs, { ...options, skipKnownSources: true });
       committed = !(options.strict && result.rejected > 0);
@@ -69,7 +66,8 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
           { first },
         )) as unknown as AddedSource[])
       : [];
-    const summary = await db.one("SELECT (SELECT count(*) FROM sources) AS sources, tasks, trials, attempts FROM run_summary");
+    // table counts, not the views: the figures are report's job, and some views are costly on big files
+    const summary = await db.one("SELECT count(*) AS sources, coalesce(sum(records), 0) AS records, coalesce(sum(attempts), 0) AS attempts FROM sources");
     return {
       db: options.db,
       added,

@@ -24,7 +24,7 @@ export function renderIngestText(data: IngestData): string {
     for (const s of data.skipped) lines.push(`  ${s.name}  same as ${s.same_as}  sha256 ${s.sha256.slice(0, 12)}`);
   }
   const d = data.database;
-  lines.push(`${data.db} holds ${plural(d.sources, "source")}: ${plural(d.tasks, "task")}, ${plural(d.trials, "trial")}, ${plural(d.attempts, "attempt")}`);
+  lines.push(`${data.db} holds ${plural(d.sources, "source")}: ${plural(d.records, "record")}, ${plural(d.attempts, "attempt")} (denom report --db ${data.db} for the figures)`);
   return `${lines.join("\n")}\n`;
 }
 
