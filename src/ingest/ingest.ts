@@ -33,8 +33,10 @@ export interface IngestOptions {
   onProgress?: (read: number, total: number | null) => void;
   /**
    * Skip a source whose sha256 is already in the database (loaded before, or
-   * earlier in this call): once its digest is known its rows are removed and it
-   * is listed in `skipped`. Used by `denom ingest --db`, so nothing counts twice.
+   * earlier in this call) and list it in `skipped`: a file loaded before is
+   * recognised by hashing it, before it is parsed; an archive member, stdin or
+   * a repeat within the call once read, and its rows are then removed.
+   * Used by `denom ingest --db`, so nothing counts twice.
    */
   skipKnownSources?: boolean;
 }
