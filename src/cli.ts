@@ -5,6 +5,8 @@
  * and never loads DuckDB.
  */
 import { Command, CommanderError, Option } from "commander";
+import type { ExportWhat } from "./commands/export.js";
+import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { RunsOptions } from "./commands/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
 import { parseStatusMap, parseThresholds } from "./definitions.js";
@@ -20,6 +22,7 @@ const REJECTS_SHOWN = 20;
 interface CommonFlags {
   json?: boolean;
   strict?: boolean;
+  db?: string;
   statusMap: string[];
   queueShare: string;
   loopMin: string;
@@ -33,6 +36,8 @@ Examples:
   $ denom report task_logs.tar.gz --json     # archive members streamed, nothing extracted
   $ cat results.json | denom report -        # stdin
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
+  $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
+  $ denom report runs.jsonl --format md      # GitHub markdown for a PR or an issue
 
 The grid shows successes/trials on two bases (first try, final after retries)
 over four denominators, each removing one named class from the one before:
@@ -87,16 +92,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .summary("strict and adjusted success rates, each with its denominator")
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-      .option("--json", "print one JSON object (DESIGN section 9) instead of tables"),
+      .option("--json", "print one JSON object (DESIGN section 9) instead of tables; same as --format json")
+      .addOption(new Option("--format <format>", "table for a terminal, json, or md (GitHub markdown)").choices(["table", "json", "md"]).default("table")),
   )
     .addHelpText("after", REPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags) => {
+    .action(async (inputs: string[], flags: CommonFlags & { format: string }) => {
+      if (flags.json && flags.format !== "table" && flags.format !== "json")
+        throw new UsageError(`--json and --format ${flags.format} ask for two outputs; give one of them`);
+      const format = flags.json ? "json" : flags.format;
       const options = runsOptions(inputs, flags, io);
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, options, () => runReport(options));
-      if (flags.json) {
+      if (format === "json") {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data));
+      } else if (format === "md") {
+        const { renderReportMarkdown } = await import("./render/report-markdown.js");
+        io.stdout.write(renderReportMarkdown(data));
       } else {
         const { renderReportText } = await import("./render/report-text.js");
         io.stdout.write(renderReportText(data, { color: useColor(io.stdout, io.env) }));
@@ -131,6 +143,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
     });
 
+  addStoreCommands(program, io, (code) => (exitCode = code));
+
   try {
     await program.parseAsync(argv, { from: "user" });
     return exitCode;
@@ -139,9 +153,142 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
 }
 
+const EXPORT_EXAMPLES = `
+Examples:
+  $ denom export runs.jsonl --out trials.csv                   # one row per trial, and trials.csv.meta.json
+  $ denom export runs.jsonl --out attempts.parquet --what attempts
+  $ denom export --db runs.duckdb --out rates.json --what rates
+  $ denom export logs/ --out rejects.csv --what rejects
+
+--what: trials (view trials), attempts (attempts_classified, with the source file),
+rates (rate_grid), rejects (with the source file), timeouts (attempt_timeout_cause).
+The format comes from the extension: .csv (RFC 4180, UTF-8, header row), .parquet,
+.json (one array) or .jsonl. FILE.meta.json beside it holds the meta block:
+sources with sha256, definitions, exclusions, thresholds, tool version.
+In CSV, text cells starting with = + - @ tab or CR get a leading apostrophe so a
+spreadsheet does not run them as formulas; --raw-csv writes them as they are.`;
+
+const INGEST_EXAMPLES = `
+Examples:
+  $ denom ingest logs/ --db runs.duckdb
+  $ denom ingest more-logs/ task_logs.tar.gz --db runs.duckdb   # adds; known sources are skipped
+  $ denom report --db runs.duckdb
+
+A source (file, or archive member) whose sha256 is already in FILE is skipped and
+listed, never counted twice. One call adds all or nothing; with --strict, any
+rejected line adds nothing.`;
+
+const QUERY_EXAMPLES = `
+Examples:
+  $ denom query --db runs.duckdb "SELECT basis, denominator, successes, count, rate FROM rate_grid ORDER BY basis_order, step"
+  $ denom query --db runs.duckdb --csv "SELECT * FROM trials WHERE final_status = 'timeout' ORDER BY task_id" > timeouts.csv
+  $ denom query --db runs.duckdb --schema      # tables and views with their columns
+
+The file is opened read-only; the views are today's, built on its tables.`;
+
+/** export, ingest and query: the commands that take the figures elsewhere. */
+function addStoreCommands(program: Command, io: Io, setExit: (code: number) => void): void {
+  addRunsFlags(
+    program
+      .command("export")
+      .summary("write trials, attempts, rates, rejects or timeouts to CSV, Parquet or JSON")
+      .description("Writes the rows of the views the report reads to a file (format from its extension) and the meta block to FILE.meta.json.")
+      .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+      .requiredOption("--out <file>", "the file to write: .csv, .parquet, .json or .jsonl")
+      .addOption(new Option("--what <rows>", "which rows").choices(["trials", "attempts", "rates", "rejects", "timeouts"] satisfies ExportWhat[]).default("trials"))
+      .option("--raw-csv", "write CSV cells that start with = + - @ tab or CR as they are (default: a leading apostrophe)"),
+  )
+    .addHelpText("after", EXPORT_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
+      const options = { ...runsOptions(inputs, flags, io), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
+      const { runExport } = await import("./commands/export.js");
+      const data = await withProgress(io, options, () => runExport(options));
+      if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
+      const { renderExportText } = await import("./render/store-text.js");
+      io.stdout.write(renderExportText(data));
+      setExit(strictExit(flags, data.rejected, io));
+    });
+
+  program
+    .command("ingest")
+    .summary("keep loaded runs in a DuckDB file; later commands read it with --db")
+    .description("Loads run records into a DuckDB file that keeps the tables and the views. Sources already in the file (same sha256) are skipped.")
+    .argument("<inputs...>", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+    .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
+    .option("--strict", "add nothing and exit 1 when any line is rejected")
+    .option("--json", "print what was added and skipped as JSON")
+    .addHelpText("after", INGEST_EXAMPLES)
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean }) => {
+      const options: IngestCommandOptions = {
+        inputs,
+        db: flags.db,
+        strict: Boolean(flags.strict),
+        stdin: io.stdin as RunsOptions["stdin"],
+        onReject: rejectPrinter(io),
+        onWarning: (text) => io.stderr.write(`denom: warning: ${text}\n`),
+      };
+      const { runIngest } = await import("./commands/ingest.js");
+      const data = await withProgress(io, options, () => runIngest(options));
+      if (flags.json) {
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(renderJson(data));
+      } else {
+        const { renderIngestText } = await import("./render/store-text.js");
+        io.stdout.write(renderIngestText(data));
+      }
+      if (!data.committed) {
+        io.stderr.write(`denom: ${data.rejected} line${data.rejected === 1 ? "" : "s"} rejected and --strict is set; nothing was added to ${data.db}\n`);
+        setExit(ExitCode.data);
+      }
+    });
+
+  addDefinitionFlags(
+    program
+      .command("query")
+      .summary("run read-only SQL against the tables and views of a --db file")
+      .description("Runs one SQL statement against the tables and views of a file kept by denom ingest, opened read-only, and prints the rows.")
+      .argument("[sql]", "one SQL statement")
+      .option("--db <file>", "the DuckDB file kept by denom ingest")
+      .option("--json", "print the rows as a JSON array of objects")
+      .option("--csv", "print the rows as CSV (RFC 4180, as denom export writes it)")
+      .option("--raw-csv", "with --csv: cells that start with = + - @ tab or CR as they are")
+      .option("--schema", "list the tables and views with their columns instead (works without --db too)"),
+  )
+    .addHelpText("after", QUERY_EXAMPLES)
+    .action(async (sql: string | undefined, flags: CommonFlags & { csv?: boolean; rawCsv?: boolean; schema?: boolean }) => {
+      if (flags.schema && sql) throw new UsageError("--schema and SQL given: --schema lists the views; drop one of them");
+      if (!flags.schema && !sql) throw new UsageError(`no SQL given: e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid", or --schema`);
+      if (!flags.schema && !flags.db) throw new UsageError("--db FILE missing: query reads a file kept by denom ingest INPUT... --db FILE");
+      if (flags.json && flags.csv) throw new UsageError("--json and --csv ask for two outputs; give one of them");
+      const options = { db: flags.db, statusMap: parseStatusMap(flags.statusMap), thresholds: parseThresholds(flags), stdin: io.stdin as RunsOptions["stdin"] };
+      const query = await import("./commands/query.js");
+      if (flags.schema) {
+        const relations = await query.readSchema(options);
+        const { renderSchemaText } = await import("./render/store-text.js");
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(relations));
+      } else if (flags.csv) {
+        io.stdout.write(await query.runQueryCsv(options, sql!, !flags.rawCsv));
+      } else {
+        const result = await query.runQuery(options, sql!);
+        const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(result, { color: useColor(io.stdout, io.env) }));
+      }
+    });
+}
+
 function addRunsFlags(cmd: Command): Command {
+  return addDefinitionFlags(
+    cmd
+      .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
+      .option("--strict", "exit 1 when any line is rejected (the output is still printed or written)"),
+  );
+}
+
+/** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
+function addDefinitionFlags(cmd: Command): Command {
   return cmd
-    .option("--strict", "exit 1 when any line is rejected (the report is still printed)")
     .option("--status-map <FROM=TO>", "read status FROM as TO (success, failure, timeout, aborted, invalid); repeatable", collect, [])
     .addOption(new Option("--queue-share <fraction>", "timeout is `queue` when the queue wait is at least this share of the time limit").default("0.25"))
     .addOption(new Option("--loop-min <calls>", "timeout is `loop` at this many identical consecutive tool calls").default("5"))
@@ -162,9 +309,13 @@ function collect(value: string, previous: string[]): string[] {
 
 /** Turns the shared flags into typed options; throws UsageError naming the flag. */
 function runsOptions(inputs: string[], flags: CommonFlags, io: Io): RunsOptions {
-  if (inputs.length === 0) throw new UsageError("no input given: name files, folders or archives, or - for stdin (e.g. denom report samples/seed-100.jsonl)");
+  if (inputs.length === 0 && !flags.db)
+    throw new UsageError("no input given: name files, folders or archives, or - for stdin (e.g. denom report samples/seed-100.jsonl), or --db FILE kept by denom ingest");
+  if (inputs.length > 0 && flags.db)
+    throw new UsageError(`--db ${flags.db} and inputs given: --db reads the stored runs only; add inputs to it with denom ingest INPUT... --db ${flags.db}`);
   return {
     inputs,
+    db: flags.db,
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
     stdin: io.stdin as RunsOptions["stdin"],
@@ -185,7 +336,7 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
 }
 
 /** Shows a progress line on a TTY while inputs are read, for inputs of 20 MB or more. */
-async function withProgress<T>(io: Io, options: RunsOptions, work: () => Promise<T>): Promise<T> {
+async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress">, work: () => Promise<T>): Promise<T> {
   if (!io.stderr.isTTY) return work();
   let last = 0;
   let drawn = false;

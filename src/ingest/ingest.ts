@@ -10,7 +10,7 @@ import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { readUnits, type Unit } from "./reader.js";
-import { expandInputs, openSources, type InputSpec } from "./sources.js";
+import { expandInputs, fileSha256, openSources, type InputSpec } from "./sources.js";
 
 /** A line that was not loaded, as shown to the user. */
 export interface RejectNotice {
@@ -31,13 +31,31 @@ export interface IngestOptions {
   onWarning?: (text: string) => void;
   /** called as bytes are read; `total` is null when unknown (stdin) */
   onProgress?: (read: number, total: number | null) => void;
+  /**
+   * Skip a source whose sha256 is already in the database (loaded before, or
+   * earlier in this call) and list it in `skipped`: a file loaded before is
+   * recognised by hashing it, before it is parsed; an archive member, stdin or
+   * a repeat within the call once read, and its rows are then removed.
+   * Used by `denom ingest --db`, so nothing counts twice.
+   */
+  skipKnownSources?: boolean;
 }
 
+/** A source left out because a source with the same sha256 is already loaded. */
+export interface SkippedSource {
+  name: string;
+  sha256: string;
+  /** name of the source already in the database */
+  same_as: string;
+}
+
+/** What one call loaded (skipped sources not counted). */
 export interface IngestResult {
   sources: number;
   records: number;
   rejected: number;
   attempts: number;
+  skipped: SkippedSource[];
 }
 
 /**
@@ -49,16 +67,23 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
   return ingestSpecs(db, specs, options);
 }
 
-export async function ingestSpecs(db: Database, specs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
-  const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
-  let read = 0;
-  const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
-  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0 };
+export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
+  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] };
   const loader = await Loader.open(db);
   let sourceId = await loader.nextSourceId();
+  const known = options.skipKnownSources ? { digests: await loader.sourceDigests(), skippedFiles: await loader.skippedKeys() } : null;
   try {
+    // a file loaded before is skipped on its hash alone, without parsing it again;
+    // archive members, stdin and repeats within this call are caught once read, below
+    const specs = known ? await withoutKnownFiles(allSpecs, known.digests, result.skipped) : allSpecs;
+    const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
+    let read = 0;
+    const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
+        const key = `${src.skipped}\t${src.reason}`;
+        if (known?.skippedFiles.has(key)) continue;
+        known?.skippedFiles.add(key);
         loader.skipped(src.skipped, src.reason);
         continue;
       }
@@ -101,6 +126,14 @@ export async function ingestSpecs(db: Database, specs: readonly InputSpec[], opt
         reject,
       });
       const { sha256, bytes } = src.digest();
+      const sameAs = known?.digests.get(sha256);
+      if (sameAs !== undefined) {
+        await loader.discardSource(id);
+        sourceId = id;
+        result.skipped.push({ name: src.name, sha256, same_as: sameAs });
+        continue;
+      }
+      known?.digests.set(sha256, src.name);
       const problem = src.problem();
       if (problem) options.onWarning?.(`${src.name}: ${problem}`);
       loader.source({
@@ -128,6 +161,23 @@ export async function ingestSpecs(db: Database, specs: readonly InputSpec[], opt
     loader.close();
   }
   return result;
+}
+
+/** The specs left once files whose sha256 is among `digests` are moved to `skipped`. */
+async function withoutKnownFiles(specs: readonly InputSpec[], digests: Map<string, string>, skipped: SkippedSource[]): Promise<InputSpec[]> {
+  const fresh: InputSpec[] = [];
+  for (const spec of specs) {
+    if (spec.kind === "file") {
+      const sha256 = await fileSha256(spec.path);
+      const sameAs = digests.get(sha256);
+      if (sameAs !== undefined) {
+        skipped.push({ name: spec.path, sha256, same_as: sameAs });
+        continue;
+      }
+    }
+    fresh.push(spec);
+  }
+  return fresh;
 }
 
 const EXCERPT = 80;

@@ -60,10 +60,10 @@ export const TABLES: Record<string, Column[]> = {
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
 };
 
-/** Creates the tables when missing (a `--db` file keeps them between runs). */
-export async function createTables(db: Database): Promise<void> {
-  for (const [table, columns] of Object.entries(TABLES)) {
-    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${columns.map((col) => `${col.name} ${col.type}`).join(", ")})`);
+/** Creates the tables (all, or the ones named) when missing (a `--db` file keeps them between runs). */
+export async function createTables(db: Database, tables: readonly string[] = Object.keys(TABLES)): Promise<void> {
+  for (const table of tables) {
+    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${TABLES[table].map((col) => `${col.name} ${col.type}`).join(", ")})`);
   }
 }
 
@@ -181,6 +181,32 @@ export class Loader {
 
   runMetadata(sourceId: number, m: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null }): void {
     append(this.appenders.run_metadata, TABLES.run_metadata, [sourceId, m.run_id, m.agent, m.model, m.concurrency]);
+  }
+
+  /** sha256 -> name of every source in the database, for skipping one loaded before. */
+  async sourceDigests(): Promise<Map<string, string>> {
+    const rows = await this.db.all("SELECT sha256, name FROM sources ORDER BY source_id");
+    return new Map(rows.map((r) => [r.sha256 as string, r.name as string]));
+  }
+
+  /** `name\treason` of every skipped_files row, so a member skipped before is listed once. */
+  async skippedKeys(): Promise<Set<string>> {
+    const rows = await this.db.all("SELECT name, reason FROM skipped_files ORDER BY name");
+    return new Set(rows.map((r) => `${r.name}\t${r.reason}`));
+  }
+
+  /**
+   * Removes every row appended for `sourceId`, the source being read (found,
+   * once read, to be one already loaded), and hands its attempt ids out again.
+   * Flushes the appenders first so their rows can be deleted.
+   */
+  async discardSource(sourceId: number): Promise<void> {
+    for (const table of ["attempts", "events", "rejects", "run_metadata"]) this.appenders[table].flushSync();
+    const id = { id: sourceId };
+    const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
+    await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
+    for (const table of ["attempts", "rejects", "run_metadata"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 
   skipped(name: string, reason: string): void {

@@ -68,6 +68,20 @@ function walk(dir: string, out: InputSpec[]): void {
   }
 }
 
+/**
+ * sha256 (hex) of a file as stored: the digest its source gets, unless it is a
+ * tar archive (whose members are the sources). Throws DataError when it cannot be read.
+ */
+export async function fileSha256(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (e) {
+    throw new DataError(`cannot read ${path}: ${describeFsError(e)}`);
+  }
+  return hash.digest("hex");
+}
+
 export function describeFsError(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === "ENOENT") return "no such file or folder";

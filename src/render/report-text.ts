@@ -31,6 +31,15 @@ function metaBlock(data: ReportData, options: TextOptions): string {
     if (s.problem) lines.push(`    ! ${s.problem}`);
   }
   for (const f of m.skipped_files) lines.push(`  skipped ${f.name}: ${f.reason}`);
+  lines.push(...metaFacts(data));
+  return lines.join("\n");
+}
+
+/** The meta block's one-line facts after the sources: accounting, window, limits, retries, thresholds (also used by the markdown report). */
+export function metaFacts(data: ReportData): string[] {
+  const m = data.meta;
+  const a = data.accounting;
+  const lines: string[] = [];
   lines.push(`lines: ${a.lines} = ${a.records} records + ${a.blank} blank + ${a.rejected} rejected`);
   const checks = [`duplicates ${a.duplicates}`, `unrecognized statuses ${a.unrecognized}`, `naive timestamps ${a.naive_timestamps}`];
   if (a.non_finite) checks.push(`NaN/Infinity read as null ${a.non_finite}`);
@@ -45,7 +54,7 @@ function metaBlock(data: ReportData, options: TextOptions): string {
   lines.push(`timeout causes: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} calls, sluggish x${m.thresholds.sluggish_ratio}`);
   const mapped = Object.entries(m.status_map);
   if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
-  return lines.join("\n");
+  return lines;
 }
 
 function rateGrid(rates: RateCell[], meta: Meta, options: TextOptions): string {
@@ -67,15 +76,24 @@ function rateGrid(rates: RateCell[], meta: Meta, options: TextOptions): string {
 function removalLines(meta: Meta): string {
   const lines = ["Removed at each step (judged on the basis attempt):"];
   for (const d of meta.definitions.denominators.slice(1)) {
-    const parts: string[] = [];
-    for (const basis of ["first", "final"]) {
-      const rows = meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
-      const n = rows.reduce((sum, r) => sum + r.trials, 0);
-      if (n > 0) parts.push(`  ${d.denominator.padEnd(12)} ${basis.padEnd(5)} -${n}: ${rows.map((r) => `${r.reason} ${r.trials}`).join(", ")}`);
-    }
-    lines.push(...(parts.length ? parts : [`  ${d.denominator.padEnd(12)} removed nothing`]));
+    const steps = removalSteps(meta).filter((r) => r.denominator === d.denominator && r.trials > 0);
+    if (steps.length === 0) lines.push(`  ${d.denominator.padEnd(12)} removed nothing`);
+    for (const r of steps) lines.push(`  ${r.denominator.padEnd(12)} ${r.basis.padEnd(5)} -${r.trials}: ${r.why}`);
   }
   return lines.join("\n");
+}
+
+/** Each step of the denominator chain after total, on each basis: trials removed and why (also used by the markdown report). */
+export function removalSteps(meta: Meta): { denominator: string; basis: string; trials: number; why: string }[] {
+  const steps = [];
+  for (const d of meta.definitions.denominators.slice(1)) {
+    for (const basis of ["first", "final"]) {
+      const rows = meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
+      const trials = rows.reduce((sum, r) => sum + r.trials, 0);
+      steps.push({ denominator: d.denominator, basis, trials, why: rows.map((r) => `${r.reason} ${r.trials}`).join(", ") });
+    }
+  }
+  return steps;
 }
 
 function statusSection(data: ReportData, options: TextOptions): string {
@@ -98,6 +116,12 @@ function timeoutSection(data: ReportData, options: TextOptions): string {
 }
 
 function diagnosticsSection(data: ReportData, options: TextOptions): string | null {
+  const lines = diagnosticFacts(data);
+  return lines.length ? [heading("Diagnostics", options), ...lines].join("\n") : null;
+}
+
+/** One line per diagnostic that is not zero, indented as the text report prints it (also used by the markdown report). */
+export function diagnosticFacts(data: ReportData): string[] {
   const d = data.diagnostics;
   const lines: string[] = [];
   if (d.timeouts_with_passing_score) lines.push(`  ${d.timeouts_with_passing_score} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
@@ -107,5 +131,5 @@ function diagnosticsSection(data: ReportData, options: TextOptions): string | nu
   for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${u.attempts} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
   if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
-  return lines.length ? [heading("Diagnostics", options), ...lines].join("\n") : null;
+  return lines;
 }

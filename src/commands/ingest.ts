@@ -1,0 +1,82 @@
+/**
+ * `denom ingest INPUT... --db FILE`: loads runs into a DuckDB file that keeps
+ * the tables and the views, so later commands (`report --db`, `export --db`,
+ * `query --db`) read nothing again. Ingesting more files later adds them; a
+ * source whose sha256 is already in the file is skipped and listed, never
+ * counted twice. One call is one transaction: it adds all or nothing.
+ */
+import { loadQueries } from "../db/queries.js";
+import { openStoredForWriting } from "../db/stored.js";
+import { ingest, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import type { RunsOptions } from "./runs.js";
+
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress"> {
+  /** the database file; created when missing */
+  db: string;
+  /** any rejected line makes the call add nothing (rolled back) */
+  strict: boolean;
+}
+
+/** A source added by this call, as stored in the sources table. */
+export interface AddedSource {
+  name: string;
+  sha256: string;
+  lines: number;
+  records: number;
+  rejected: number;
+  attempts: number;
+}
+
+export interface IngestData {
+  db: string;
+  added: AddedSource[];
+  skipped: SkippedSource[];
+  /** lines rejected in the added sources (each printed on stderr as it was read) */
+  rejected: number;
+  /** false when --strict rolled the call back because of rejected lines */
+  committed: boolean;
+  /** what the file holds afterwards, summed over its sources table (duplicates included; `report --db` has the figures) */
+  database: { sources: number; records: number; attempts: number };
+}
+
+/**
+ * Adds the inputs to FILE (created with its tables and views when missing; the
+ * views are re-created, so the file carries today's definitions).
+ * Throws DataError when an input or FILE cannot be read; nothing is added then.
+ */
+export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
+  const db = await openStoredForWriting(options.db);
+  try {
+    await loadQueries(db);
+    const first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
+    await db.run("BEGIN TRANSACTION");
+    let committed: boolean;
+    let result: IngestResult;
+    try {
+      result = await ingest(db, options.inputs, { ...options, skipKnownSources: true });
+      committed = !(options.strict && result.rejected > 0);
+    } catch (e) {
+      await db.run("ROLLBACK");
+      throw e;
+    }
+    await db.run(committed ? "COMMIT" : "ROLLBACK");
+    const added = committed
+      ? ((await db.all(
+          "SELECT name, sha256, lines, records, rejected, attempts FROM sources WHERE source_id >= $first ORDER BY source_id",
+          { first },
+        )) as unknown as AddedSource[])
+      : [];
+    // table counts, not the views: the figures are report's job, and some views are costly on big files
+    const summary = await db.one("SELECT count(*) AS sources, coalesce(sum(records), 0) AS records, coalesce(sum(attempts), 0) AS attempts FROM sources");
+    return {
+      db: options.db,
+      added,
+      skipped: result.skipped,
+      rejected: result.rejected,
+      committed,
+      database: summary as unknown as IngestData["database"],
+    };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * A database file kept by `denom ingest --db FILE`. `ingest` opens it
+ * read-write and adds runs; every other command attaches it READ_ONLY to an
+ * in-memory session and creates today's views there, on top of the stored
+ * tables. So reading never writes to the file (several readers may share it),
+ * and a file written by an older denom is read with today's definitions.
+ */
+import { existsSync } from "node:fs";
+import { DataError } from "../errors.js";
+import { createTables, TABLES } from "../ingest/loader.js";
+import { Database, sqlString } from "./database.js";
+
+/** The catalog name the file is attached under in a reading session. */
+const STORED = "stored";
+
+/**
+ * Opens FILE for reading: an in-memory session with FILE attached READ_ONLY and
+ * its tables on the search path (views created afterwards land in memory).
+ * Throws DataError when FILE is missing, cannot be opened (locked by a writer,
+ * not a DuckDB file) or was not written by `denom ingest`.
+ */
+export async function openStoredForReading(path: string): Promise<Database> {
+  if (!existsSync(path)) throw new DataError(`--db ${path}: no such file; create it with denom ingest INPUT... --db ${path}`);
+  const db = await Database.open();
+  try {
+    try {
+      await db.run(`ATTACH ${sqlString(path)} AS ${STORED} (READ_ONLY)`);
+    } catch (e) {
+      throw new DataError(`cannot open database ${path}: ${(e as Error).message}`);
+    }
+    await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
+    await createTables(db, await checkTables(db, STORED, path, "read"));
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/**
+ * Opens (or creates) FILE, with every table in place, to add runs to it.
+ * Throws DataError when FILE cannot be opened or holds denom tables of another layout.
+ */
+export async function openStoredForWriting(path: string): Promise<Database> {
+  const db = await Database.open({ path });
+  try {
+    const current = await db.one("SELECT current_database() AS name");
+    await createTables(db, await checkTables(db, String(current?.name), path, "write"));
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Without these a file was not written by `denom ingest`. */
+const REQUIRED_TABLES = ["sources", "attempts"];
+
+/**
+ * Checks that the tables of `database` have every column the loader declares
+ * (TABLES), and returns the declared tables it lacks: writing creates them in
+ * the file, reading creates them empty in memory (a table added to denom after
+ * the file was written). Reading needs sources and attempts.
+ */
+async function checkTables(db: Database, database: string, path: string, mode: "read" | "write"): Promise<string[]> {
+  const rows = await db.all(
+    `SELECT t.table_name, list(c.column_name ORDER BY c.column_index) AS columns
+     FROM duckdb_tables() AS t
+     JOIN duckdb_columns() AS c USING (database_name, schema_name, table_name)
+     WHERE t.database_name = $database AND t.schema_name = 'main'
+     GROUP BY t.table_name
+     ORDER BY t.table_name`,
+    { database },
+  );
+  const stored = new Map(rows.map((r) => [r.table_name as string, new Set(r.columns as string[])]));
+  const absent: string[] = [];
+  for (const [table, columns] of Object.entries(TABLES)) {
+    const have = stored.get(table);
+    if (!have) {
+      if (mode === "read" && REQUIRED_TABLES.includes(table))
+        throw new DataError(`--db ${path}: not a database written by denom ingest (no table ${table}); create one with denom ingest INPUT... --db FILE`);
+      absent.push(table);
+      continue;
+    }
+    const missing = columns.map((c) => c.name).filter((name) => !have.has(name));
+    if (missing.length)
+      throw new DataError(`--db ${path}: written by another version of denom (table ${table} lacks ${missing.join(", ")}); ingest the inputs into a new file`);
+  }
+  return absent;
+}

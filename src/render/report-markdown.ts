@@ -1,0 +1,92 @@
+/**
+ * The report as GitHub-flavoured markdown, ready for a PR description or an
+ * issue comment: the meta block (sources with their full sha256, definitions,
+ * thresholds), the rate grid with what each step removed, status counts,
+ * transitions, timeouts by cause and diagnostics. Same data and the same
+ * sentences as the text report (report-text.ts); no figure is computed here.
+ * Text that comes from the inputs (file names, status values) is escaped, so
+ * a `|` or a `*` in a name cannot break a table or the emphasis.
+ */
+import type { ReportData } from "../commands/report.js";
+import { bytes, percent, plural } from "./format.js";
+import { diagnosticFacts, metaFacts, removalSteps } from "./report-text.js";
+
+export function renderReportMarkdown(data: ReportData): string {
+  const m = data.meta;
+  const out: string[] = [];
+  out.push(`### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`);
+  out.push(
+    mdTable(
+      ["source", "format", "sha256", "bytes", "lines", "records", "blank", "rejected"],
+      m.sources.map((s) => [code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""), s.format, code(s.sha256), bytes(s.bytes), s.lines, s.records, s.blank, s.rejected]),
+      ["left", "left", "left", "right", "right", "right", "right", "right"],
+    ),
+  );
+  const facts = metaFacts(data);
+  if (m.skipped_files.length) facts.push(`skipped: ${m.skipped_files.map((f) => `${f.name} (${f.reason})`).join("; ")}`);
+  facts.push(`success: ${m.definitions.success}`);
+  out.push(facts.map((f) => `- ${escapeMarkdown(f)}`).join("\n"));
+
+  const cell = (basis: string, denominator: string) => {
+    const r = data.rates.find((c) => c.basis === basis && c.denominator === denominator);
+    return r ? `${r.successes}/${r.count} ${percent(r.rate)}` : "";
+  };
+  out.push("#### Success rate: successes/trials on each denominator");
+  out.push(
+    mdTable(
+      ["denominator", "first try", "final (after retries)", "keeps"],
+      m.definitions.denominators.map((d) => [`**${d.denominator}**`, cell("first", d.denominator), cell("final", d.denominator), escapeMarkdown(d.keeps)]),
+      ["left", "right", "right", "left"],
+    ),
+  );
+  out.push("What each step removed (judged on the basis attempt):");
+  out.push(
+    mdTable(
+      ["step", "basis", "removed", "why"],
+      removalSteps(m).map((r) => [r.denominator, r.basis, r.trials, escapeMarkdown(r.why)]),
+      ["left", "left", "right", "left"],
+    ),
+  );
+
+  const statuses = [...new Set([...Object.keys(data.status_counts.first), ...Object.keys(data.status_counts.final)])];
+  out.push("#### Trials by status");
+  out.push(
+    mdTable(
+      ["status", "first", "final"],
+      statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]),
+      ["left", "right", "right"],
+    ),
+  );
+  const moved = data.transitions.filter((t) => t.first !== t.final);
+  if (moved.length) {
+    out.push("Changed by retries (first -> final):");
+    out.push(mdTable(["first", "final", "trials"], moved.map((t) => [t.first, t.final, t.count]), ["left", "left", "right"]));
+  }
+
+  out.push("#### Timeouts by cause");
+  out.push(mdTable(["cause", "attempts"], Object.entries(data.timeout_causes), ["left", "right"]));
+
+  const diagnostics = diagnosticFacts(data).map((l) => `- ${escapeMarkdown(l.trim())}`);
+  if (diagnostics.length) out.push("#### Diagnostics", diagnostics.join("\n"));
+  return `${out.join("\n\n")}\n`;
+}
+
+/** A GitHub markdown table; cells are written as given (escape or code() them first). */
+function mdTable(head: string[], rows: (string | number)[][], align: ("left" | "right")[]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.map((c) => String(c)).join(" | ")} |`;
+  return [line(head), line(align.map((a) => (a === "right" ? "---:" : "---"))), ...rows.map(line)].join("\n");
+}
+
+/** Backslash-escapes what markdown would read as markup or a table border; newlines become spaces. */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_[\]<|~]/g, (ch) => `\\${ch}`);
+}
+
+/** A code span that holds any text: a fence longer than the longest backtick run inside, `|` escaped for tables. */
+export function code(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = "`".repeat(longest + 1);
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence}${pad}${flat.replaceAll("|", "\\|")}${pad}${fence}`;
+}

@@ -1,0 +1,97 @@
+/**
+ * `denom query --db FILE "SQL"`: read-only SQL over the stored tables and
+ * today's views, printed as a table, JSON or CSV; `--schema` lists them.
+ */
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { beforeAll, describe, expect, it } from "vitest";
+import { denom, jsonl, tempDir } from "./helpers.js";
+
+/** 3 tasks: a1 succeeds; a2 times out, then succeeds on retry; a3's message would run in a spreadsheet */
+const RUNS = jsonl(
+  { task_id: "a1", status: "success" },
+  { task_id: "a2", attempt: 1, status: "timeout" },
+  { task_id: "a2", attempt: 2, status: "success" },
+  { task_id: "a3", status: "failure", error_message: "=1+1" },
+);
+
+let db: string;
+beforeAll(async () => {
+  const dir = tempDir({ "runs.jsonl": RUNS });
+  db = join(dir, "runs.duckdb");
+  const r = await denom(["ingest", join(dir, "runs.jsonl"), "--db", db]);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe("query --db", () => {
+  it("prints rows as JSON objects, numbers as numbers", async () => {
+    const r = await denom(["query", "--db", db, "--json", "SELECT basis, successes, count, rate FROM rate_grid WHERE denominator = 'total' ORDER BY basis_order"]);
+    expect(r.code, r.stderr).toBe(0);
+    // first try: a1 only of 3 trials; final: a1 and a2 of 3
+    expect(r.json()).toEqual([
+      { basis: "first", successes: 1, count: 3, rate: 1 / 3 },
+      { basis: "final", successes: 2, count: 3, rate: 2 / 3 },
+    ]);
+  });
+
+  it("prints a table with a header and the row count", async () => {
+    const r = await denom(["query", "--db", db, "SELECT task_id, attempts, final_status FROM trials ORDER BY task_id"]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n").map((l) => l.trim().split(/\s+/));
+    expect(lines).toEqual([
+      ["task_id", "attempts", "final_status"],
+      ["a1", "1", "success"],
+      ["a2", "2", "success"],
+      ["a3", "1", "failure"],
+      ["(3", "rows)"],
+    ]);
+  });
+
+  it("prints CSV the way export writes it: formula cells neutralised unless --raw-csv", async () => {
+    const sql = "SELECT task_id, error_message FROM attempts_classified WHERE task_id = 'a3'";
+    const csv = await denom(["query", "--db", db, "--csv", sql]);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(parse(csv.stdout, { columns: true })).toEqual([{ task_id: "a3", error_message: "'=1+1" }]);
+    const raw = await denom(["query", "--db", db, "--csv", "--raw-csv", sql]);
+    expect(parse(raw.stdout, { columns: true })).toEqual([{ task_id: "a3", error_message: "=1+1" }]);
+  });
+
+  it("applies the definition flags to the views", async () => {
+    // --status-map timeout=failure: a2's first attempt, a timeout as written, reads as a failure
+    const r = await denom(["query", "--db", db, "--json", "--status-map", "timeout=failure", "SELECT first_status FROM trials WHERE task_id = 'a2'"]);
+    expect(r.json()).toEqual([{ first_status: "failure" }]);
+  });
+
+  it("refuses to write to the file", async () => {
+    const r = await denom(["query", "--db", db, "DELETE FROM attempts"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("read-only");
+    const count = await denom(["query", "--db", db, "--json", "SELECT count(*) AS n FROM attempts"]);
+    expect(count.json()).toEqual([{ n: 4 }]);
+  });
+
+  it("names what is wrong with the SQL or the flags", async () => {
+    const several = await denom(["query", "--db", db, "SELECT 1; SELECT 2"]);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toContain("one statement");
+    const unknown = await denom(["query", "--db", db, "SELECT * FROM no_such_view"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("no_such_view");
+    expect((await denom(["query", "SELECT 1"])).code).toBe(2); // --db missing
+    expect((await denom(["query", "--db", db, "--json", "--csv", "SELECT 1"])).code).toBe(2);
+  });
+
+  it("lists the tables and views with their columns", async () => {
+    const r = await denom(["query", "--db", db, "--schema", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const relations = r.json() as { name: string; kind: string; columns: { name: string; type: string }[] }[];
+    const byName = new Map(relations.map((x) => [x.name, x]));
+    expect(byName.get("attempts")?.kind).toBe("table");
+    expect(byName.get("trials")?.kind).toBe("view");
+    expect(byName.get("rate_grid")?.columns).toContainEqual({ name: "rate", type: "DOUBLE" });
+    expect(relations.filter((x) => x.name === "trials")).toHaveLength(1); // today's view shadows the stored copy
+    const text = await denom(["query", "--schema"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("rate_grid (view");
+  });
+});
