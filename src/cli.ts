@@ -9,7 +9,7 @@ import type { ExportWhat } from "./commands/export.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { RunsOptions } from "./commands/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { parseStatusMap, parseThresholds } from "./definitions.js";
+import { parseCause, parseStatusMap, parseThresholds } from "./definitions.js";
 import { DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
@@ -67,6 +67,31 @@ records are shown once, the simplest; the strict figure is printed beside them.
 
 Exit codes: 0 every claim reproduced, 3 a claim not reproduced, 1 data error, 2 usage error.`;
 
+const TIMEOUTS_EXAMPLES = `
+Examples:
+  $ denom timeouts runs.jsonl
+  $ denom timeouts logs/ --cause loop              # only the agents stuck repeating a call
+  $ denom timeouts runs.jsonl --json               # the same rows as a JSON array
+  $ denom timeouts runs.jsonl --loop-min 8 --queue-share 0.5
+
+Rules, in order (the first that fires wins):
+  queue     the queue wait (started_at - submitted_at), or queued/waiting_for_slot
+            events, cover --queue-share of timeout_limit_s; or the agent phase
+            never started
+  external  the last agent event is a request still waiting (status pending or
+            waiting, or an api/llm/http request with no response); without
+            events, last_event names such a wait
+  loop      >= --loop-min identical consecutive tool calls (same name and
+            arguments; results between them do not break the run); without
+            events, repeated_tool_calls
+  sluggish  >= 4 gaps between events, and the last third of the gaps averages
+            >= --sluggish-ratio x the first third (the trailing gap to ended_at
+            is not a gap)
+  unknown   none of these, or no events at all
+queue and external are the environment's (they leave the attributable denominator).
+
+Exit codes: 0 ok, 1 data error (or any rejected line with --strict), 2 usage error.`;
+
 /**
  * Runs denom with `argv` (without `node` and the script) and returns the exit code.
  * Errors meant for the user print one line on stderr; a stack trace only with --debug.
@@ -114,6 +139,31 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.stdout.write(renderReportText(data, { color: useColor(io.stdout, io.env) }));
       }
       exitCode = strictExit(flags, data.accounting.rejected, io);
+    });
+
+  addRunsFlags(
+    program
+      .command("timeouts")
+      .summary("every timeout attempt with its cause and the evidence")
+      .description("Lists every timeout attempt with its cause (queue, external, loop, sluggish, unknown: the first rule that fires wins) and the evidence in words.")
+      .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+      .option("--cause <name>", "list only this cause: queue, external, loop, sluggish or unknown")
+      .option("--json", "print the rows as a JSON array instead of a table"),
+  )
+    .addHelpText("after", TIMEOUTS_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { cause?: string }) => {
+      const cause = flags.cause === undefined ? null : parseCause(flags.cause);
+      const options = { ...runsOptions(inputs, flags, io), cause };
+      const { runTimeouts } = await import("./commands/timeouts.js");
+      const data = await withProgress(io, options, () => runTimeouts(options));
+      if (flags.json) {
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(renderJson(data.timeouts));
+      } else {
+        const { renderTimeoutsText } = await import("./render/timeouts-text.js");
+        io.stdout.write(renderTimeoutsText(data, { color: useColor(io.stdout, io.env) }));
+      }
+      exitCode = strictExit(flags, data.rejected, io);
     });
 
   addRunsFlags(

@@ -52,3 +52,15 @@ export function parseThresholds(flags: { queueShare: string; loopMin: string; sl
   if (!(sluggishRatio > 1)) throw new UsageError(`--sluggish-ratio ${flags.sluggishRatio}: expected a number > 1, e.g. 2`);
   return { queueShare, loopMin, sluggishRatio };
 }
+
+/** The timeout causes of DESIGN section 5, in rule order: the first rule that fires wins. */
+export const TIMEOUT_CAUSES = ["queue", "external", "loop", "sluggish", "unknown"] as const;
+export type TimeoutCause = (typeof TIMEOUT_CAUSES)[number];
+
+/** Parses `--cause NAME` (case-insensitive). Throws UsageError listing the causes when NAME is none of them. */
+export function parseCause(value: string): TimeoutCause {
+  const cause = value.trim().toLowerCase();
+  if (!(TIMEOUT_CAUSES as readonly string[]).includes(cause))
+    throw new UsageError(`--cause ${value}: not a timeout cause; use one of ${TIMEOUT_CAUSES.join(", ")}`);
+  return cause as TimeoutCause;
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Times the timeout classifier (queries/15_attempt_facts.sql, 20_timeout_cause.sql) on
+// generated data: N timeout attempts (default 1,000,000) with 10 events each, written
+// straight into the loader's tables inside DuckDB (range(), no per-row JavaScript), then
+// one query over attempt_timeout_cause. Run by hand after `npm run build`:
+//   node bench/classify-timeouts.mjs [ATTEMPTS]
+// Not part of `npm test`. The five patterns are spread evenly (attempt_id % 5), so the
+// expected count of each cause is N / 5; the script checks it and says so.
+import { Database } from "../dist/db/database.js";
+import { loadQueries } from "../dist/db/queries.js";
+import { createTables } from "../dist/ingest/loader.js";
+import { applyDefinitions } from "../dist/commands/runs.js";
+import { DEFAULT_THRESHOLDS } from "../dist/definitions.js";
+
+const attempts = Number(process.argv[2] ?? 1_000_000);
+const EVENTS = 10;
+
+function seconds(since) {
+  return ((performance.now() - since) / 1000).toFixed(2);
+}
+
+const db = await Database.open();
+await createTables(db);
+await loadQueries(db);
+await applyDefinitions(db, { statusMap: {}, thresholds: DEFAULT_THRESHOLDS });
+
+let t = performance.now();
+// pattern = attempt_id % 5: 0 queue (submitted 120 s before the start of a 300 s budget),
+// 1 external (last event an llm_request still pending), 2 loop (one call repeated with
+// its results between), 3 sluggish (gaps doubling), 4 unknown (distinct calls, even gaps)
+await db.run(`
+  INSERT INTO attempts BY NAME
+  SELECT
+    i AS attempt_id, 1 AS source_id, i AS line, 'canonical' AS format, 'h' || i AS line_hash,
+    't' || i AS task_id, 0 AS trial, 1 AS attempt, 'timeout' AS raw_status,
+    TIMESTAMPTZ '2025-06-02 09:00:00+00' + to_seconds(i % 86400) AS started_at,
+    TIMESTAMPTZ '2025-06-02 09:00:00+00' + to_seconds(i % 86400 + 300) AS ended_at,
+    TIMESTAMPTZ '2025-06-02 09:00:00+00' + to_seconds(i % 86400 - CASE WHEN i % 5 = 0 THEN 120 ELSE 0 END) AS submitted_at,
+    300.0 AS timeout_limit_s, ${EVENTS} AS event_count, 0 AS naive_timestamps, 0 AS non_finite
+  FROM range(1, ${attempts} + 1) AS r(i)`);
+await db.run(`
+  INSERT INTO events
+  SELECT
+    i AS attempt_id,
+    s AS seq,
+    TIMESTAMPTZ '2025-06-02 09:00:00+00' + to_seconds(i % 86400 + CASE i % 5 WHEN 3 THEN 2 ^ (s / 2 + 1) ELSE 10 * s + 5 END) AS ts,
+    CASE
+      WHEN i % 5 = 1 AND s = ${EVENTS - 1} THEN 'llm_request'
+      WHEN s % 2 = 0 THEN 'tool_call'
+      ELSE 'tool_result'
+    END AS type,
+    CASE WHEN i % 5 = 1 AND s = ${EVENTS - 1} THEN 'chat' ELSE 'read_file' END AS name,
+    CASE
+      WHEN s % 2 = 1 THEN NULL
+      WHEN i % 5 = 2 THEN '{"path":"notes.txt"}'
+      ELSE '{"path":"f' || s || '.txt"}'
+    END AS args,
+    CASE WHEN i % 5 = 1 AND s = ${EVENTS - 1} THEN 'pending' END AS status
+  FROM range(1, ${attempts} + 1) AS r(i), range(0, ${EVENTS}) AS q(s)`);
+console.log(`generated ${attempts.toLocaleString("en")} timeout attempts, ${(attempts * EVENTS).toLocaleString("en")} events in ${seconds(t)} s`);
+
+t = performance.now();
+const rows = await db.all("SELECT timeout_cause, count(*) AS attempts FROM attempt_timeout_cause GROUP BY timeout_cause ORDER BY timeout_cause");
+console.log(`classified them in ${seconds(t)} s (SELECT timeout_cause, count(*) FROM attempt_timeout_cause)`);
+for (const r of rows) console.log(`  ${String(r.timeout_cause).padEnd(9)} ${r.attempts}`);
+const wrong = rows.filter((r) => r.attempts !== attempts / 5);
+console.log(wrong.length || rows.length !== 5 ? "UNEXPECTED: each cause should hold N/5 attempts" : "each cause holds N/5 attempts, as generated");
+
+// for scale: the staging view the classifier starts from (10_staging.sql: status mapping and
+// duplicate ranks over every attempt), timed alone
+t = performance.now();
+await db.all("SELECT count(*) AS n, max(queue_wait_s) AS w FROM stg_attempts WHERE is_kept AND status = 'timeout'");
+console.log(`  of which the staging view stg_attempts alone takes about ${seconds(t)} s`);
+
+t = performance.now();
+await db.all("SELECT * FROM timeout_causes ORDER BY cause_order");
+console.log(`the report's timeouts-by-cause view (through attempts_classified) in ${seconds(t)} s`);
+db.close();

@@ -1,0 +1,22 @@
+/**
+ * `denom timeouts` as text: one line per timeout attempt (task, trial, attempt,
+ * cause, evidence in words), so that the listing greps well; the classifier's
+ * thresholds above it. Rows arrive ordered by the command.
+ */
+import type { TimeoutsData } from "../commands/timeouts.js";
+import { percent, plural } from "./format.js";
+import { heading, table, type TextOptions } from "./table.js";
+
+export function renderTimeoutsText(data: TimeoutsData, options: TextOptions): string {
+  const t = data.thresholds;
+  const out = [
+    heading(`${plural(data.timeouts.length, "timeout attempt")}${data.cause ? ` of cause ${data.cause}` : ""}`, options),
+    `rules in order: queue >= ${percent(t.queueShare, 0)} of budget, external, loop >= ${t.loopMin} calls, sluggish x${t.sluggishRatio}`,
+  ];
+  const runs = new Set(data.timeouts.map((r) => r.run_id)).size > 1;
+  const head = [...(runs ? ["run"] : []), "task", "trial", "attempt", "cause", "evidence"];
+  const rows = data.timeouts.map((r) => [...(runs ? [r.run_id ?? "(default)"] : []), r.task_id, r.trial, r.attempt, r.cause, r.evidence]);
+  const align = head.map((h) => (h === "trial" || h === "attempt" ? "right" : "left")) as ("left" | "right")[];
+  if (rows.length) out.push(table(head, rows, align, options));
+  return `${out.join("\n")}\n`;
+}
