@@ -1,20 +1,22 @@
 /**
  * The report as text for a terminal: the meta block, then the rate grid first,
  * then short sections (status counts, transitions, timeouts by cause,
- * diagnostics). Fits 80 columns.
+ * diagnostics, then the metrics of metrics-text.ts). Fits 80 columns.
  */
-import type { Meta, RateCell, ReportData } from "../commands/report.js";
+import type { Meta, ReportData } from "../commands/report.js";
 import { bytes, percent, plural, seconds } from "./format.js";
+import { intervalNote, rateWithCi, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 export function renderReportText(data: ReportData, options: TextOptions): string {
   const out: string[] = [];
   out.push(metaBlock(data, options));
-  out.push(rateGrid(data.rates, data.meta, options));
+  out.push(rateGrid(data, options));
   out.push(statusSection(data, options));
   out.push(timeoutSection(data, options));
   const diag = diagnosticsSection(data, options);
   if (diag) out.push(diag);
+  out.push(...renderMetricsText(data, options));
   return `${out.join("\n\n")}\n`;
 }
 
@@ -41,11 +43,12 @@ function metaBlock(data: ReportData, options: TextOptions): string {
   return lines.join("\n");
 }
 
-function rateGrid(rates: RateCell[], meta: Meta, options: TextOptions): string {
+function rateGrid(data: ReportData, options: TextOptions): string {
+  const { rates, meta } = data;
   const cell = (basis: string, denominator: string) => rates.find((r) => r.basis === basis && r.denominator === denominator);
-  const show = (r: RateCell | undefined) => (r ? `${r.successes}/${r.count}  ${percent(r.rate)}` : "");
-  const rows = meta.definitions.denominators.map((d) => [d.denominator, show(cell("first", d.denominator)), show(cell("final", d.denominator))]);
-  const out = [heading("Success rate: successes/trials on each denominator", options), table(["denominator", "first try", "final (after retries)"], rows, ["left", "right", "right"], options)];
+  const rows = meta.definitions.denominators.map((d) => [d.denominator, rateWithCi(cell("first", d.denominator)), rateWithCi(cell("final", d.denominator))]);
+  const out = [heading("Success rate: successes/trials on each denominator, 95% interval", options), table(["denominator", "first try", "final (after retries)"], rows, ["left", "right", "right"], options)];
+  out.push(`  ${intervalNote(data)}`);
   out.push(removalLines(meta));
   return out.join("\n");
 }
@@ -88,7 +91,7 @@ function diagnosticsSection(data: ReportData, options: TextOptions): string | nu
   if (d.timeouts_with_passing_score) lines.push(`  ${d.timeouts_with_passing_score} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
   if (d.constraint_violations) lines.push(`  ${d.constraint_violations} successes violated a hard constraint (counted as failures)`);
   if (d.grader_errors) lines.push(`  ${d.grader_errors} attempts had a grader error (counted as aborted, environment)`);
-  if (d.missing) lines.push(`  ${d.missing} expected tasks have no record (counted as missing, environment)`);
+  if (d.missing) lines.push(`  ${plural(d.missing, "expected trial")} without a record (in total as missing; see the inventory)`);
   for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${u.attempts} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
   if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
