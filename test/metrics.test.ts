@@ -300,17 +300,22 @@ describe("per-call figures", () => {
 
 describe("the text report", () => {
   it("keeps the metrics sections within 80 columns, groups included", async () => {
-    const records = ["alpha", "beta", "gamma", "delta"].flatMap((agent, i) => [
+    // long group names, as run ids often are: the side-by-side tables clip them
+    const records = ["alpha", "beta", "gamma", "delta"].map((a) => `${a}-agent-2025-08-07__20-46-16`).flatMap((agent, i) => [
       { task_id: `t${i}`, trial: 1, agent, status: "success", cost_usd: 0.5, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:10:00Z" },
       { task_id: `t${i}`, trial: 2, agent, status: "timeout", cost_usd: 1.25, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:30:00Z" },
     ]);
-    const dir = tempDir({ "runs.jsonl": jsonl(...records) });
-    const r = await denom(["report", "--by", "agent", join(dir, "runs.jsonl")]);
+    // and an inventory to print: three expected tasks that have no record
+    const ids = ["t0", "t1", "t2", "t3", ...[1, 2, 3].map((i) => `a-rather-long-task-identifier-number-${i}`)].join("\n");
+    const dir = tempDir({ "runs.jsonl": jsonl(...records), "ids.txt": ids });
+    const r = await denom(["report", "--by", "agent", "--expect", join(dir, "ids.txt"), join(dir, "runs.jsonl")]);
+    expect(r.stdout).toContain("Trial inventory");
     const from = r.stdout.indexOf("Success rate");
     const long = r.stdout.slice(from).split("\n").filter((l) => l.length > 80);
     expect(long).toEqual([]);
-    expect(r.stdout).toContain("By agent (1-3 of 4)"); // four groups: two tables
-    expect(r.stdout).toContain("By agent (4-4 of 4)");
+    // four agents and the missing trials, which have no agent (the run has four): two tables
+    expect(r.stdout).toContain("By agent (1-3 of 5)");
+    expect(r.stdout).toContain("By agent (4-5 of 5)");
   });
 
   it("--help of report shows examples of the new flags", () => {

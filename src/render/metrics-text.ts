@@ -147,7 +147,7 @@ function groupSections(data: ReportData, options: TextOptions): string[] {
     const chunk = data.groups.slice(i, i + GROUPS_PER_TABLE);
     const title = heading(`By ${data.by}${data.groups.length > GROUPS_PER_TABLE ? ` (${i + 1}-${i + chunk.length} of ${data.groups.length})` : ""}: n/a = no trial in that cell`, options);
     const rows = groupRows(chunk, data);
-    const head = ["", ...chunk.map((g) => clip(g.value ?? "(none)", 18))];
+    const head = ["", ...chunk.map((g) => clip(g.value ?? "(none)", 15))];
     out.push([title, table(head, rows, ["left", ...chunk.map(() => "right" as const)], options)].join("\n"));
   }
   return out;
@@ -156,7 +156,7 @@ function groupSections(data: ReportData, options: TextOptions): string[] {
 function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
   const rows: string[][] = [];
   const add = (label: string, cell: (g: GroupFigures) => string) => rows.push([label, ...groups.map(cell)]);
-  add("trials with a record", (g) => String(g.efficiency.trials));
+  add("trials recorded", (g) => String(g.efficiency.trials));
   for (const d of data.meta.definitions.denominators) {
     for (const basis of ["first", "final"] as const) {
       const cellOf = (g: GroupFigures) => g.rates.find((r) => r.basis === basis && r.denominator === d.denominator);
