@@ -1,8 +1,12 @@
 -- Defines: trials, one row per trial = (run, task, trial): its first attempt (lowest
 --          attempt number) and final attempt (highest), and what any attempt hit.
 --          trial_outcomes, the same trials once per basis ('first', 'final') with the
---          denominators each belongs to (DESIGN section 4).
--- Reads: attempts_classified.
+--          denominators each belongs to (DESIGN section 4), expected-but-missing trials
+--          included; missing_trials, the trials an expected task owes and has no record of
+--          (--expect / --expect-count); scoped_trial_outcomes, the trials once overall
+--          (scope 0) and once more per group of --by (scopes 1..n); trial_scopes, the scopes.
+-- Reads: attempts_classified; getvariable('expected_tasks') (a VARCHAR list),
+--        getvariable('expected_count') (an integer), getvariable('group_by') (a column name).
 create or replace view trials as
 with
 
@@ -64,20 +68,100 @@ select * from final;
 create or replace view trial_outcomes as
 with
 
+recorded as (
+    -- read once, used for both bases and for what is missing
+    select * from trials
+),
+
+run_slots as (
+    -- the trial numbers a run used: an expected task owes the run one trial per slot;
+    -- with nothing loaded, the one default run with the default trial 0
+    select distinct run_key, trial from recorded
+    union all
+    select '' as run_key, 0 as trial where not exists (select 1 from recorded)
+),
+
+runs as (
+    select
+        s.run_key,
+        count(distinct p.task_id) as tasks_seen,
+        -- a missing trial takes the run's agent and model when the run has only one
+        case when count(distinct p.agent) = 1 then max(p.agent) end as agent,
+        case when count(distinct p.model) = 1 then max(p.model) end as model
+    from (select distinct run_key from run_slots) as s
+    left join recorded as p using (run_key)
+    group by s.run_key
+),
+
+listed as (
+    select distinct unnest(getvariable('expected_tasks')) as task_id
+),
+
+named as (
+    -- --expect FILE: a listed task with no record in a run
+    select r.run_key, l.task_id, true as is_named
+    from runs as r
+    cross join listed as l
+    where not exists (select 1 from recorded as p where p.run_key = r.run_key and p.task_id = l.task_id)
+),
+
+unnamed as (
+    -- --expect-count N: a run short of N tasks owes the rest, whose names nobody knows
+    select run_key, '(unnamed ' || n || ')' as task_id, false as is_named
+    from (
+        select run_key, unnest(range(1, greatest(getvariable('expected_count') - tasks_seen, 0) + 1)) as n
+        from runs
+        where getvariable('expected_count') is not null
+    )
+),
+
+task_keys as (
+    -- category and difficulty of a task missing from one run but seen in another
+    select task_id, max(category) as category, max(difficulty) as difficulty
+    from recorded
+    group by task_id
+),
+
+missing as (
+    -- an expected trial with no record: in total, removed as environment (DESIGN section 3)
+    select
+        m.run_key,
+        nullif(m.run_key, '') as run_id,
+        m.task_id,
+        s.trial,
+        m.is_named,
+        r.agent,
+        r.model,
+        k.category,
+        k.difficulty
+    from (select * from named union all select * from unnamed) as m
+    join run_slots as s using (run_key)
+    join runs as r using (run_key)
+    left join task_keys as k using (task_id)
+),
+
 by_basis as (
     select
         'first' as basis, run_key, run_id, task_id, trial, attempts, any_environment, any_timeout,
         any_invalid, any_unrecognized, first_status as status, first_status_detail as status_detail,
         first_fault as fault, first_timeout_cause as timeout_cause, first_is_late_pass as is_late_pass,
-        first_raw_status as raw_status, agent, model, category, difficulty
-    from trials
+        first_raw_status as raw_status, agent, model, category, difficulty, true as task_named
+    from recorded
     union all
     select
         'final' as basis, run_key, run_id, task_id, trial, attempts, any_environment, any_timeout,
         any_invalid, any_unrecognized, final_status, final_status_detail,
         final_fault, final_timeout_cause, final_is_late_pass,
-        final_raw_status, agent, model, category, difficulty
-    from trials
+        final_raw_status, agent, model, category, difficulty, true
+    from recorded
+    union all
+    select
+        b.basis, run_key, run_id, task_id, trial, 0 as attempts, true as any_environment, false as any_timeout,
+        false as any_invalid, false as any_unrecognized, 'missing', 'expected, no record',
+        'environment', null, false,
+        null, agent, model, category, difficulty, is_named
+    from missing
+    cross join (values ('first'), ('final')) as b (basis)
 ),
 
 final as (
@@ -87,8 +171,52 @@ final as (
         -- the denominator chain: each step removes one named class, judged on the basis attempt
         fault not in ('task', 'unknown') as in_valid,
         fault not in ('task', 'unknown', 'environment') as in_attributable,
-        fault not in ('task', 'unknown', 'environment') and status <> 'timeout' as in_completable
+        fault not in ('task', 'unknown', 'environment') and status <> 'timeout' as in_completable,
+        case getvariable('group_by')
+            when 'run_id' then run_id
+            when 'agent' then agent
+            when 'model' then model
+            when 'category' then category
+            when 'difficulty' then difficulty
+        end as group_value
     from by_basis
 )
 
 select * from final;
+
+create or replace view missing_trials as
+-- the expected trials with no record (attempts = 0 marks them in trial_outcomes);
+-- is_named is false for the tasks --expect-count adds without knowing their names
+select run_key, run_id, task_id, trial, task_named as is_named, agent, model, category, difficulty
+from trial_outcomes
+where basis = 'final' and attempts = 0;
+
+create or replace view scoped_trial_outcomes as
+with
+
+outcomes as (
+    select * from trial_outcomes
+),
+
+scopes as (
+    -- with --by, scope i holds the i-th group value (NULL last); scope 0 holds every trial
+    select dense_rank() over (order by group_value nulls last) as scope_id, group_value as scope_value
+    from (select distinct group_value from outcomes where getvariable('group_by') is not null)
+),
+
+final as (
+    select 0::bigint as scope_id, false as is_group, o.* from outcomes as o
+    union all
+    select s.scope_id, true as is_group, o.*
+    from outcomes as o
+    join scopes as s on s.scope_value is not distinct from o.group_value
+)
+
+select * from final;
+
+create or replace view trial_scopes as
+select distinct
+    scope_id,
+    is_group,
+    case when is_group then group_value end as group_value
+from scoped_trial_outcomes;

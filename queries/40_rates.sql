@@ -1,7 +1,8 @@
--- Defines: denominators (the chain of DESIGN section 4, as data), rate_grid (2 bases x 4
---          denominators: successes/count and rate, NULL over 0 trials), and
---          denominator_removals (what each step of the chain removed, and why).
--- Reads: trial_outcomes.
+-- Defines: denominators (the chain of DESIGN section 4, as data), rate_membership (which
+--          cells each trial counts in), rate_cells (2 bases x 4 denominators per scope:
+--          successes/count and rate, NULL over 0 trials), rate_grid (the cells of scope 0,
+--          every trial), and denominator_removals (what each step removed, and why).
+-- Reads: trial_outcomes, scoped_trial_outcomes.
 create or replace view denominators as
 select *
 from (
@@ -12,7 +13,26 @@ from (
         (4, 'completable', 'attributable minus the remaining timeouts', 'agent timeouts (internal diagnosis only)')
 ) as t (step, denominator, keeps, removes);
 
-create or replace view rate_grid as
+create or replace view rate_membership as
+-- each trial once per basis and per denominator it belongs to, in every scope
+select
+    o.scope_id,
+    o.run_key,
+    o.task_id,
+    o.trial,
+    o.basis,
+    d.denominator,
+    o.is_success
+from scoped_trial_outcomes as o
+join denominators as d
+    on case d.denominator
+        when 'total' then true
+        when 'valid' then o.in_valid
+        when 'attributable' then o.in_attributable
+        when 'completable' then o.in_completable
+    end;
+
+create or replace view rate_cells as
 with
 
 bases as (
@@ -20,22 +40,18 @@ bases as (
 ),
 
 membership as (
-    select
-        o.basis,
-        d.denominator,
-        o.is_success
-    from trial_outcomes as o
-    join denominators as d
-        on case d.denominator
-            when 'total' then true
-            when 'valid' then o.in_valid
-            when 'attributable' then o.in_attributable
-            when 'completable' then o.in_completable
-        end
+    select * from rate_membership
+),
+
+scopes as (
+    -- every scope has trials in `total`, so none is lost here
+    select distinct scope_id from membership
 ),
 
 final as (
+    -- every scope gets all eight cells; a cell over 0 trials has rate NULL (n/a)
     select
+        s.scope_id,
         b.basis,
         d.denominator,
         b.basis_order,
@@ -43,13 +59,17 @@ final as (
         count(m.is_success) filter (where m.is_success) as successes,
         count(m.is_success) as count,
         count(m.is_success) filter (where m.is_success)::double / nullif(count(m.is_success), 0) as rate
-    from bases as b
+    from scopes as s
+    cross join bases as b
     cross join denominators as d
-    left join membership as m on m.basis = b.basis and m.denominator = d.denominator
+    left join membership as m on m.scope_id = s.scope_id and m.basis = b.basis and m.denominator = d.denominator
     group by all
 )
 
 select * from final;
+
+create or replace view rate_grid as
+select * exclude (scope_id) from rate_cells where scope_id = 0;
 
 create or replace view denominator_removals as
 with

@@ -1,7 +1,7 @@
 -- Defines: status_counts (trials per status on each basis), transitions (first -> final),
 --          timeout_causes (kept timeout attempts per cause), diagnostics (late passes,
 --          constraint violations, grader errors, missing), unrecognized_statuses.
--- Reads: trial_outcomes, trials, attempts_classified.
+-- Reads: trial_outcomes, trials, attempts_classified, missing_trials.
 create or replace view status_counts as
 select
     basis,
@@ -48,7 +48,8 @@ select
     count(*) filter (where is_late_pass) as timeouts_with_passing_score,
     count(*) filter (where is_constraint_violation) as constraint_violations,
     count(*) filter (where has_grader_error) as grader_errors,
-    0 as missing
+    -- expected trials with no record (--expect, --expect-count), in total as status missing
+    (select count(*) from missing_trials) as missing
 from attempts_classified;
 
 create or replace view unrecognized_statuses as

@@ -145,7 +145,8 @@ totals as (
         sum(late_passes_counted)::bigint as late_passes_counted,
         count(*) as runs,
         -- a run with no trial left has no rate (NULL) and drops out of the mean
-        avg(successes::double / nullif(count, 0)) as mean_of_run_rates,
+        -- through DECIMAL, so that the mean does not depend on the order the runs are added in
+        avg((successes::double / nullif(count, 0))::decimal(38, 18))::double as mean_of_run_rates,
         list(
             struct_pack(
                 run := run_label,

@@ -9,7 +9,7 @@ import type { ExportWhat } from "./commands/export.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { RunsOptions } from "./commands/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { parseCause, parseStatusMap, parseThresholds } from "./definitions.js";
+import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type GroupKey } from "./definitions.js";
 import { DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
@@ -27,6 +27,8 @@ interface CommonFlags {
   queueShare: string;
   loopMin: string;
   sluggishRatio: string;
+  expect?: string;
+  expectCount?: string;
 }
 
 const REPORT_EXAMPLES = `
@@ -38,6 +40,9 @@ Examples:
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md      # GitHub markdown for a PR or an issue
+  $ denom report runs/ --by model            # every figure again per model, side by side
+  $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
+  $ denom report results.json --expect-count 500
 
 The grid shows successes/trials on two bases (first try, final after retries)
 over four denominators, each removing one named class from the one before:
@@ -45,6 +50,11 @@ over four denominators, each removing one named class from the one before:
   valid         minus broken tasks and unrecognized outcomes
   attributable  minus environment failures (infrastructure, external API, queue)
   completable   minus the remaining timeouts (internal diagnosis only)
+
+Beside the grid: pass@k and pass^k (k = 1 .. the most trials of a task), 95%
+intervals (Wilson over single trials; a task-clustered bootstrap, 2000 resamples,
+fixed seed, when tasks have several trials), duration p50/p95, agent time vs wall
+time, tokens, cost per success (retries included), retries, per-call outcomes.
 
 Exit codes: 0 ok, 1 data error (or any rejected line with --strict), 2 usage error.`;
 
@@ -118,14 +128,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--json", "print one JSON object (DESIGN section 9) instead of tables; same as --format json")
-      .addOption(new Option("--format <format>", "table for a terminal, json, or md (GitHub markdown)").choices(["table", "json", "md"]).default("table")),
+      .addOption(new Option("--format <format>", "table for a terminal, json, or md (GitHub markdown)").choices(["table", "json", "md"]).default("table"))
+      .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
   )
     .addHelpText("after", REPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { format: string }) => {
+    .action(async (inputs: string[], flags: CommonFlags & { format: string; by?: GroupKey }) => {
       if (flags.json && flags.format !== "table" && flags.format !== "json")
         throw new UsageError(`--json and --format ${flags.format} ask for two outputs; give one of them`);
       const format = flags.json ? "json" : flags.format;
-      const options = runsOptions(inputs, flags, io);
+      const options = { ...runsOptions(inputs, flags, io), by: flags.by ?? null };
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, options, () => runReport(options));
       if (format === "json") {
@@ -342,7 +353,9 @@ function addDefinitionFlags(cmd: Command): Command {
     .option("--status-map <FROM=TO>", "read status FROM as TO (success, failure, timeout, aborted, invalid); repeatable", collect, [])
     .addOption(new Option("--queue-share <fraction>", "timeout is `queue` when the queue wait is at least this share of the time limit").default("0.25"))
     .addOption(new Option("--loop-min <calls>", "timeout is `loop` at this many identical consecutive tool calls").default("5"))
-    .addOption(new Option("--sluggish-ratio <x>", "timeout is `sluggish` when the last third of gaps averages this many times the first third").default("2"));
+    .addOption(new Option("--sluggish-ratio <x>", "timeout is `sluggish` when the last third of gaps averages this many times the first third").default("2"))
+    .option("--expect <file>", "task ids expected, one a line: an absent one counts in total as missing (environment)")
+    .option("--expect-count <n>", "tasks expected per run: a run short of N counts the rest in total as missing");
 }
 
 /** The claims of `--claim` (in order) then `--claims FILE`; throws UsageError when there is none or one is malformed. */
@@ -368,6 +381,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io): RunsOptions 
     db: flags.db,
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
+    expectation: parseExpectation(flags),
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
     onWarning: (text) => io.stderr.write(`denom: warning: ${text}\n`),

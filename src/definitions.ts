@@ -1,8 +1,10 @@
 /**
- * The user-settable definitions behind every figure: extra status aliases and
- * the timeout classifier's thresholds. Kept apart from the commands so that the
- * CLI can check flags without loading DuckDB.
+ * The user-settable definitions behind every figure: extra status aliases, the
+ * timeout classifier's thresholds, the expected tasks (`--expect`) and the
+ * grouping key (`--by`). Kept apart from the commands so that the CLI can check
+ * flags without loading DuckDB.
  */
+import { readFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
 
 /** The canonical statuses a `--status-map` pair may map to (DESIGN section 3). */
@@ -63,4 +65,51 @@ export function parseCause(value: string): TimeoutCause {
   if (!(TIMEOUT_CAUSES as readonly string[]).includes(cause))
     throw new UsageError(`--cause ${value}: not a timeout cause; use one of ${TIMEOUT_CAUSES.join(", ")}`);
   return cause as TimeoutCause;
+}
+
+/** The grouping keys of `--by` (DESIGN section 7): canonical attempt fields. */
+export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty"] as const;
+export type GroupKey = (typeof GROUP_KEYS)[number];
+
+/**
+ * The tasks a run was meant to cover (`--expect FILE` or `--expect-count N`). Every run
+ * owes each expected task one trial per trial slot it used; an expected task with no
+ * record enters `total` as status `missing`, fault environment (DESIGN section 3).
+ */
+export interface Expectation {
+  /** the task ids of `--expect FILE`, trimmed, blank lines dropped, first occurrence kept; null with `--expect-count` */
+  tasks: string[] | null;
+  /** `--expect-count N`: how many tasks each run should hold; null with `--expect FILE` */
+  count: number | null;
+  /** where the expectation came from, for the meta block: the file name, or `--expect-count N` */
+  source: string;
+  /** ids listed more than once in the file (counted once) */
+  duplicates: number;
+}
+
+/**
+ * Reads `--expect FILE` (one task id a line) or checks `--expect-count N`; null when
+ * neither is given. Throws UsageError naming the flag when the file cannot be read,
+ * lists no id, N is not a whole number >= 1, or both flags are given.
+ */
+export function parseExpectation(flags: { expect?: string; expectCount?: string }): Expectation | null {
+  if (flags.expect !== undefined && flags.expectCount !== undefined)
+    throw new UsageError("--expect and --expect-count: give one of them (a list of task ids, or how many tasks)");
+  if (flags.expectCount !== undefined) {
+    const count = Number(flags.expectCount);
+    if (!Number.isInteger(count) || count < 1)
+      throw new UsageError(`--expect-count ${flags.expectCount}: expected a whole number >= 1, e.g. --expect-count 500`);
+    return { tasks: null, count, source: `--expect-count ${count}`, duplicates: 0 };
+  }
+  if (flags.expect === undefined) return null;
+  let text: string;
+  try {
+    text = readFileSync(flags.expect, "utf8");
+  } catch (e) {
+    throw new UsageError(`--expect ${flags.expect}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give a file with one task id a line`);
+  }
+  const ids = text.replace(/^\uFEFF/, "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const tasks = [...new Set(ids)];
+  if (tasks.length === 0) throw new UsageError(`--expect ${flags.expect}: the file lists no task id; give one task id a line`);
+  return { tasks, count: null, source: flags.expect, duplicates: ids.length - tasks.length };
 }

@@ -20,7 +20,7 @@ describe("dist/bin.js", () => {
   it("runs the README's main job on the shipped sample", () => {
     const r = denomBin(["report", join(ROOT, "samples", "seed-100.jsonl")]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/total\s+70\/100\s+70\.0%\s+82\/100\s+82\.0%/);
+    expect(r.stdout).toMatch(/total\s+70\/100\s+70\.0%\s+\[[\d., ]+\]\s+82\/100\s+82\.0%/);
     expect(r.stderr).toBe("");
   });
 

@@ -76,7 +76,8 @@ describe("report on seed-100 (DESIGN section 4 worked example)", () => {
   it("prints the grid as text with n/a never standing in for 0", async () => {
     const r = await denom(["report", join(SEED, "attempts.jsonl")]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/attributable\s+70\/90\s+77\.8%\s+82\/94\s+87\.2%/);
+    // 70/90 = 77.8%, Wilson 95% [68.15, 85.13]; 82/94 = 87.2%
+    expect(r.stdout).toMatch(/attributable\s+70\/90\s+77\.8%\s+\[68\.2, 85\.1\]\s+82\/94\s+87\.2%/);
     // 80 columns, but for the line naming the source path
     const wide = r.stdout.split("\n").filter((l) => l.length > 80 && !l.includes(SEED));
     expect(wide).toEqual([]);

@@ -2,16 +2,21 @@
  * `denom report INPUT...`: the main job. Loads the runs and returns every
  * figure of DESIGN section 9 as data: the meta block, accounting, the rate grid
  * with what each step of the denominator chain removed, status counts on both
- * bases, first -> final transitions, timeouts by cause and diagnostics.
+ * bases, first -> final transitions, timeouts by cause and diagnostics, and the
+ * metrics of section 7 (report-metrics.ts), per `--by` group too.
  * Every figure comes from a view in queries/; nothing is computed here.
  */
 import type { Database } from "../db/database.js";
 import type { Cell, Row } from "../db/values.js";
 import { VERSION } from "../version.js";
-import type { Thresholds } from "../definitions.js";
+import type { GroupKey, Thresholds } from "../definitions.js";
+import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
 
-export type ReportOptions = RunsOptions;
+export interface ReportOptions extends RunsOptions {
+  /** `--by`: every figure again per value of this field */
+  by?: GroupKey | null;
+}
 
 /** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
 export interface RateCell {
@@ -20,6 +25,10 @@ export interface RateCell {
   successes: number;
   count: number;
   rate: number | null;
+  /** 95% interval of `rate` as fractions; null when `count` is 0 */
+  ci95: Interval;
+  /** wilson over single trials; bootstrap (task-clustered) with several trials per task */
+  ci_method: CiMethod;
 }
 
 /** What one step of the denominator chain removed on one basis, by reason. */
@@ -70,7 +79,7 @@ export interface Meta {
   status_map: Record<string, string>;
 }
 
-export interface ReportData {
+export interface ReportData extends Omit<Metrics, "rates"> {
   meta: Meta;
   accounting: {
     lines: number;
@@ -110,12 +119,14 @@ export async function runReport(options: ReportOptions): Promise<ReportData> {
 }
 
 /** Reads the report from a database whose views are in place. */
-export async function readReport(db: Database, options: Pick<ReportOptions, "statusMap" | "thresholds">): Promise<ReportData> {
+export async function readReport(
+  db: Database,
+  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
+): Promise<ReportData> {
   const meta = await readMeta(db, options.thresholds, options.statusMap);
   const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
-  const rates = (await db.all(
-    "SELECT basis, denominator, successes, count, rate FROM rate_grid ORDER BY basis_order, step",
-  )) as unknown as RateCell[];
+  // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
+  const { rates, ...metrics } = await readMetrics(db, options);
   const statusRows = await db.all("SELECT basis, status, trials FROM status_counts ORDER BY basis, trials DESC, status");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
   for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
@@ -136,7 +147,7 @@ export async function readReport(db: Database, options: Pick<ReportOptions, "sta
        ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
     )
   ) as unknown as ReportData["rejects"];
-  return { meta, accounting, rates, status_counts, transitions, timeout_causes, diagnostics, unrecognized_statuses, rejects };
+  return { meta, accounting, rates, status_counts, transitions, timeout_causes, diagnostics, unrecognized_statuses, rejects, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */

@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { Database, sqlString } from "../db/database.js";
 import { freezeLayers, loadQueries } from "../db/queries.js";
 import { openStoredForReading } from "../db/stored.js";
-import type { Thresholds } from "../definitions.js";
+import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
 
@@ -20,6 +20,8 @@ export interface RunsOptions {
   /** extra status aliases, lower-cased FROM -> canonical TO */
   statusMap: Record<string, string>;
   thresholds: Thresholds;
+  /** `--expect FILE` / `--expect-count N`: expected tasks missing from a run enter `total` as missing */
+  expectation?: Expectation | null;
   stdin: Readable;
   onReject?: IngestOptions["onReject"];
   onWarning?: IngestOptions["onWarning"];
@@ -33,13 +35,23 @@ export interface LoadedRuns {
   ingest: IngestResult;
 }
 
-/** Sets the session variables the views read (status map, thresholds). */
-export async function applyDefinitions(db: Database, options: Pick<RunsOptions, "statusMap" | "thresholds">): Promise<void> {
+/**
+ * Sets the session variables the views read (status map, thresholds, expected tasks,
+ * and the `--by` key: `group_by` NULL means no groups, only the overall scope).
+ */
+export async function applyDefinitions(
+  db: Database,
+  options: Pick<RunsOptions, "statusMap" | "thresholds" | "expectation"> & { by?: GroupKey | null },
+): Promise<void> {
   const pairs = Object.entries(options.statusMap).map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`);
   await db.setVariable("status_map", pairs.length ? `MAP {${pairs.join(", ")}}` : "MAP {}::MAP(VARCHAR, VARCHAR)");
   await db.setVariable("queue_share", String(options.thresholds.queueShare));
   await db.setVariable("loop_min", String(options.thresholds.loopMin));
   await db.setVariable("sluggish_ratio", String(options.thresholds.sluggishRatio));
+  const tasks = options.expectation?.tasks;
+  await db.setVariable("expected_tasks", tasks ? `[${tasks.map(sqlString).join(", ")}]::VARCHAR[]` : "NULL::VARCHAR[]");
+  await db.setVariable("expected_count", options.expectation?.count ? String(options.expectation.count) : "NULL::BIGINT");
+  await db.setVariable("group_by", options.by ? sqlString(options.by) : "NULL::VARCHAR");
 }
 
 /**
@@ -48,7 +60,7 @@ export async function applyDefinitions(db: Database, options: Pick<RunsOptions, 
  * tables. Throws DataError when an input or the file cannot be read,
  * DenomError when a query file fails.
  */
-export async function loadRuns(options: RunsOptions): Promise<LoadedRuns> {
+export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }): Promise<LoadedRuns> {
   const db = options.db ? await openStoredForReading(options.db) : await Database.open();
   try {
     if (!options.db) await createTables(db);

@@ -33,3 +33,11 @@ export function seconds(s: number | null | undefined): string {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n} ${n === 1 ? word : many}`;
 }
+
+/** seconds -> "45.3 s", "19.0 min", "3.4 h"; null -> "n/a" */
+export function duration(s: number | null | undefined): string {
+  if (s === null || s === undefined) return "n/a";
+  if (Math.abs(s) < 120) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+  if (Math.abs(s) < 7200) return `${(s / 60).toFixed(1)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
+}

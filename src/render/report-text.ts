@@ -1,20 +1,22 @@
 /**
  * The report as text for a terminal: the meta block, then the rate grid first,
  * then short sections (status counts, transitions, timeouts by cause,
- * diagnostics). Fits 80 columns.
+ * diagnostics, then the metrics of metrics-text.ts). Fits 80 columns.
  */
-import type { Meta, RateCell, ReportData } from "../commands/report.js";
+import type { Meta, ReportData } from "../commands/report.js";
 import { bytes, percent, plural, seconds } from "./format.js";
+import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 export function renderReportText(data: ReportData, options: TextOptions): string {
   const out: string[] = [];
   out.push(metaBlock(data, options));
-  out.push(rateGrid(data.rates, data.meta, options));
+  out.push(rateGrid(data, options));
   out.push(statusSection(data, options));
   out.push(timeoutSection(data, options));
   const diag = diagnosticsSection(data, options);
   if (diag) out.push(diag);
+  out.push(...renderMetricsText(data, options));
   return `${out.join("\n\n")}\n`;
 }
 
@@ -57,16 +59,22 @@ export function metaFacts(data: ReportData): string[] {
   return lines;
 }
 
-function rateGrid(rates: RateCell[], meta: Meta, options: TextOptions): string {
+function rateGrid(data: ReportData, options: TextOptions): string {
+  const { rates, meta } = data;
   const cell = (basis: string, denominator: string) => rates.find((r) => r.basis === basis && r.denominator === denominator);
   const rows = meta.definitions.denominators.map((d) => {
     const first = cell("first", d.denominator);
     const final = cell("final", d.denominator);
-    return [d.denominator, first ? `${first.successes}/${first.count}` : "", percent(first?.rate), final ? `${final.successes}/${final.count}` : "", percent(final?.rate)];
+    return [
+      d.denominator,
+      first ? `${first.successes}/${first.count}` : "", percent(first?.rate), first ? ci(first.ci95) : "",
+      final ? `${final.successes}/${final.count}` : "", percent(final?.rate), final ? ci(final.ci95) : "",
+    ];
   });
   const out = [
     heading("Success rate: successes/trials, first try and final (after retries)", options),
-    table(["denominator", "first try", "rate", "final", "rate"], rows, ["left", "right", "right", "right", "right"], options),
+    table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options),
+    `  ${intervalNote(data)}`,
     removalLines(meta),
   ];
   return out.join("\n");
@@ -127,7 +135,7 @@ export function diagnosticFacts(data: ReportData): string[] {
   if (d.timeouts_with_passing_score) lines.push(`  ${d.timeouts_with_passing_score} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
   if (d.constraint_violations) lines.push(`  ${d.constraint_violations} successes violated a hard constraint (counted as failures)`);
   if (d.grader_errors) lines.push(`  ${d.grader_errors} attempts had a grader error (counted as aborted, environment)`);
-  if (d.missing) lines.push(`  ${d.missing} expected tasks have no record (counted as missing, environment)`);
+  if (d.missing) lines.push(`  ${plural(d.missing, "expected trial")} without a record (in total as missing; see the inventory)`);
   for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${u.attempts} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
   if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);

@@ -13,12 +13,12 @@ export interface TextOptions {
 export function table(head: string[], rows: (string | number)[][], align: ("left" | "right")[] = [], options: TextOptions = { color: false }): string {
   const t = new Table({
     head: head.map((h) => (options.color ? `\u001b[1m${h}\u001b[22m` : h)),
-    style: { head: [], border: [], compact: false, "padding-left": 1, "padding-right": 1 },
+    style: { head: [], border: [], compact: false, "padding-left": 0, "padding-right": 0 },
     colAligns: align.length ? align : undefined,
     chars: {
       top: "", "top-mid": "", "top-left": "", "top-right": "",
       bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-      left: " ", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: " ",
+      left: "  ", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
     },
   });
   for (const r of rows) t.push(r.map(String));

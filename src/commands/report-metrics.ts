@@ -1,0 +1,296 @@
+/**
+ * The metrics half of `denom report` (DESIGN section 7): rate cells with their 95%
+ * intervals, pass@k and pass^k, efficiency (duration, agent vs wall time, tokens,
+ * tool calls, cost, retries), call-level outcomes, the trial inventory, and all of
+ * these again per group of `--by`. Read from the views of queries/70-74; nothing
+ * is computed here, rows are only reshaped (scope 0 = every trial; scopes 1..n =
+ * the groups of `--by`).
+ */
+import type { Database } from "../db/database.js";
+import type { Cell, Row } from "../db/values.js";
+import type { Expectation, GroupKey } from "../definitions.js";
+import type { RateCell } from "./report.js";
+
+/** [lo, hi] as fractions; null when the figure is n/a. */
+export type Interval = [number, number] | null;
+
+/** How an interval was made: Wilson score over single trials, or the task-clustered bootstrap. */
+export type CiMethod = "wilson" | "bootstrap";
+
+/**
+ * pass@k and pass^k for one k, on the final basis. pass@k = mean over tasks of
+ * 1 - C(n-c,k)/C(n,k) (Chen et al. 2021, the Codex paper's unbiased estimator);
+ * pass^k = mean of C(c,k)/C(n,k) (Yao et al. 2024, tau-bench). n = trials of a task
+ * with a record, c = its final successes. Fractions; null when no task has n >= k.
+ */
+export interface PassAtK {
+  k: number;
+  pass_at_k: number | null;
+  pass_hat_k: number | null;
+  /** tasks with n >= k, the ones averaged */
+  tasks: number;
+  /** tasks with n < k (expected tasks without any record included), left out for this k */
+  skipped: number;
+  pass_at_k_ci95: Interval;
+  pass_hat_k_ci95: Interval;
+  ci_method: CiMethod;
+}
+
+/** Duration of attempts in seconds (ended_at - started_at), nearest-rank percentiles. */
+export interface DurationFigures {
+  mean: number | null;
+  p50: number | null;
+  p95: number | null;
+  max: number | null;
+}
+
+/** The duration figures of the attempts that ended in one status. */
+export interface StatusDuration extends DurationFigures {
+  status: string;
+  attempts: number;
+  /** attempts with both started_at and ended_at */
+  timed_attempts: number;
+}
+
+/**
+ * Efficiency figures (DESIGN section 9 `efficiency`). Seconds, USD, fractions.
+ * A figure nobody recorded is null, and the attempts lacking it are counted.
+ */
+export interface Efficiency {
+  duration_s: DurationFigures;
+  duration_by_status: StatusDuration[];
+  /** sum of attempt durations, seconds */
+  agent_time_s: number | null;
+  /** first started_at to last ended_at over all attempts, seconds */
+  wall_s: number | null;
+  llm_tokens_mean: number | null;
+  tool_calls_mean: number | null;
+  /** spend of every attempt, retries included, over the attempts that recorded a cost */
+  cost_usd_total: number | null;
+  cost_per_trial: number | null;
+  /** cost_usd_total / final successes */
+  cost_per_success: number | null;
+  attempts_per_trial: number | null;
+  /** final successes whose trial had one attempt, over all final successes */
+  zero_retry_success_share: number | null;
+  trials: number;
+  attempts: number;
+  final_successes: number;
+  timed_attempts: number;
+  llm_tokens_attempts: number;
+  tool_calls_attempts: number;
+  /** attempts without cost_usd: when > 0, the cost figures are lower bounds */
+  cost_missing_attempts: number;
+  trials_retried: number;
+  /** trials whose first attempt did not succeed and whose final one did */
+  trials_rescued: number;
+}
+
+/** Call-level outcome (events with their own status), counted per call, not per trial. */
+export interface CallOutcome {
+  type: string;
+  status: string;
+  calls: number;
+  /** share of this type's calls, a fraction */
+  share: number | null;
+}
+
+/** The trial inventory: tasks x trial slots expected against present, per run. */
+export interface Inventory {
+  expected: Expectation | null;
+  runs: {
+    run_id: string | null;
+    trial_slots: number;
+    tasks_present: number;
+    tasks_expected: number | null;
+    tasks_missing: number;
+    tasks_unexpected: number | null;
+    trials_present: number;
+    trials_missing: number;
+    slots_missing_in_present_tasks: number;
+  }[];
+  /** expected tasks with no record in a run (in `total` as missing); unnamed ones come from --expect-count */
+  missing_tasks: { run_id: string | null; task_id: string; trials: number; named: boolean }[];
+  /** tasks with records that --expect does not list (kept in every figure) */
+  unexpected_tasks: { run_id: string | null; task_id: string; trials: number }[];
+  /** tasks present with fewer trials than their run's slots (not in `total`; pass@k skips them for large k) */
+  incomplete_tasks: { run_id: string | null; task_id: string; trials_present: number; trial_slots: number; missing_slots: number[] }[];
+  /** rows left out of the three lists above (each list holds at most INVENTORY_LISTED rows) */
+  not_listed: number;
+}
+
+/** Every figure of one group of `--by`. `value` null = records without that field. */
+export interface GroupFigures {
+  value: string | null;
+  rates: RateCell[];
+  pass_at_k: PassAtK[];
+  efficiency: Efficiency;
+  per_call: CallOutcome[];
+}
+
+/** How the intervals were made (queries/72_confidence.sql). */
+export interface ConfidenceSettings {
+  level: number;
+  z: number;
+  resamples: number;
+  seed: number;
+  methods: Record<CiMethod, string>;
+}
+
+export interface Metrics {
+  rates: RateCell[];
+  pass_at_k: PassAtK[];
+  efficiency: Efficiency;
+  per_call: CallOutcome[];
+  inventory: Inventory;
+  confidence: ConfidenceSettings;
+  /** the `--by` key, null without --by */
+  by: GroupKey | null;
+  /** one entry per group value, in value order (null last); empty without --by */
+  groups: GroupFigures[];
+}
+
+/** How many rows each inventory list holds at most (the counts per run are complete). */
+export const INVENTORY_LISTED = 1000;
+
+export const CI_METHODS: Record<CiMethod, string> = {
+  wilson: "Wilson score interval over single trials (Wilson 1927; Newcombe 1998, method 3)",
+  bootstrap: "task-clustered percentile bootstrap: tasks resampled with replacement, nearest-rank 2.5th and 97.5th percentiles",
+};
+
+/** Reads every metric of queries/70-74 for the overall scope and each `--by` group. */
+export async function readMetrics(db: Database, options: { by?: GroupKey | null; expectation?: Expectation | null }): Promise<Metrics> {
+  const scopes = await db.all("SELECT scope_id, group_value FROM trial_scopes ORDER BY scope_id");
+  // figure_intervals holds the rates and pass@k with their intervals: one query, one bootstrap
+  const figures = await db.all("SELECT * FROM figure_intervals ORDER BY scope_id, figure, basis_order, step, k");
+  const efficiency = await db.all("SELECT * FROM efficiency ORDER BY scope_id");
+  const durations = await db.all("SELECT * FROM duration_by_status ORDER BY scope_id, status");
+  const calls = await db.all("SELECT * FROM call_outcomes ORDER BY scope_id, type, status");
+  const settings = (await db.one("SELECT level, z, resamples, seed FROM confidence_settings")) as Row;
+
+  const forScope = (id: Cell) => ({
+    rates: figures.filter((f) => f.scope_id === id && f.figure === "rate").map(rateCell),
+    pass_at_k: passRows(figures.filter((f) => f.scope_id === id && f.figure !== "rate")),
+    efficiency: efficiencyOf(
+      efficiency.find((e) => e.scope_id === id),
+      durations.filter((d) => d.scope_id === id),
+    ),
+    per_call: calls.filter((c) => c.scope_id === id).map((c) => ({ type: c.type, status: c.status, calls: c.calls, share: c.share }) as CallOutcome),
+  });
+
+  const overall = forScope(0);
+  const groups = options.by
+    ? scopes.filter((s) => s.scope_id !== 0).map((s) => ({ value: s.group_value as string | null, ...forScope(s.scope_id) }))
+    : [];
+  return {
+    ...overall,
+    inventory: await readInventory(db, options.expectation ?? null),
+    confidence: {
+      level: settings.level as number,
+      z: settings.z as number,
+      resamples: settings.resamples as number,
+      seed: settings.seed as number,
+      methods: CI_METHODS,
+    },
+    by: options.by ?? null,
+    groups,
+  };
+}
+
+function interval(v: Cell | undefined): Interval {
+  return Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null;
+}
+
+function rateCell(r: Row): RateCell {
+  return {
+    basis: r.basis as RateCell["basis"],
+    denominator: r.denominator as RateCell["denominator"],
+    successes: r.successes as number,
+    count: r.count as number,
+    rate: r.value as number | null,
+    ci95: interval(r.ci95),
+    ci_method: r.ci_method as CiMethod,
+  };
+}
+
+/** figure_intervals holds pass@k and pass^k as two rows per k: one row per k here. */
+function passRows(rows: Row[]): PassAtK[] {
+  const ks = [...new Set(rows.map((r) => r.k as number))].sort((a, b) => a - b);
+  return ks.map((k) => {
+    const at = rows.find((r) => r.k === k && r.figure === "pass_at_k") as Row;
+    const hat = rows.find((r) => r.k === k && r.figure === "pass_hat_k") as Row;
+    return {
+      k,
+      pass_at_k: at.value as number | null,
+      pass_hat_k: hat.value as number | null,
+      tasks: at.count as number,
+      skipped: at.skipped as number,
+      pass_at_k_ci95: interval(at.ci95),
+      pass_hat_k_ci95: interval(hat.ci95),
+      ci_method: at.ci_method as CiMethod,
+    };
+  });
+}
+
+function efficiencyOf(e: Row | undefined, durations: Row[]): Efficiency {
+  const v = (k: string) => (e?.[k] ?? null) as number | null;
+  const n = (k: string) => (e?.[k] ?? 0) as number;
+  return {
+    duration_s: { mean: v("duration_mean"), p50: v("duration_p50"), p95: v("duration_p95"), max: v("duration_max") },
+    duration_by_status: durations.map((d) => ({
+      status: d.status as string,
+      attempts: d.attempts as number,
+      timed_attempts: d.timed_attempts as number,
+      mean: d.duration_mean as number | null,
+      p50: d.duration_p50 as number | null,
+      p95: d.duration_p95 as number | null,
+      max: d.duration_max as number | null,
+    })),
+    agent_time_s: v("agent_time_s"),
+    wall_s: v("wall_s"),
+    llm_tokens_mean: v("llm_tokens_mean"),
+    tool_calls_mean: v("tool_calls_mean"),
+    cost_usd_total: v("cost_usd_total"),
+    cost_per_trial: v("cost_per_trial"),
+    cost_per_success: v("cost_per_success"),
+    attempts_per_trial: v("attempts_per_trial"),
+    zero_retry_success_share: v("zero_retry_success_share"),
+    trials: n("trials"),
+    attempts: n("attempts"),
+    final_successes: n("final_successes"),
+    timed_attempts: n("timed_attempts"),
+    llm_tokens_attempts: n("llm_tokens_attempts"),
+    tool_calls_attempts: n("tool_calls_attempts"),
+    cost_missing_attempts: n("cost_missing_attempts"),
+    trials_retried: n("trials_retried"),
+    trials_rescued: n("trials_rescued"),
+  };
+}
+
+async function readInventory(db: Database, expected: Expectation | null): Promise<Inventory> {
+  const runs = (await db.all(
+    `SELECT run_id, trial_slots, tasks_present, tasks_expected, tasks_missing, tasks_unexpected,
+            trials_present, coalesce(trials_missing, 0) AS trials_missing,
+            coalesce(slots_missing_in_present_tasks, 0) AS slots_missing_in_present_tasks
+     FROM inventory_runs ORDER BY run_key`,
+  )) as unknown as Inventory["runs"];
+  const list = async (where: string, columns: string) => {
+    const total = (await db.one(`SELECT count(*) AS n FROM trial_inventory WHERE ${where}`))?.n as number;
+    const rows = await db.all(`SELECT ${columns} FROM trial_inventory WHERE ${where} ORDER BY run_key, task_id LIMIT ${INVENTORY_LISTED}`);
+    return { rows, left: total - rows.length };
+  };
+  const missing = await list("is_missing_task", "run_id, task_id, len(missing_slots) AS trials, is_named AS named");
+  const unexpected = await list("is_listed = false", "run_id, task_id, trials_present AS trials");
+  const incomplete = await list(
+    "NOT is_missing_task AND len(missing_slots) > 0",
+    "run_id, task_id, trials_present, slots_expected AS trial_slots, missing_slots",
+  );
+  return {
+    expected,
+    runs,
+    missing_tasks: missing.rows as unknown as Inventory["missing_tasks"],
+    unexpected_tasks: unexpected.rows as unknown as Inventory["unexpected_tasks"],
+    incomplete_tasks: incomplete.rows as unknown as Inventory["incomplete_tasks"],
+    not_listed: missing.left + unexpected.left + incomplete.left,
+  };
+}

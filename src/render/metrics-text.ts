@@ -1,0 +1,223 @@
+/**
+ * The metrics sections of the text report (DESIGN section 7), after the grid and
+ * the breakdowns: pass@k and pass^k, duration, time/tokens/cost, retries, per-call
+ * outcomes, the trial inventory, and with `--by` every figure per group side by
+ * side. Short sections, 80 columns; rates arrive as fractions, n/a where null.
+ */
+import type { CallOutcome, Efficiency, GroupFigures, Interval, Inventory, PassAtK } from "../commands/report-metrics.js";
+import type { RateCell, ReportData } from "../commands/report.js";
+import { duration, percent, plural } from "./format.js";
+import { heading, table, type TextOptions } from "./table.js";
+
+/** Groups per side-by-side table, so that a table stays within 80 columns. */
+const GROUPS_PER_TABLE = 3;
+/** Task ids printed per inventory list before "and N more". */
+const IDS_SHOWN = 10;
+
+/** "[60.4, 78.0]" in percent, or "" when there is no interval. */
+export function ci(interval: Interval): string {
+  return interval ? `[${(interval[0] * 100).toFixed(1)}, ${(interval[1] * 100).toFixed(1)}]` : "";
+}
+
+/** A rate cell as "70/100 70.0% [60.4, 78.0]". */
+export function rateWithCi(r: RateCell | undefined): string {
+  if (!r) return "";
+  return `${r.successes}/${r.count} ${percent(r.rate)}${r.ci95 ? ` ${ci(r.ci95)}` : ""}`;
+}
+
+/** The line under the grid that says how its intervals were made. */
+export function intervalNote(data: ReportData): string {
+  const method = data.rates[0]?.ci_method;
+  const c = data.confidence;
+  return method === "bootstrap"
+    ? `95% intervals: bootstrap over tasks (${c.resamples} resamples, seed ${c.seed})`
+    : "95% intervals: Wilson score over single trials";
+}
+
+/** The metrics sections in report order, each a block of lines; sections with nothing to say are left out. */
+export function renderMetricsText(data: ReportData, options: TextOptions): string[] {
+  const out = [passAtKSection(data.pass_at_k, data.meta.runs, options), durationSection(data.efficiency, options), costSection(data.efficiency, options), retrySection(data, options)];
+  const calls = callSection(data.per_call, options);
+  if (calls) out.push(calls);
+  const inventory = inventorySection(data.inventory, options);
+  if (inventory) out.push(inventory);
+  if (data.by) out.push(...groupSections(data, options));
+  return out;
+}
+
+function passAtKSection(rows: PassAtK[], runs: number, options: TextOptions): string {
+  const title = heading("pass@k and pass^k (final basis; n = trials of a task, c = its successes)", options);
+  if (rows.length === 0) return `${title}\n  no trials`;
+  const body = rows.map((r) => [r.k, percent(r.pass_at_k), ci(r.pass_at_k_ci95), percent(r.pass_hat_k), ci(r.pass_hat_k_ci95), r.tasks, r.skipped]);
+  const lines = [title, table(["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], body, ["right", "right", "left", "right", "left", "right", "right"], options)];
+  lines.push("  pass@k: at least one of k trials passes, 1 - C(n-c,k)/C(n,k) (Codex paper)");
+  lines.push("  pass^k: all k trials pass, C(c,k)/C(n,k) (tau-bench); means over tasks;");
+  lines.push("  a task with fewer than k trials is skipped for that k, never filled in");
+  if (runs > 1) lines.push(`  n pools a task's trials of all ${runs} runs (--by run_id or --by agent splits them)`);
+  return lines.join("\n");
+}
+
+function durationSection(e: Efficiency, options: TextOptions): string {
+  const title = heading("Duration per attempt (end - start; nearest-rank p50/p95)", options);
+  if (e.timed_attempts === 0) return `${title}\n  no attempt has both started_at and ended_at`;
+  const row = (label: string, n: number, d: { mean: number | null; p50: number | null; p95: number | null; max: number | null }) => [
+    label, n, duration(d.mean), duration(d.p50), duration(d.p95), duration(d.max),
+  ];
+  const rows = [row("all", e.timed_attempts, e.duration_s), ...e.duration_by_status.filter((s) => s.attempts > 0).map((s) => row(s.status, s.timed_attempts, s))];
+  const lines = [title, table(["status", "timed", "mean", "p50", "p95", "max"], rows, ["left", "right", "right", "right", "right", "right"], options)];
+  if (e.timed_attempts < e.attempts) lines.push(`  ${e.attempts - e.timed_attempts} of ${e.attempts} attempts lack a start or end time and are left out`);
+  return lines.join("\n");
+}
+
+function costSection(e: Efficiency, options: TextOptions): string {
+  const lines = [heading("Time, tokens and cost", options)];
+  lines.push(`  agent time ${duration(e.agent_time_s)} (sum of attempt durations)`);
+  lines.push(`  wall time  ${duration(e.wall_s)} (first start to last end)`);
+  lines.push(`  LLM tokens ${mean(e.llm_tokens_mean, 0)} per attempt (recorded on ${e.llm_tokens_attempts} of ${e.attempts})`);
+  lines.push(`  tool calls ${mean(e.tool_calls_mean, 1)} per attempt (recorded on ${e.tool_calls_attempts} of ${e.attempts})`);
+  if (e.cost_usd_total === null) lines.push("  cost       not recorded");
+  else {
+    lines.push(`  cost       ${usd(e.cost_usd_total)} total (every attempt, retries included)`);
+    lines.push(`             ${usd(e.cost_per_trial)} per trial, ${usd(e.cost_per_success)} per final success (${e.final_successes})`);
+    if (e.cost_missing_attempts > 0)
+      lines.push(`  ! ${e.cost_missing_attempts} of ${e.attempts} attempts have no cost (not read as 0): the cost figures are lower bounds`);
+  }
+  return lines.join("\n");
+}
+
+function retrySection(data: ReportData, options: TextOptions): string {
+  const e = data.efficiency;
+  const lines = [heading("Retries", options)];
+  lines.push(`  ${mean(e.attempts_per_trial, 2)} attempts per trial; ${e.trials_retried} of ${e.trials} trials retried, ${e.trials_rescued} rescued by a retry`);
+  lines.push(`  ${percent(e.zero_retry_success_share)} of final successes needed no retry`);
+  const retried = Object.entries(data.meta.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
+  if (retried) lines.push(`  statuses retried (attempts): ${retried}`);
+  return lines.join("\n");
+}
+
+function callSection(calls: CallOutcome[], options: TextOptions): string | null {
+  const seen = calls.filter((c) => c.calls > 0);
+  if (seen.length === 0) return null;
+  const types = [...new Set(seen.map((c) => c.type))];
+  const lines = [heading("Per call (events with their own status; counted per call, not per trial)", options)];
+  for (const type of types) {
+    const parts = seen.filter((c) => c.type === type).sort((a, b) => b.calls - a.calls).map((c) => `${c.status} ${c.calls} (${percent(c.share)})`);
+    lines.push(`  ${type}: ${parts.join(", ")}`);
+  }
+  return lines.join("\n");
+}
+
+function inventorySection(inv: Inventory, options: TextOptions): string | null {
+  const notable = inv.expected || inv.missing_tasks.length || inv.unexpected_tasks.length || inv.incomplete_tasks.length;
+  if (!notable) return null;
+  const lines = [heading("Trial inventory (tasks x trial slots, per run)", options)];
+  for (const r of inv.runs) {
+    const run = r.run_id ?? "(default run)";
+    const expected = r.tasks_expected === null ? "" : `; ${r.tasks_missing} of ${r.tasks_expected} expected missing`;
+    const extra = r.tasks_unexpected ? `, ${r.tasks_unexpected} outside the list` : "";
+    lines.push(...wrap(`${run}: ${r.tasks_present} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));
+  }
+  if (inv.expected?.duplicates) lines.push(`  ${inv.expected.source} lists ${plural(inv.expected.duplicates, "id")} more than once (counted once)`);
+  if (inv.missing_tasks.length) {
+    const trials = inv.missing_tasks.reduce((s, m) => s + m.trials, 0);
+    const named = inv.missing_tasks.filter((m) => m.named);
+    const unnamed = inv.missing_tasks.length - named.length;
+    lines.push(`  missing (in total as status missing, ${plural(trials, "trial")}; attributable removes them):`);
+    if (named.length) lines.push(...wrap(ids(named.map((m) => withRun(m.run_id, m.task_id, inv))), "    "));
+    if (unnamed) lines.push(`    ${plural(unnamed, "task")} without a name (--expect-count says how many, not which)`);
+  }
+  if (inv.unexpected_tasks.length) {
+    lines.push(`  records outside ${inv.expected?.source ?? "--expect"} (kept in every figure):`);
+    lines.push(...wrap(ids(inv.unexpected_tasks.map((u) => withRun(u.run_id, u.task_id, inv))), "    "));
+  }
+  if (inv.incomplete_tasks.length) {
+    lines.push("  tasks with fewer trials than their run's slots (not in total; pass@k skips them for larger k):");
+    const shown = inv.incomplete_tasks.slice(0, IDS_SHOWN).map((t) => `${withRun(t.run_id, t.task_id, inv)} ${t.trials_present}/${t.trial_slots} (no ${t.missing_slots.join(", ")})`);
+    const more = inv.incomplete_tasks.length > IDS_SHOWN ? `; and ${inv.incomplete_tasks.length - IDS_SHOWN} more` : "";
+    lines.push(...wrap(`${shown.join("; ")}${more}`, "    "));
+  }
+  if (inv.not_listed) lines.push(`  (${inv.not_listed} more rows in --json are left out; the counts above are complete)`);
+  return lines.join("\n");
+}
+
+/** Every figure per group, side by side, a few groups per table. */
+function groupSections(data: ReportData, options: TextOptions): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < data.groups.length; i += GROUPS_PER_TABLE) {
+    const chunk = data.groups.slice(i, i + GROUPS_PER_TABLE);
+    const title = heading(`By ${data.by}${data.groups.length > GROUPS_PER_TABLE ? ` (${i + 1}-${i + chunk.length} of ${data.groups.length})` : ""}: n/a = no trial in that cell`, options);
+    const rows = groupRows(chunk, data);
+    const head = ["", ...chunk.map((g) => clip(g.value ?? "(none)", 15))];
+    out.push([title, table(head, rows, ["left", ...chunk.map(() => "right" as const)], options)].join("\n"));
+  }
+  return out;
+}
+
+function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
+  const rows: string[][] = [];
+  const add = (label: string, cell: (g: GroupFigures) => string) => rows.push([label, ...groups.map(cell)]);
+  add("trials recorded", (g) => String(g.efficiency.trials));
+  for (const d of data.meta.definitions.denominators) {
+    for (const basis of ["first", "final"] as const) {
+      const cellOf = (g: GroupFigures) => g.rates.find((r) => r.basis === basis && r.denominator === d.denominator);
+      add(`${basis}/${d.denominator}`, (g) => {
+        const r = cellOf(g);
+        return r ? `${r.successes}/${r.count} ${percent(r.rate)}` : "";
+      });
+      add("  95% CI", (g) => ci(cellOf(g)?.ci95 ?? null) || "n/a");
+    }
+  }
+  for (const k of data.pass_at_k.map((p) => p.k)) {
+    add(`pass@${k}`, (g) => percent(g.pass_at_k.find((p) => p.k === k)?.pass_at_k));
+    add(`pass^${k}`, (g) => percent(g.pass_at_k.find((p) => p.k === k)?.pass_hat_k));
+  }
+  add("duration p50", (g) => duration(g.efficiency.duration_s.p50));
+  add("duration p95", (g) => duration(g.efficiency.duration_s.p95));
+  add("agent time", (g) => duration(g.efficiency.agent_time_s));
+  add("wall time", (g) => duration(g.efficiency.wall_s));
+  add("LLM tokens/attempt", (g) => mean(g.efficiency.llm_tokens_mean, 0));
+  add("tool calls/attempt", (g) => mean(g.efficiency.tool_calls_mean, 1));
+  add("cost total", (g) => usd(g.efficiency.cost_usd_total));
+  add("cost/final success", (g) => usd(g.efficiency.cost_per_success));
+  add("attempts/trial", (g) => mean(g.efficiency.attempts_per_trial, 2));
+  add("rescued by a retry", (g) => String(g.efficiency.trials_rescued));
+  return rows;
+}
+
+/** Breaks text at spaces into lines of at most 80 columns: the first after `indent`, the rest after `next`. */
+function wrap(text: string, indent: string, next = indent): string[] {
+  const lines: string[] = [];
+  let line = "";
+  const lead = () => (lines.length ? next : indent);
+  for (const word of text.split(" ")) {
+    if (line && lead().length + line.length + 1 + word.length > 80) {
+      lines.push(lead() + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(lead() + line);
+  return lines;
+}
+
+function ids(list: string[]): string {
+  const shown = list.slice(0, IDS_SHOWN).join(", ");
+  return list.length > IDS_SHOWN ? `${shown}, and ${list.length - IDS_SHOWN} more` : shown;
+}
+
+/** A task id, prefixed with its run when there are several runs. */
+function withRun(run: string | null, task: string, inv: Inventory): string {
+  return inv.runs.length > 1 ? `${run ?? "(default run)"}/${task}` : task;
+}
+
+function mean(v: number | null, digits: number): string {
+  return v === null ? "n/a" : v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function usd(v: number | null): string {
+  if (v === null) return "n/a";
+  return `$${v.toFixed(v !== 0 && Math.abs(v) < 1 ? 3 : 2)}`;
+}
+
+function clip(s: string, width: number): string {
+  return s.length > width ? `${s.slice(0, width - 1)}~` : s;
+}
