@@ -96,7 +96,10 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   rates: RateCell[];
   status_counts: { first: Record<string, number>; final: Record<string, number> };
   transitions: { first: string; final: string; count: number }[];
+  /** kept timeout attempts per cause (DESIGN section 5), every cause listed */
   timeout_causes: Record<string, number>;
+  /** each cause's share of all timeout attempts, a fraction; null when there is no timeout */
+  timeout_cause_shares: Record<string, number | null>;
   diagnostics: { timeouts_with_passing_score: number; constraint_violations: number; grader_errors: number; missing: number };
   unrecognized_statuses: { value: string; attempts: number }[];
   rejects: { source: string; line: number; location: string | null; reason: string }[];
@@ -134,8 +137,11 @@ export async function readReport(
     await db.all("SELECT first_status, final_status, trials FROM transitions ORDER BY trials DESC, first_status, final_status")
   ).map((r) => ({ first: r.first_status as string, final: r.final_status as string, count: r.trials as number }));
   const timeout_causes: Record<string, number> = {};
-  for (const r of await db.all("SELECT timeout_cause, attempts FROM timeout_causes ORDER BY cause_order"))
+  const timeout_cause_shares: Record<string, number | null> = {};
+  for (const r of await db.all("SELECT timeout_cause, attempts, share FROM timeout_causes ORDER BY cause_order")) {
     timeout_causes[r.timeout_cause as string] = r.attempts as number;
+    timeout_cause_shares[r.timeout_cause as string] = r.share as number | null;
+  }
   const diagnostics = (await db.one("SELECT * FROM diagnostics")) as unknown as ReportData["diagnostics"];
   const unrecognized_statuses = (
     await db.all("SELECT raw_status, attempts FROM unrecognized_statuses ORDER BY attempts DESC, raw_status")
@@ -147,7 +153,7 @@ export async function readReport(
        ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
     )
   ) as unknown as ReportData["rejects"];
-  return { meta, accounting, rates, status_counts, transitions, timeout_causes, diagnostics, unrecognized_statuses, rejects, ...metrics };
+  return { meta, accounting, rates, status_counts, transitions, timeout_causes, timeout_cause_shares, diagnostics, unrecognized_statuses, rejects, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */

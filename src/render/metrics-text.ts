@@ -34,43 +34,64 @@ export function intervalNote(data: ReportData): string {
     : "95% intervals: Wilson score over single trials";
 }
 
-/** The metrics sections in report order, each a block of lines; sections with nothing to say are left out. */
-export function renderMetricsText(data: ReportData, options: TextOptions): string[] {
-  const out = [passAtKSection(data.pass_at_k, data.meta.runs, options), durationSection(data.efficiency, options), costSection(data.efficiency, options), retrySection(data, options)];
-  const calls = callSection(data.per_call, options);
+/**
+ * One metrics section, free of any output format: a title, an optional table and
+ * lines of text (each starting with its indent). The text report prints it with
+ * cli-table3, the markdown report as a markdown table and a list.
+ */
+export interface Block {
+  title: string;
+  table?: { head: string[]; rows: (string | number)[][]; align: ("left" | "right")[] };
+  lines: string[];
+}
+
+/** The metrics sections in report order; sections with nothing to say are left out. */
+export function metricsBlocks(data: ReportData): Block[] {
+  const out = [passAtKSection(data.pass_at_k, data.meta.runs), durationSection(data.efficiency), costSection(data.efficiency), retrySection(data)];
+  const calls = callSection(data.per_call);
   if (calls) out.push(calls);
-  const inventory = inventorySection(data.inventory, options);
+  const inventory = inventorySection(data.inventory);
   if (inventory) out.push(inventory);
-  if (data.by) out.push(...groupSections(data, options));
+  if (data.by) out.push(...groupSections(data));
   return out;
 }
 
-function passAtKSection(rows: PassAtK[], runs: number, options: TextOptions): string {
-  const title = heading("pass@k and pass^k (final basis; n = trials of a task, c = its successes)", options);
-  if (rows.length === 0) return `${title}\n  no trials`;
+/** The metrics sections as text, each a block of lines. */
+export function renderMetricsText(data: ReportData, options: TextOptions): string[] {
+  return metricsBlocks(data).map((b) => {
+    const out = [heading(b.title, options)];
+    if (b.table) out.push(table(b.table.head, b.table.rows, b.table.align, options));
+    out.push(...b.lines);
+    return out.join("\n");
+  });
+}
+
+function passAtKSection(rows: PassAtK[], runs: number): Block {
+  const title = "pass@k and pass^k (final basis; n = trials of a task, c = its successes)";
+  if (rows.length === 0) return { title, lines: ["  no trials"] };
   const body = rows.map((r) => [r.k, percent(r.pass_at_k), ci(r.pass_at_k_ci95), percent(r.pass_hat_k), ci(r.pass_hat_k_ci95), r.tasks, r.skipped]);
-  const lines = [title, table(["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], body, ["right", "right", "left", "right", "left", "right", "right"], options)];
+  const lines: string[] = [];
   lines.push("  pass@k: at least one of k trials passes, 1 - C(n-c,k)/C(n,k) (Codex paper)");
   lines.push("  pass^k: all k trials pass, C(c,k)/C(n,k) (tau-bench); means over tasks;");
   lines.push("  a task with fewer than k trials is skipped for that k, never filled in");
   if (runs > 1) lines.push(`  n pools a task's trials of all ${runs} runs (--by run_id or --by agent splits them)`);
-  return lines.join("\n");
+  return { title, table: { head: ["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], rows: body, align: ["right", "right", "left", "right", "left", "right", "right"] }, lines };
 }
 
-function durationSection(e: Efficiency, options: TextOptions): string {
-  const title = heading("Duration per attempt (end - start; nearest-rank p50/p95)", options);
-  if (e.timed_attempts === 0) return `${title}\n  no attempt has both started_at and ended_at`;
+function durationSection(e: Efficiency): Block {
+  const title = "Duration per attempt (end - start; nearest-rank p50/p95)";
+  if (e.timed_attempts === 0) return { title, lines: ["  no attempt has both started_at and ended_at"] };
   const row = (label: string, n: number, d: { mean: number | null; p50: number | null; p95: number | null; max: number | null }) => [
     label, n, duration(d.mean), duration(d.p50), duration(d.p95), duration(d.max),
   ];
   const rows = [row("all", e.timed_attempts, e.duration_s), ...e.duration_by_status.filter((s) => s.attempts > 0).map((s) => row(s.status, s.timed_attempts, s))];
-  const lines = [title, table(["status", "timed", "mean", "p50", "p95", "max"], rows, ["left", "right", "right", "right", "right", "right"], options)];
+  const lines: string[] = [];
   if (e.timed_attempts < e.attempts) lines.push(`  ${e.attempts - e.timed_attempts} of ${e.attempts} attempts lack a start or end time and are left out`);
-  return lines.join("\n");
+  return { title, table: { head: ["status", "timed", "mean", "p50", "p95", "max"], rows, align: ["left", "right", "right", "right", "right", "right"] }, lines };
 }
 
-function costSection(e: Efficiency, options: TextOptions): string {
-  const lines = [heading("Time, tokens and cost", options)];
+function costSection(e: Efficiency): Block {
+  const lines: string[] = [];
   lines.push(`  agent time ${duration(e.agent_time_s)} (sum of attempt durations)`);
   lines.push(`  wall time  ${duration(e.wall_s)} (first start to last end)`);
   lines.push(`  LLM tokens ${mean(e.llm_tokens_mean, 0)} per attempt (recorded on ${e.llm_tokens_attempts} of ${e.attempts})`);
@@ -82,35 +103,35 @@ function costSection(e: Efficiency, options: TextOptions): string {
     if (e.cost_missing_attempts > 0)
       lines.push(`  ! ${e.cost_missing_attempts} of ${e.attempts} attempts have no cost (not read as 0): the cost figures are lower bounds`);
   }
-  return lines.join("\n");
+  return { title: "Time, tokens and cost", lines };
 }
 
-function retrySection(data: ReportData, options: TextOptions): string {
+function retrySection(data: ReportData): Block {
   const e = data.efficiency;
-  const lines = [heading("Retries", options)];
+  const lines: string[] = [];
   lines.push(`  ${mean(e.attempts_per_trial, 2)} attempts per trial; ${e.trials_retried} of ${e.trials} trials retried, ${e.trials_rescued} rescued by a retry`);
   lines.push(`  ${percent(e.zero_retry_success_share)} of final successes needed no retry`);
   const retried = Object.entries(data.meta.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
   if (retried) lines.push(`  statuses retried (attempts): ${retried}`);
-  return lines.join("\n");
+  return { title: "Retries", lines };
 }
 
-function callSection(calls: CallOutcome[], options: TextOptions): string | null {
+function callSection(calls: CallOutcome[]): Block | null {
   const seen = calls.filter((c) => c.calls > 0);
   if (seen.length === 0) return null;
   const types = [...new Set(seen.map((c) => c.type))];
-  const lines = [heading("Per call (events with their own status; counted per call, not per trial)", options)];
+  const lines: string[] = [];
   for (const type of types) {
     const parts = seen.filter((c) => c.type === type).sort((a, b) => b.calls - a.calls).map((c) => `${c.status} ${c.calls} (${percent(c.share)})`);
     lines.push(`  ${type}: ${parts.join(", ")}`);
   }
-  return lines.join("\n");
+  return { title: "Per call (events with their own status; counted per call, not per trial)", lines };
 }
 
-function inventorySection(inv: Inventory, options: TextOptions): string | null {
+function inventorySection(inv: Inventory): Block | null {
   const notable = inv.expected || inv.missing_tasks.length || inv.unexpected_tasks.length || inv.incomplete_tasks.length;
   if (!notable) return null;
-  const lines = [heading("Trial inventory (tasks x trial slots, per run)", options)];
+  const lines: string[] = [];
   for (const r of inv.runs) {
     const run = r.run_id ?? "(default run)";
     const expected = r.tasks_expected === null ? "" : `; ${r.tasks_missing} of ${r.tasks_expected} expected missing`;
@@ -137,18 +158,18 @@ function inventorySection(inv: Inventory, options: TextOptions): string | null {
     lines.push(...wrap(`${shown.join("; ")}${more}`, "    "));
   }
   if (inv.not_listed) lines.push(`  (${inv.not_listed} more rows in --json are left out; the counts above are complete)`);
-  return lines.join("\n");
+  return { title: "Trial inventory (tasks x trial slots, per run)", lines };
 }
 
 /** Every figure per group, side by side, a few groups per table. */
-function groupSections(data: ReportData, options: TextOptions): string[] {
-  const out: string[] = [];
+function groupSections(data: ReportData): Block[] {
+  const out: Block[] = [];
   for (let i = 0; i < data.groups.length; i += GROUPS_PER_TABLE) {
     const chunk = data.groups.slice(i, i + GROUPS_PER_TABLE);
-    const title = heading(`By ${data.by}${data.groups.length > GROUPS_PER_TABLE ? ` (${i + 1}-${i + chunk.length} of ${data.groups.length})` : ""}: n/a = no trial in that cell`, options);
+    const title = `By ${data.by}${data.groups.length > GROUPS_PER_TABLE ? ` (${i + 1}-${i + chunk.length} of ${data.groups.length})` : ""}: n/a = no trial in that cell`;
     const rows = groupRows(chunk, data);
     const head = ["", ...chunk.map((g) => clip(g.value ?? "(none)", 15))];
-    out.push([title, table(head, rows, ["left", ...chunk.map(() => "right" as const)], options)].join("\n"));
+    out.push({ title, table: { head, rows, align: ["left", ...chunk.map(() => "right" as const)] }, lines: [] });
   }
   return out;
 }

@@ -2,13 +2,14 @@
  * The report as GitHub-flavoured markdown, ready for a PR description or an
  * issue comment: the meta block (sources with their full sha256, definitions,
  * thresholds), the rate grid with what each step removed, status counts,
- * transitions, timeouts by cause and diagnostics. Same data and the same
+ * transitions, timeouts by cause, diagnostics and the metrics sections. Same data and the same
  * sentences as the text report (report-text.ts); no figure is computed here.
  * Text that comes from the inputs (file names, status values) is escaped, so
  * a `|` or a `*` in a name cannot break a table or the emphasis.
  */
 import type { ReportData } from "../commands/report.js";
 import { bytes, percent, plural } from "./format.js";
+import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
 import { diagnosticFacts, metaFacts, removalSteps } from "./report-text.js";
 
 export function renderReportMarkdown(data: ReportData): string {
@@ -27,18 +28,26 @@ export function renderReportMarkdown(data: ReportData): string {
   facts.push(`success: ${m.definitions.success}`);
   out.push(facts.map((f) => `- ${escapeMarkdown(f)}`).join("\n"));
 
-  const cell = (basis: string, denominator: string) => {
-    const r = data.rates.find((c) => c.basis === basis && c.denominator === denominator);
+  const cell = (basis: string, denominator: string) => data.rates.find((c) => c.basis === basis && c.denominator === denominator);
+  const figure = (basis: string, denominator: string) => {
+    const r = cell(basis, denominator);
     return r ? `${r.successes}/${r.count} ${percent(r.rate)}` : "";
   };
+  const interval = (basis: string, denominator: string) => ci(cell(basis, denominator)?.ci95 ?? null);
   out.push("#### Success rate: successes/trials on each denominator");
   out.push(
     mdTable(
-      ["denominator", "first try", "final (after retries)", "keeps"],
-      m.definitions.denominators.map((d) => [`**${d.denominator}**`, cell("first", d.denominator), cell("final", d.denominator), escapeMarkdown(d.keeps)]),
-      ["left", "right", "right", "left"],
+      ["denominator", "first try", "95% CI", "final (after retries)", "95% CI", "keeps"],
+      m.definitions.denominators.map((d) => [
+        `**${d.denominator}**`,
+        figure("first", d.denominator), interval("first", d.denominator),
+        figure("final", d.denominator), interval("final", d.denominator),
+        escapeMarkdown(d.keeps),
+      ]),
+      ["left", "right", "left", "right", "left", "left"],
     ),
   );
+  out.push(escapeMarkdown(intervalNote(data)));
   out.push("What each step removed (judged on the basis attempt):");
   out.push(
     mdTable(
@@ -64,10 +73,16 @@ export function renderReportMarkdown(data: ReportData): string {
   }
 
   out.push("#### Timeouts by cause");
-  out.push(mdTable(["cause", "attempts"], Object.entries(data.timeout_causes), ["left", "right"]));
+  out.push(mdTable(["cause", "attempts", "share"], Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(data.timeout_cause_shares[cause])]), ["left", "right", "right"]));
 
   const diagnostics = diagnosticFacts(data).map((l) => `- ${escapeMarkdown(l.trim())}`);
   if (diagnostics.length) out.push("#### Diagnostics", diagnostics.join("\n"));
+
+  for (const block of metricsBlocks(data)) {
+    out.push(`#### ${escapeMarkdown(block.title)}`);
+    if (block.table) out.push(mdTable(block.table.head.map(escapeMarkdown), block.table.rows.map((r) => r.map((c) => escapeMarkdown(String(c)))), block.table.align));
+    if (block.lines.length) out.push(block.lines.map((l) => `- ${escapeMarkdown(l.trim())}`).join("\n"));
+  }
   return `${out.join("\n\n")}\n`;
 }
 

@@ -119,7 +119,7 @@ function statusSection(data: ReportData, options: TextOptions): string {
 function timeoutSection(data: ReportData, options: TextOptions): string {
   const total = Object.values(data.timeout_causes).reduce((s, n) => s + n, 0);
   if (total === 0) return `${heading("Timeouts by cause", options)}\n  no timeouts`;
-  const rows = Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(n / total)]);
+  const rows = Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(data.timeout_cause_shares[cause])]);
   return [heading(`Timeouts by cause (${plural(total, "timeout attempt")})`, options), table(["cause", "attempts", "share"], rows, ["left", "right", "right"], options)].join("\n");
 }
 
