@@ -14,7 +14,7 @@ import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
 
-/** What `--what` exports: trials (view trials), attempts (attempts_classified), rates (rate_grid), rejects, timeouts (attempt_timeout_cause). */
+/** What `--what` exports: trials (view trials), attempts (attempts_classified), rates (rate_intervals: the grid with ci95), rejects, timeouts (attempt_timeout_cause). */
 export type ExportWhat = "trials" | "attempts" | "rates" | "rejects" | "timeouts";
 
 export interface ExportOptions extends RunsOptions {
@@ -61,7 +61,13 @@ async function selection(db: Database, what: ExportWhat): Promise<Selection> {
         orderBy: ["run_key", "task_id", "trial", "attempt"],
       };
     case "rates":
-      return { select: "SELECT * FROM rate_grid", orderBy: ["basis_order", "step"] };
+      // the grid with its 95% interval (rate_intervals, scope 0 = every trial) as two number columns
+      return {
+        select: `SELECT basis, denominator, basis_order, step, successes, count, rate,
+                        ci95[1] AS ci95_lo, ci95[2] AS ci95_hi, ci_method
+                 FROM rate_intervals WHERE scope_id = 0`,
+        orderBy: ["basis_order", "step"],
+      };
     case "rejects":
       return { select: "SELECT s.name AS source, r.* FROM rejects AS r JOIN sources AS s USING (source_id)", orderBy: ["source_id", "line", "location"] };
     case "timeouts": {
