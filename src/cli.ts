@@ -399,8 +399,8 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
   };
 }
 
-/** Shows a progress line on a TTY while inputs are read, for inputs of 20 MB or more. */
-async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress">, work: () => Promise<T>): Promise<T> {
+/** Shows a progress line on a TTY while inputs of 20 MB or more are read, then while the figures are computed. */
+async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" | "onComputing">, work: () => Promise<T>): Promise<T> {
   if (!io.stderr.isTTY) return work();
   let last = 0;
   let drawn = false;
@@ -412,6 +412,10 @@ async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress">,
     const mb = (read / 1e6).toFixed(0);
     const text = total ? `reading ${mb} of ${(total / 1e6).toFixed(0)} MB (${Math.floor((100 * read) / total)}%)` : `reading ${mb} MB`;
     io.stderr.write(`\r${text}\u001b[K`);
+  };
+  // after a long read, say that the figures are being computed (the views run in DuckDB)
+  options.onComputing = () => {
+    if (drawn) io.stderr.write("\rcomputing the figures\u001b[K");
   };
   try {
     return await work();

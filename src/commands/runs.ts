@@ -26,6 +26,8 @@ export interface RunsOptions {
   onReject?: IngestOptions["onReject"];
   onWarning?: IngestOptions["onWarning"];
   onProgress?: IngestOptions["onProgress"];
+  /** told when reading is done and the figures are being computed (for a progress line) */
+  onComputing?: () => void;
 }
 
 /** An open database with the runs loaded; close it when done. */
@@ -67,6 +69,7 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     await loadQueries(db);
     await applyDefinitions(db, options);
     const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] } : await ingest(db, options.inputs, options);
+    options.onComputing?.();
     await freezeLayers(db);
     return { db, ingest: result };
   } catch (e) {
