@@ -1,7 +1,8 @@
 -- Defines: denominators (the chain of DESIGN section 4, as data), rate_membership (which
 --          cells each trial counts in), rate_cells (2 bases x 4 denominators per scope:
 --          successes/count and rate, NULL over 0 trials), rate_grid (the cells of scope 0,
---          every trial), and denominator_removals (what each step removed, and why).
+--          every trial), denominator_removals (what each step removed, and why) and
+--          denominator_steps (how many trials each step removed, on each basis).
 -- Reads: trial_outcomes, scoped_trial_outcomes.
 create or replace view denominators as
 select *
@@ -107,3 +108,13 @@ final as (
 )
 
 select * from final;
+
+create or replace view denominator_steps as
+-- each step's removals = the trials of the denominator before it minus its own
+select
+    basis,
+    denominator,
+    basis_order,
+    step,
+    lag(count) over (partition by basis order by step) - count as removed
+from rate_grid;

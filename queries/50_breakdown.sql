@@ -1,6 +1,7 @@
 -- Defines: status_counts (trials per status on each basis), transitions (first -> final),
---          timeout_causes (kept timeout attempts per cause), diagnostics (late passes,
---          constraint violations, grader errors, missing), unrecognized_statuses.
+--          timeout_causes (kept timeout attempts per cause), diagnostics (timeout attempts,
+--          late passes, constraint violations, grader errors, missing), timeout_rate (final
+--          timeouts over all trials, DESIGN section 7), unrecognized_statuses.
 -- Reads: trial_outcomes, trials, attempts_classified, missing_trials.
 create or replace view status_counts as
 select
@@ -45,6 +46,7 @@ select * from final;
 
 create or replace view diagnostics as
 select
+    count(*) filter (where status = 'timeout') as timeout_attempts,
     count(*) filter (where is_late_pass) as timeouts_with_passing_score,
     count(*) filter (where is_constraint_violation) as constraint_violations,
     count(*) filter (where has_grader_error) as grader_errors,
@@ -59,3 +61,12 @@ select
 from attempts_classified
 where status = 'unrecognized'
 group by raw_status;
+
+create or replace view timeout_rate as
+-- trials whose final attempt timed out, over every trial (the strict denominator, missing included)
+select
+    count(*) filter (where status = 'timeout') as timeouts,
+    count(*) as trials,
+    count(*) filter (where status = 'timeout')::double / nullif(count(*), 0) as rate
+from trial_outcomes
+where basis = 'final';

@@ -1,6 +1,7 @@
 -- Defines: trial_inventory (per run and task: the run's trial slots against the trials
 --          present, the missing slot numbers, and whether --expect lists the task) and
---          inventory_runs (per run: tasks and trial slots expected against present).
+--          inventory_runs (per run: tasks and trial slots expected against present),
+--          inventory_totals (the complete counts behind the report's capped lists).
 -- Reads: trials, missing_trials; getvariable('expected_tasks'), getvariable('expected_count').
 --
 -- A run's trial slots are the trial numbers any of its tasks used. Slots that a present task
@@ -111,3 +112,15 @@ final as (
 )
 
 select * from final;
+
+create or replace view inventory_totals as
+-- the counts behind the lists of the report's inventory section (which show at most a
+-- thousand task ids each): missing tasks and trials, how many of those have no name
+-- (--expect-count), tasks outside the --expect list, tasks short of their run's slots
+select
+    count(*) filter (where is_missing_task) as tasks_missing,
+    coalesce(sum(len(missing_slots)) filter (where is_missing_task), 0) as trials_missing,
+    count(*) filter (where is_missing_task and not is_named) as tasks_missing_unnamed,
+    count(*) filter (where is_listed = false) as tasks_unexpected,
+    count(*) filter (where not is_missing_task and len(missing_slots) > 0) as tasks_incomplete
+from trial_inventory;

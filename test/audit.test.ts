@@ -332,3 +332,16 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
 });
 
 if (!hasShared) console.log("skipped: Terminal-Bench 1 audit tests (../shared/data/real not present)");
+
+describe("audit --db --strict", () => {
+  it("exits 1 when the stored runs hold a rejected line, as report does", async () => {
+    const dir = tempDir({ "run.jsonl": '{"task_id":"a","status":"success"}\n{"task_id":\n' });
+    const db = join(dir, "runs.duckdb");
+    expect((await denom(["ingest", join(dir, "run.jsonl"), "--db", db])).code).toBe(0);
+    // 100% = 1/1 (task a) is reproduced; the one stored reject (line 2) makes --strict exit 1
+    const r = await denom(["audit", "--db", db, "--strict", "--claim", "100%"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/1 line rejected and --strict is set/);
+    expect((await denom(["audit", "--db", db, "--claim", "100%"])).code).toBe(0);
+  });
+});

@@ -349,3 +349,20 @@ describe.skipIf(!hasShared)("real records (read in place from ../shared/data/rea
     for (const [k, value] of Object.entries(run.pass_at_k)) expect(out.pass_at_k[Number(k) - 1].pass_at_k).toBeCloseTo(value, 10);
   });
 });
+
+describe("inventory counts beyond the listed rows", () => {
+  it("counts every missing task, not only the thousand listed", async () => {
+    // one run, tasks a, b, c with one trial each; --expect-count 1503 -> 1500 tasks missing,
+    // one trial slot each -> 1500 missing trials, none with a name
+    const input = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" }, { task_id: "c", status: "success" });
+    const r = await denom(["report", "--expect-count", "1503", "-"], input);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("missing (in total as status missing, 1500 trials; attributable removes them):");
+    expect(r.stdout).toContain("1500 tasks without a name");
+    const out = (await denom(["report", "--json", "--expect-count", "1503", "-"], input)).json();
+    expect(out.inventory.totals).toEqual({ tasks_missing: 1500, trials_missing: 1500, tasks_missing_unnamed: 1500, tasks_unexpected: 0, tasks_incomplete: 0 });
+    expect(out.diagnostics.missing).toBe(1500);
+    // total = 3 recorded + 1500 missing; 2 successes
+    expect([cell(out, "final/total").successes, cell(out, "final/total").count]).toEqual([2, 1503]);
+  });
+});

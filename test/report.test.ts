@@ -115,7 +115,7 @@ describe("status model (DESIGN section 3)", () => {
     );
     const out = (await denom(["report", "--json", "-"], input)).json();
     expect(out.status_counts.final).toEqual({ aborted: 2, failure: 1, timeout: 1 });
-    expect(out.diagnostics).toEqual({ timeouts_with_passing_score: 1, constraint_violations: 1, grader_errors: 1, missing: 0 });
+    expect(out.diagnostics).toEqual({ timeout_attempts: 1, timeouts_with_passing_score: 1, constraint_violations: 1, grader_errors: 1, missing: 0 });
     // attributable removes only the grader error: 4 - 1 = 3 trials, no success
     expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([0, 3]);
   });
@@ -213,6 +213,21 @@ describe.skipIf(!hasShared)("report on real Terminal-Bench results (../shared/da
     for await (const c of pack) parts.push(c as Buffer);
     const dir = tempDir({ "task_logs.tar.gz": gzipSync(Buffer.concat(parts)) });
     expectFigures((await denom(["report", "--json", join(dir, "task_logs.tar.gz")])).json());
+  });
+});
+
+describe("timeout rate and the chain's steps on seed-100", () => {
+  it("gives final timeouts over all trials, and what each step removed", async () => {
+    const out = (await denom(["report", "--json", join(SEED, "attempts.jsonl")])).json();
+    // 9 trials end in a timeout (12 gave up: 9 time out again, 3 fail) of 100
+    expect(out.timeout_rate).toEqual({ timeouts: 9, trials: 100, rate: 0.09 });
+    // first: valid 100-100, attributable 100-90, completable 90-70; final: 0, 100-94, 94-85
+    expect(out.denominator_steps.map((s: { basis: string; denominator: string; removed: number | null }) => [s.basis, s.denominator, s.removed])).toEqual([
+      ["first", "total", null], ["first", "valid", 0], ["first", "attributable", 10], ["first", "completable", 20],
+      ["final", "total", null], ["final", "valid", 0], ["final", "attributable", 6], ["final", "completable", 9],
+    ]);
+    // 20 first-attempt timeouts + 9 second-attempt ones
+    expect(out.diagnostics.timeout_attempts).toBe(29);
   });
 });
 

@@ -96,7 +96,7 @@ export interface AuditData {
   audits: ClaimAudit[];
   /** the claims as parsed, in the order of `audits` (the renderer prints rates in the claim's form) */
   claims: Claim[];
-  /** lines rejected while reading (for --strict) */
+  /** lines rejected in the runs audited (for --strict), from the accounting view: with --db, the stored rejects */
   rejected: number;
 }
 
@@ -108,9 +108,9 @@ export const NEAREST_SHOWN = 3;
  * Throws DataError when an input cannot be read.
  */
 export async function runAudit(options: AuditOptions): Promise<AuditData> {
-  const { db, ingest } = await loadRuns(options);
+  const { db } = await loadRuns(options);
   try {
-    return await readAudit(db, options.claims, ingest.rejected);
+    return await readAudit(db, options.claims);
   } finally {
     db.close();
   }
@@ -123,10 +123,10 @@ interface Candidate {
 }
 
 /**
- * Audits `claims` on a database whose views are in place. `rejected` is the
- * number of lines rejected while loading (for --strict).
+ * Audits `claims` on a database whose views are in place.
  */
-export async function readAudit(db: Database, claims: Claim[], rejected = 0): Promise<AuditData> {
+export async function readAudit(db: Database, claims: Claim[]): Promise<AuditData> {
+  const rejected = ((await db.one("SELECT rejected FROM accounting"))?.rejected as number) ?? 0;
   // one query: audit_figures carries the per-run figures and the strict definition, so the
   // views below it (trials, stg_attempts) are evaluated once
   const rows = await db.all("SELECT * FROM audit_figures ORDER BY simplicity");

@@ -117,6 +117,8 @@ export interface Inventory {
   incomplete_tasks: { run_id: string | null; task_id: string; trials_present: number; trial_slots: number; missing_slots: number[] }[];
   /** rows left out of the three lists above (each list holds at most INVENTORY_LISTED rows) */
   not_listed: number;
+  /** the complete counts behind the three lists (view inventory_totals) */
+  totals: { tasks_missing: number; trials_missing: number; tasks_missing_unnamed: number; tasks_unexpected: number; tasks_incomplete: number };
 }
 
 /** Every figure of one group of `--by`. `value` null = records without that field. */
@@ -292,5 +294,6 @@ async function readInventory(db: Database, expected: Expectation | null): Promis
     unexpected_tasks: unexpected.rows as unknown as Inventory["unexpected_tasks"],
     incomplete_tasks: incomplete.rows as unknown as Inventory["incomplete_tasks"],
     not_listed: missing.left + unexpected.left + incomplete.left,
+    totals: (await db.one("SELECT * FROM inventory_totals")) as unknown as Inventory["totals"],
   };
 }

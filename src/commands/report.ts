@@ -100,7 +100,12 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   timeout_causes: Record<string, number>;
   /** each cause's share of all timeout attempts, a fraction; null when there is no timeout */
   timeout_cause_shares: Record<string, number | null>;
-  diagnostics: { timeouts_with_passing_score: number; constraint_violations: number; grader_errors: number; missing: number };
+  /** attempts: timeouts, late passes (timeouts that passed verification), constraint violations, grader errors; trials: missing */
+  diagnostics: { timeout_attempts: number; timeouts_with_passing_score: number; constraint_violations: number; grader_errors: number; missing: number };
+  /** final timeouts over all trials (DESIGN section 7); `rate` a fraction, null without trials */
+  timeout_rate: { timeouts: number; trials: number; rate: number | null };
+  /** how many trials each step of the denominator chain removed, on each basis (null for total) */
+  denominator_steps: { basis: string; denominator: string; removed: number | null }[];
   unrecognized_statuses: { value: string; attempts: number }[];
   rejects: { source: string; line: number; location: string | null; reason: string }[];
 }
@@ -143,6 +148,10 @@ export async function readReport(
     timeout_cause_shares[r.timeout_cause as string] = r.share as number | null;
   }
   const diagnostics = (await db.one("SELECT * FROM diagnostics")) as unknown as ReportData["diagnostics"];
+  const timeout_rate = (await db.one("SELECT timeouts, trials, rate FROM timeout_rate")) as unknown as ReportData["timeout_rate"];
+  const denominator_steps = (await db.all(
+    "SELECT basis, denominator, removed FROM denominator_steps ORDER BY basis_order, step",
+  )) as unknown as ReportData["denominator_steps"];
   const unrecognized_statuses = (
     await db.all("SELECT raw_status, attempts FROM unrecognized_statuses ORDER BY attempts DESC, raw_status")
   ).map((r) => ({ value: r.raw_status as string, attempts: r.attempts as number }));
@@ -153,7 +162,7 @@ export async function readReport(
        ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
     )
   ) as unknown as ReportData["rejects"];
-  return { meta, accounting, rates, status_counts, transitions, timeout_causes, timeout_cause_shares, diagnostics, unrecognized_statuses, rejects, ...metrics };
+  return { meta, accounting, rates, status_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */

@@ -4,7 +4,7 @@
  * outcomes, the trial inventory, and with `--by` every figure per group side by
  * side. Short sections, 80 columns; rates arrive as fractions, n/a where null.
  */
-import type { CallOutcome, Efficiency, GroupFigures, Interval, Inventory, PassAtK } from "../commands/report-metrics.js";
+import { INVENTORY_LISTED, type CallOutcome, type Efficiency, type GroupFigures, type Interval, type Inventory, type PassAtK } from "../commands/report-metrics.js";
 import type { RateCell, ReportData } from "../commands/report.js";
 import { duration, percent, plural } from "./format.js";
 import { heading, table, type TextOptions } from "./table.js";
@@ -129,7 +129,7 @@ function callSection(calls: CallOutcome[]): Block | null {
 }
 
 function inventorySection(inv: Inventory): Block | null {
-  const notable = inv.expected || inv.missing_tasks.length || inv.unexpected_tasks.length || inv.incomplete_tasks.length;
+  const notable = inv.expected || inv.totals.tasks_missing || inv.totals.tasks_unexpected || inv.totals.tasks_incomplete;
   if (!notable) return null;
   const lines: string[] = [];
   for (const r of inv.runs) {
@@ -139,25 +139,24 @@ function inventorySection(inv: Inventory): Block | null {
     lines.push(...wrap(`${run}: ${r.tasks_present} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));
   }
   if (inv.expected?.duplicates) lines.push(`  ${inv.expected.source} lists ${plural(inv.expected.duplicates, "id")} more than once (counted once)`);
-  if (inv.missing_tasks.length) {
-    const trials = inv.missing_tasks.reduce((s, m) => s + m.trials, 0);
+  const t = inv.totals;
+  if (t.tasks_missing) {
     const named = inv.missing_tasks.filter((m) => m.named);
-    const unnamed = inv.missing_tasks.length - named.length;
-    lines.push(`  missing (in total as status missing, ${plural(trials, "trial")}; attributable removes them):`);
-    if (named.length) lines.push(...wrap(ids(named.map((m) => withRun(m.run_id, m.task_id, inv))), "    "));
-    if (unnamed) lines.push(`    ${plural(unnamed, "task")} without a name (--expect-count says how many, not which)`);
+    lines.push(`  missing (in total as status missing, ${plural(t.trials_missing, "trial")}; attributable removes them):`);
+    if (named.length) lines.push(...wrap(ids(named.map((m) => withRun(m.run_id, m.task_id, inv)), t.tasks_missing - t.tasks_missing_unnamed), "    "));
+    if (t.tasks_missing_unnamed) lines.push(`    ${plural(t.tasks_missing_unnamed, "task")} without a name (--expect-count says how many, not which)`);
   }
-  if (inv.unexpected_tasks.length) {
+  if (t.tasks_unexpected) {
     lines.push(`  records outside ${inv.expected?.source ?? "--expect"} (kept in every figure):`);
-    lines.push(...wrap(ids(inv.unexpected_tasks.map((u) => withRun(u.run_id, u.task_id, inv))), "    "));
+    lines.push(...wrap(ids(inv.unexpected_tasks.map((u) => withRun(u.run_id, u.task_id, inv)), t.tasks_unexpected), "    "));
   }
-  if (inv.incomplete_tasks.length) {
+  if (t.tasks_incomplete) {
     lines.push("  tasks with fewer trials than their run's slots (not in total; pass@k skips them for larger k):");
-    const shown = inv.incomplete_tasks.slice(0, IDS_SHOWN).map((t) => `${withRun(t.run_id, t.task_id, inv)} ${t.trials_present}/${t.trial_slots} (no ${t.missing_slots.join(", ")})`);
-    const more = inv.incomplete_tasks.length > IDS_SHOWN ? `; and ${inv.incomplete_tasks.length - IDS_SHOWN} more` : "";
+    const shown = inv.incomplete_tasks.slice(0, IDS_SHOWN).map((x) => `${withRun(x.run_id, x.task_id, inv)} ${x.trials_present}/${x.trial_slots} (no ${x.missing_slots.join(", ")})`);
+    const more = t.tasks_incomplete > shown.length ? `; and ${t.tasks_incomplete - shown.length} more` : "";
     lines.push(...wrap(`${shown.join("; ")}${more}`, "    "));
   }
-  if (inv.not_listed) lines.push(`  (${inv.not_listed} more rows in --json are left out; the counts above are complete)`);
+  if (inv.not_listed) lines.push(`  (--json lists at most ${INVENTORY_LISTED} tasks a list; the view trial_inventory holds them all)`);
   return { title: "Trial inventory (tasks x trial slots, per run)", lines };
 }
 
@@ -220,9 +219,10 @@ function wrap(text: string, indent: string, next = indent): string[] {
   return lines;
 }
 
-function ids(list: string[]): string {
-  const shown = list.slice(0, IDS_SHOWN).join(", ");
-  return list.length > IDS_SHOWN ? `${shown}, and ${list.length - IDS_SHOWN} more` : shown;
+/** The first task ids of a list, and how many more there are of `total`. */
+function ids(list: string[], total: number): string {
+  const shown = list.slice(0, IDS_SHOWN);
+  return total > shown.length ? `${shown.join(", ")}, and ${total - shown.length} more` : shown.join(", ");
 }
 
 /** A task id, prefixed with its run when there are several runs. */

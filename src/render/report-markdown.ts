@@ -52,7 +52,7 @@ export function renderReportMarkdown(data: ReportData): string {
   out.push(
     mdTable(
       ["step", "basis", "removed", "why"],
-      removalSteps(m).map((r) => [r.denominator, r.basis, r.trials, escapeMarkdown(r.why)]),
+      removalSteps(data).map((r) => [r.denominator, r.basis, r.trials, escapeMarkdown(r.why)]),
       ["left", "left", "right", "left"],
     ),
   );

@@ -75,29 +75,29 @@ function rateGrid(data: ReportData, options: TextOptions): string {
     heading("Success rate: successes/trials, first try and final (after retries)", options),
     table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options),
     `  ${intervalNote(data)}`,
-    removalLines(meta),
+    removalLines(data),
   ];
   return out.join("\n");
 }
 
 /** What each step of the chain removed, on each basis; steps that removed nothing in one line. */
-function removalLines(meta: Meta): string {
+function removalLines(data: ReportData): string {
   const lines = ["Removed at each step (judged on the basis attempt):"];
-  for (const d of meta.definitions.denominators.slice(1)) {
-    const steps = removalSteps(meta).filter((r) => r.denominator === d.denominator && r.trials > 0);
+  for (const d of data.meta.definitions.denominators.slice(1)) {
+    const steps = removalSteps(data).filter((r) => r.denominator === d.denominator && r.trials > 0);
     if (steps.length === 0) lines.push(`  ${d.denominator.padEnd(12)} removed nothing`);
     for (const r of steps) lines.push(`  ${r.denominator.padEnd(12)} ${r.basis.padEnd(5)} -${r.trials}: ${r.why}`);
   }
   return lines.join("\n");
 }
 
-/** Each step of the denominator chain after total, on each basis: trials removed and why (also used by the markdown report). */
-export function removalSteps(meta: Meta): { denominator: string; basis: string; trials: number; why: string }[] {
+/** Each step of the denominator chain after total, on each basis: trials removed (view denominator_steps) and why (also used by the markdown report). */
+export function removalSteps(data: ReportData): { denominator: string; basis: string; trials: number; why: string }[] {
   const steps = [];
-  for (const d of meta.definitions.denominators.slice(1)) {
+  for (const d of data.meta.definitions.denominators.slice(1)) {
     for (const basis of ["first", "final"]) {
-      const rows = meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
-      const trials = rows.reduce((sum, r) => sum + r.trials, 0);
+      const rows = data.meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
+      const trials = data.denominator_steps.find((x) => x.denominator === d.denominator && x.basis === basis)?.removed ?? 0;
       steps.push({ denominator: d.denominator, basis, trials, why: rows.map((r) => `${r.reason} ${r.trials}`).join(", ") });
     }
   }
@@ -109,6 +109,8 @@ function statusSection(data: ReportData, options: TextOptions): string {
   const rows = statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]);
   const moved = data.transitions.filter((t) => t.first !== t.final);
   const out = [heading("Trials by status", options), table(["status", "first", "final"], rows, ["left", "right", "right"], options)];
+  const tr = data.timeout_rate;
+  out.push(`  timeout rate (final timeouts / all trials): ${tr.timeouts}/${tr.trials} ${percent(tr.rate)}`);
   if (moved.length) {
     out.push("Changed by retries (first -> final):");
     for (const t of moved) out.push(`  ${t.first} -> ${t.final}  ${t.count}`);
@@ -117,7 +119,7 @@ function statusSection(data: ReportData, options: TextOptions): string {
 }
 
 function timeoutSection(data: ReportData, options: TextOptions): string {
-  const total = Object.values(data.timeout_causes).reduce((s, n) => s + n, 0);
+  const total = data.diagnostics.timeout_attempts;
   if (total === 0) return `${heading("Timeouts by cause", options)}\n  no timeouts`;
   const rows = Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(data.timeout_cause_shares[cause])]);
   return [heading(`Timeouts by cause (${plural(total, "timeout attempt")})`, options), table(["cause", "attempts", "share"], rows, ["left", "right", "right"], options)].join("\n");
