@@ -193,8 +193,10 @@ final as (
         le.status as last_event_status,
         le.ts as last_event_at,
         -- the last agent event, so no response came after it: still waiting when its status
-        -- says so, or when it is a request whose status does not say it ended
-        coalesce(le.status in ('pending', 'waiting'), false)
+        -- says so (pending, waiting, or a status saying it is under way), or when it is a
+        -- request with no status at all; a request whose status names an outcome (ok,
+        -- error, timeout, ...) had its answer
+        coalesce(lower(trim(le.status)) in ('pending', 'waiting', 'in_progress', 'started', 'running', 'sent'), false)
             or (le.is_request and le.status is null) as is_waiting_request,
         epoch(t.ended_at) - epoch(le.ts) as last_event_age_s,
         coalesce(p.phase_events, 0) as phase_events,

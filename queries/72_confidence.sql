@@ -159,8 +159,8 @@ resampled as (
         d.scope_id,
         d.resample,
         f.figure_id,
-        -- rounded so that the order in which parallel threads add up cannot move a bound
-        round(sum(d.times * f.num) / nullif(sum(d.times * f.den), 0), 12) as value
+        -- summed as DECIMAL, so that the order in which parallel threads add up cannot move a bound
+        (sum((d.times * f.num)::decimal(38, 18)) / nullif(sum((d.times * f.den)::decimal(38, 18)), 0))::double as value
     from kind_draws as d
     join kind_figures as f using (scope_id, kind_idx)
     group by d.scope_id, d.resample, f.figure_id

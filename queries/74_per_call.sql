@@ -10,7 +10,7 @@ calls as (
     -- events that carry their own status, of kept attempts (duplicates dropped)
     select
         a.scope_id,
-        coalesce(e.type, '(no type)') as type,
+        coalesce(nullif(lower(trim(e.type)), ''), '(no type)') as type,
         lower(trim(e.status)) as status
     from events as e
     join scoped_attempts as a using (attempt_id)

@@ -222,7 +222,8 @@ Examples:
   $ denom export logs/ --out rejects.csv --what rejects
 
 --what: trials (view trials), attempts (attempts_classified, with the source file),
-rates (rate_grid), rejects (with the source file), timeouts (attempt_timeout_cause).
+rates (rate_intervals: the grid with its 95% interval), rejects (with the source file),
+timeouts (attempt_timeout_cause).
 The format comes from the extension: .csv (RFC 4180, UTF-8, header row), .parquet,
 .json (one array) or .jsonl. FILE.meta.json beside it holds the meta block:
 sources with sha256, definitions, exclusions, thresholds, tool version.
@@ -321,7 +322,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       if (!flags.schema && !sql) throw new UsageError(`no SQL given: e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid", or --schema`);
       if (!flags.schema && !flags.db) throw new UsageError("--db FILE missing: query reads a file kept by denom ingest INPUT... --db FILE");
       if (flags.json && flags.csv) throw new UsageError("--json and --csv ask for two outputs; give one of them");
-      const options = { db: flags.db, statusMap: parseStatusMap(flags.statusMap), thresholds: parseThresholds(flags), stdin: io.stdin as RunsOptions["stdin"] };
+      const options = {
+        db: flags.db,
+        statusMap: parseStatusMap(flags.statusMap),
+        thresholds: parseThresholds(flags),
+        expectation: parseExpectation(flags),
+        stdin: io.stdin as RunsOptions["stdin"],
+      };
       const query = await import("./commands/query.js");
       if (flags.schema) {
         const relations = await query.readSchema(options);

@@ -21,8 +21,9 @@ export class DenomError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCodeValue = ExitCode.data,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }
@@ -36,7 +37,12 @@ export class UsageError extends DenomError {
 
 /** The input cannot be read or makes no sense (exit 1). */
 export class DataError extends DenomError {
-  constructor(message: string) {
-    super(message, ExitCode.data);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, ExitCode.data, options);
   }
+}
+
+/** The first line of a DuckDB error (the "LINE 1: ... ^" pointer block below it dropped). */
+export function duckdbMessage(e: unknown): string {
+  return String((e as Error)?.message ?? e).split("\n")[0].trim();
 }

@@ -1,7 +1,7 @@
 /** The built executable: help, exit codes, and no stack traces without --debug. */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, denomBin } from "./helpers.js";
+import { ROOT, denomBin, tempDir } from "./helpers.js";
 
 describe("dist/bin.js", () => {
   it("prints help with the commands and exits 0", () => {
@@ -25,15 +25,16 @@ describe("dist/bin.js", () => {
   });
 
   it("exits 1 with one line, no stack trace, on a missing input", () => {
-    const r = denomBin(["report", "no-such-file.jsonl"]);
+    const missing = join(tempDir(), "no-such-file.jsonl");
+    const r = denomBin(["report", missing]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("denom: cannot read no-such-file.jsonl: no such file or folder\n");
+    expect(r.stderr).toBe(`denom: cannot read ${missing}: no such file or folder\n`);
   });
 
   it("adds the stack trace with --debug", () => {
-    const r = denomBin(["--debug", "report", "no-such-file.jsonl"]);
+    const r = denomBin(["--debug", "report", join(tempDir(), "no-such-file.jsonl")]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^denom: cannot read no-such-file\.jsonl/);
+    expect(r.stderr).toMatch(/^denom: cannot read .*no-such-file\.jsonl/);
     expect(r.stderr).toMatch(/\n\s+at /);
   });
 

@@ -154,9 +154,10 @@ describe("export Parquet and JSON", () => {
 
 describe("export usage", () => {
   it("refuses an extension that names no format, before reading anything", async () => {
-    const r = await denom(["export", "does-not-exist.jsonl", "--out", "trials.xlsx"]);
+    const dir = tempDir();
+    const r = await denom(["export", join(dir, "does-not-exist.jsonl"), "--out", join(dir, "trials.xlsx")]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--out trials.xlsx");
+    expect(r.stderr).toContain(`--out ${join(dir, "trials.xlsx")}`);
   });
 
   it("refuses to overwrite one of its inputs", async () => {

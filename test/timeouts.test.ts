@@ -147,11 +147,15 @@ describe("external: the last event is a request still waiting", () => {
     const rows = await classify([
       timeout("pending-tool", [call(5, "fetch", { url: "x" }), { t: 100, type: "tool_call", name: "fetch", args: { url: "y" }, status: "pending" }]),
       timeout("done-request", [{ t: 100, type: "http_request", name: "GET /a", status: "ok" }]),
+      // a status saying the request is under way is no answer: sent at 120 s, killed at 300 s
+      timeout("in-progress", [{ t: 120, type: "llm_request", name: "chat", status: "in_progress" }]),
     ]);
     // tool_call with status pending at 100 s, killed at 300 s: 200 s
     expect(rows["pending-tool"].cause).toBe("external");
     expect(rows["pending-tool"].evidence).toBe("tool_call fetch pending for 200 s when killed");
     expect(rows["done-request"].cause).toBe("unknown");
+    expect(rows["in-progress"].cause).toBe("external");
+    expect(rows["in-progress"].evidence).toBe("llm_request chat pending for 180 s when killed");
   });
 });
 
@@ -181,7 +185,8 @@ describe("queue: the wait before the start ate the budget", () => {
     expect(rows["slot-wait"].evidence).toBe("queued/waiting_for_slot events cover 90 s of the 300 s budget (30%)");
     expect(rows["late-queue"].queued_event_s).toBe(50);
     expect(rows["late-queue"].cause).toBe("unknown");
-    // queue events are not the agent's: one agent event, so no gap at all
+    // queue events are not the agent's: slot-wait has two agent events (the call and its
+    // result), late-queue one (the call), so late-queue has no gap at all
     expect(rows["slot-wait"].agent_event_count).toBe(2);
     expect(rows["late-queue"].gap_count).toBe(0);
   });

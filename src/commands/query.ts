@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../db/database.js";
 import { cellConverter, type Cell } from "../db/values.js";
-import { DataError, UsageError } from "../errors.js";
+import { DataError, UsageError, duckdbMessage } from "../errors.js";
 import { copyTo, type CopiedColumn } from "../render/copy.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
 
-export interface QueryOptions extends Pick<RunsOptions, "statusMap" | "thresholds" | "stdin"> {
+export interface QueryOptions extends Pick<RunsOptions, "statusMap" | "thresholds" | "expectation" | "stdin"> {
   /** the file kept by `denom ingest`; absent: a fresh empty database (its schema is today's) */
   db?: string;
 }
@@ -120,7 +120,8 @@ async function checkOneStatement(db: Database, sql: string): Promise<void> {
 }
 
 function queryError(e: unknown): DataError {
-  const message = (e as Error).message;
+  // a COPY error arrives wrapped as "cannot write <temporary file>"; the statement is what failed
+  const message = duckdbMessage((e as Error).cause ?? e);
   const hint = /read-only/i.test(message) ? " (denom query reads only; denom ingest adds runs)" : "";
   return new DataError(`query: ${message}${hint}`);
 }

@@ -5,7 +5,7 @@
  */
 import { extname } from "node:path";
 import { sqlString, type Database } from "../db/database.js";
-import { DataError, UsageError } from "../errors.js";
+import { DataError, UsageError, duckdbMessage } from "../errors.js";
 
 export type CopyFormat = "csv" | "parquet" | "json" | "jsonl";
 
@@ -82,7 +82,7 @@ export async function copyTo(db: Database, request: CopyRequest): Promise<{ rows
   try {
     rows = Number((await db.one(sql))?.Count ?? 0);
   } catch (e) {
-    throw new DataError(`cannot write ${request.path}: ${(e as Error).message}`);
+    throw new DataError(`cannot write ${request.path}: ${duckdbMessage(e)}`, { cause: e });
   }
   return { rows, columns };
 }

@@ -5,9 +5,9 @@ export function percent(rate: number | null | undefined, digits = 1): string {
   return rate === null || rate === undefined ? "n/a" : `${(rate * 100).toFixed(digits)}%`;
 }
 
-/** "70/80 = 87.5%" */
-export function ratio(successes: number, count: number, rate: number | null): string {
-  return `${successes}/${count} ${percent(rate)}`;
+/** A rate cell as "70/80 87.5%" (n/a when the rate is null); "" when there is no cell. */
+export function ratio(cell: { successes: number; count: number; rate: number | null } | undefined): string {
+  return cell ? `${cell.successes}/${cell.count} ${percent(cell.rate)}` : "";
 }
 
 /** 1536 -> "1.5 KB" (decimal units) */
@@ -36,8 +36,7 @@ export function plural(n: number, word: string, many = `${word}s`): string {
 
 /** seconds -> "45.3 s", "19.0 min", "3.4 h"; null -> "n/a" */
 export function duration(s: number | null | undefined): string {
-  if (s === null || s === undefined) return "n/a";
-  if (Math.abs(s) < 120) return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+  if (s === null || s === undefined || Math.abs(s) < 120) return seconds(s);
   if (Math.abs(s) < 7200) return `${(s / 60).toFixed(1)} min`;
   return `${(s / 3600).toFixed(1)} h`;
 }

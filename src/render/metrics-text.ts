@@ -5,8 +5,8 @@
  * side. Short sections, 80 columns; rates arrive as fractions, n/a where null.
  */
 import { INVENTORY_LISTED, type CallOutcome, type Efficiency, type GroupFigures, type Interval, type Inventory, type PassAtK } from "../commands/report-metrics.js";
-import type { RateCell, ReportData } from "../commands/report.js";
-import { duration, percent, plural } from "./format.js";
+import type { ReportData } from "../commands/report.js";
+import { duration, percent, plural, ratio } from "./format.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Groups per side-by-side table, so that a table stays within 80 columns. */
@@ -17,12 +17,6 @@ const IDS_SHOWN = 10;
 /** "[60.4, 78.0]" in percent, or "" when there is no interval. */
 export function ci(interval: Interval): string {
   return interval ? `[${(interval[0] * 100).toFixed(1)}, ${(interval[1] * 100).toFixed(1)}]` : "";
-}
-
-/** A rate cell as "70/100 70.0% [60.4, 78.0]". */
-export function rateWithCi(r: RateCell | undefined): string {
-  if (!r) return "";
-  return `${r.successes}/${r.count} ${percent(r.rate)}${r.ci95 ? ` ${ci(r.ci95)}` : ""}`;
 }
 
 /** The line under the grid that says how its intervals were made. */
@@ -182,7 +176,7 @@ function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
       const cellOf = (g: GroupFigures) => g.rates.find((r) => r.basis === basis && r.denominator === d.denominator);
       add(`${basis}/${d.denominator}`, (g) => {
         const r = cellOf(g);
-        return r ? `${r.successes}/${r.count} ${percent(r.rate)}` : "";
+        return ratio(r);
       });
       add("  95% CI", (g) => ci(cellOf(g)?.ci95 ?? null) || "n/a");
     }

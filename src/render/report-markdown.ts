@@ -8,7 +8,7 @@
  * a `|` or a `*` in a name cannot break a table or the emphasis.
  */
 import type { ReportData } from "../commands/report.js";
-import { bytes, percent, plural } from "./format.js";
+import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
 import { diagnosticFacts, metaFacts, removalSteps } from "./report-text.js";
 
@@ -29,10 +29,7 @@ export function renderReportMarkdown(data: ReportData): string {
   out.push(facts.map((f) => `- ${escapeMarkdown(f)}`).join("\n"));
 
   const cell = (basis: string, denominator: string) => data.rates.find((c) => c.basis === basis && c.denominator === denominator);
-  const figure = (basis: string, denominator: string) => {
-    const r = cell(basis, denominator);
-    return r ? `${r.successes}/${r.count} ${percent(r.rate)}` : "";
-  };
+  const figure = (basis: string, denominator: string) => ratio(cell(basis, denominator));
   const interval = (basis: string, denominator: string) => ci(cell(basis, denominator)?.ci95 ?? null);
   out.push("#### Success rate: successes/trials on each denominator");
   out.push(

@@ -3,7 +3,7 @@
  * then short sections (status counts, transitions, timeouts by cause,
  * diagnostics, then the metrics of metrics-text.ts). Fits 80 columns.
  */
-import type { Meta, ReportData } from "../commands/report.js";
+import type { ReportData } from "../commands/report.js";
 import { bytes, percent, plural, seconds } from "./format.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
@@ -22,7 +22,6 @@ export function renderReportText(data: ReportData, options: TextOptions): string
 
 function metaBlock(data: ReportData, options: TextOptions): string {
   const m = data.meta;
-  const a = data.accounting;
   const lines: string[] = [];
   lines.push(heading(`${m.tool} · ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`, options));
   for (const s of m.sources) {
