@@ -127,7 +127,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .summary("strict and adjusted success rates, each with its denominator")
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-      .option("--json", "print one JSON object (DESIGN section 9) instead of tables; same as --format json")
+      .option("--json", "print one JSON object (keys in the README) instead of tables; same as --format json")
       .addOption(new Option("--format <format>", "table for a terminal, json, or md (GitHub markdown)").choices(["table", "json", "md"]).default("table"))
       .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
   )
@@ -136,7 +136,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (flags.json && flags.format !== "table" && flags.format !== "json")
         throw new UsageError(`--json and --format ${flags.format} ask for two outputs; give one of them`);
       const format = flags.json ? "json" : flags.format;
-      const options = { ...runsOptions(inputs, flags, io), by: flags.by ?? null };
+      const options = { ...runsOptions(inputs, flags, io, "report"), by: flags.by ?? null };
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, options, () => runReport(options));
       if (format === "json") {
@@ -164,7 +164,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .addHelpText("after", TIMEOUTS_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { cause?: string }) => {
       const cause = flags.cause === undefined ? null : parseCause(flags.cause);
-      const options = { ...runsOptions(inputs, flags, io), cause };
+      const options = { ...runsOptions(inputs, flags, io, "timeouts"), cause };
       const { runTimeouts } = await import("./commands/timeouts.js");
       const data = await withProgress(io, options, () => runTimeouts(options));
       if (flags.json) {
@@ -185,12 +185,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--claim <rate>", "a published figure: 87.5%, 0.3696 or 70/80; repeatable", collect, [])
       .option("--claims <file>", "read claims from FILE, one a line: CLAIM [LABEL]")
-      .option("--json", "print one JSON object per claim (DESIGN section 9); an array for several claims or --claims"),
+      .option("--json", "print one JSON object per claim; an array for several claims or --claims"),
   )
     .addHelpText("after", AUDIT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { claim: string[]; claims?: string }) => {
       const claims = auditClaims(flags);
-      const options = { ...runsOptions(inputs, flags, io), claims };
+      const options = { ...runsOptions(inputs, flags, io, "audit --claim 87.5%"), claims };
       const { runAudit } = await import("./commands/audit.js");
       const data = await withProgress(io, options, () => runAudit(options));
       if (flags.json) {
@@ -262,7 +262,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
   )
     .addHelpText("after", EXPORT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
-      const options = { ...runsOptions(inputs, flags, io), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
+      const options = { ...runsOptions(inputs, flags, io, "export --out trials.csv"), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
       const { runExport } = await import("./commands/export.js");
       const data = await withProgress(io, options, () => runExport(options));
       if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
@@ -378,9 +378,10 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /** Turns the shared flags into typed options; throws UsageError naming the flag. */
-function runsOptions(inputs: string[], flags: CommonFlags, io: Io): RunsOptions {
+function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: string): RunsOptions {
   if (inputs.length === 0 && !flags.db)
-    throw new UsageError("no input given: name files, folders or archives, or - for stdin (e.g. denom report samples/seed-100.jsonl), or --db FILE kept by denom ingest");
+    throw new UsageError(`no input given: name files, folders or archives, or - for stdin (e.g. denom ${command} samples/seed-100.jsonl), or --db FILE kept by denom ingest`);
+  if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("- given twice: stdin can be read once");
   if (inputs.length > 0 && flags.db)
     throw new UsageError(`--db ${flags.db} and inputs given: --db reads the stored runs only; add inputs to it with denom ingest INPUT... --db ${flags.db}`);
   return {
@@ -441,8 +442,11 @@ function strictExit(flags: { strict?: boolean }, rejected: number, io: Io): numb
 
 function handleError(e: unknown, io: Io, debug: boolean): number {
   if (e instanceof CommanderError) {
-    // help and version are not errors; everything else commander rejects is a usage error
-    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return ExitCode.ok;
+    // help asked for (--help, `help CMD`) and --version are not errors (commander's exit code
+    // 0); help shown because no known command was given is a usage error, like everything
+    // else commander rejects
+    if (e.code === "commander.version" || ((e.code === "commander.helpDisplayed" || e.code === "commander.help") && e.exitCode === 0))
+      return ExitCode.ok;
     return ExitCode.usage;
   }
   if (e instanceof DenomError) {

@@ -1,6 +1,8 @@
 /** The built executable: help, exit codes, and no stack traces without --debug. */
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { VERSION } from "../src/version.js";
 import { ROOT, denomBin, tempDir } from "./helpers.js";
 
 describe("dist/bin.js", () => {
@@ -49,4 +51,35 @@ describe("dist/bin.js", () => {
     expect(r.code).toBe(0);
     expect(r.json().rates[4]).toMatchObject({ basis: "final", denominator: "total", successes: 1, count: 1 });
   });
+
+  it("exits 2 with help on stderr when no command is given", () => {
+    const r = denomBin([]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/Usage: denom/);
+    expect(denomBin(["help", "report"]).code).toBe(0);
+    expect(denomBin(["help", "frobnicate"]).code).toBe(2);
+  });
+
+  it("stops quietly when the reader closes the pipe early", () => {
+    // `denom report ... | head -1`: the shell's pipe, so the write fails with EPIPE
+    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${join(ROOT, "dist", "bin.js")}" report "${join(ROOT, "samples", "seed-100.jsonl")}" | head -1`], { encoding: "utf8" });
+    expect(r.stdout).toBe(`denom ${VERSION} · 100 tasks, 100 trials, 130 attempts\n`);
+    expect(r.stderr).toBe("");
+  });
+
+  it("refuses stdin twice, and an input with no attempt at all", () => {
+    expect(denomBin(["report", "-", "-"], "").code).toBe(2);
+    const empty = denomBin(["report", "-"], "\n\n");
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toBe("denom: no attempt records in -: the input is empty or holds only blank lines\n");
+  });
+
+  it("will not take a file that is not a DuckDB database for --db", () => {
+    const dir = tempDir({ "runs.jsonl": '{"task_id":"a","status":"ok"}\n' });
+    const r = denomBin(["ingest", join(ROOT, "samples", "timeouts-mix.jsonl"), "--db", join(dir, "runs.jsonl")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--db .*runs\.jsonl: not a DuckDB database file/);
+  });
 });
+

@@ -156,7 +156,7 @@ describe("ingest --db", () => {
     expect(both.stderr).toContain("--db");
     const notDb = await denom(["report", "--db", join(dir, "not-a-db.duckdb")]);
     expect(notDb.code).toBe(1);
-    expect(notDb.stderr).toContain("cannot open database");
+    expect(notDb.stderr).toContain("not a DuckDB database file");
     expect((await denom(["ingest", join(dir, "a.jsonl")])).code).toBe(2); // --db is required
   });
 

@@ -63,9 +63,12 @@ describe("query --db", () => {
   });
 
   it("refuses to write to the file", async () => {
+    // a statement that writes is refused before it runs (usage error), whatever it targets
     const r = await denom(["query", "--db", db, "DELETE FROM attempts"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("read-only");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("read-only SQL");
+    const create = await denom(["query", "--db", db, "CREATE TABLE x AS SELECT 1"]);
+    expect(create.code).toBe(2);
     const count = await denom(["query", "--db", db, "--json", "SELECT count(*) AS n FROM attempts"]);
     expect(count.json()).toEqual([{ n: 4 }]);
   });

@@ -7,7 +7,8 @@
  */
 import { loadQueries } from "../db/queries.js";
 import { openStoredForWriting } from "../db/stored.js";
-import { ingest, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import { expandInputs } from "../ingest/sources.js";
 import type { RunsOptions } from "./runs.js";
 
 export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress"> {
@@ -45,6 +46,8 @@ export interface IngestData {
  * Throws DataError when an input or FILE cannot be read; nothing is added then.
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
+  // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
+  const specs = expandInputs(options.inputs);
   const db = await openStoredForWriting(options.db);
   try {
     await loadQueries(db);
@@ -53,7 +56,7 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
     let committed: boolean;
     let result: IngestResult;
     try {
-      result = await ingest(db, options.inputs, { ...options, skipKnownSources: true });
+      result = await ingestSpecs(db, specs, { ...options, skipKnownSources: true });
       committed = !(options.strict && result.rejected > 0);
     } catch (e) {
       await db.run("ROLLBACK");

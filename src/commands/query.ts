@@ -3,6 +3,7 @@
  * tables and today's views (the file is attached READ_ONLY; a statement that
  * writes to it fails), and `--schema`: the tables and views with their columns.
  */
+import { StatementType } from "@duckdb/node-api";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -109,14 +110,27 @@ async function withDatabase<T>(options: QueryOptions, work: (db: Database) => Pr
   }
 }
 
+/** Statements that only read: a query (SHOW and DESCRIBE are queries too), EXPLAIN, CALL of a table function. */
+const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN, StatementType.CALL]);
+
+/**
+ * Checks that `sql` is one statement and only reads. Throws UsageError otherwise:
+ * a write would go to the session's throwaway memory, or (COPY) to another file,
+ * never to FILE, which is opened read-only.
+ */
 async function checkOneStatement(db: Database, sql: string): Promise<void> {
-  let count: number;
+  let type: StatementType;
   try {
-    count = (await db.connection.extractStatements(sql)).count;
+    const extracted = await db.connection.extractStatements(sql);
+    if (extracted.count !== 1)
+      throw new UsageError(`SQL: expected one statement, got ${extracted.count}; run them one by one (e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid")`);
+    type = (await extracted.prepare(0)).statementType;
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     throw queryError(e);
   }
-  if (count !== 1) throw new UsageError(`SQL: expected one statement, got ${count}; run them one by one (e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid")`);
+  if (!READING.has(type))
+    throw new UsageError(`SQL: denom query runs read-only SQL (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN), not ${StatementType[type] ?? "this statement"}; denom ingest adds runs, denom export writes files`);
 }
 
 function queryError(e: unknown): DataError {

@@ -8,6 +8,7 @@ import { Database, sqlString } from "../db/database.js";
 import { freezeLayers, loadQueries } from "../db/queries.js";
 import { openStoredForReading } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
+import { DataError } from "../errors.js";
 import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
 
@@ -59,8 +60,8 @@ export async function applyDefinitions(
 /**
  * Opens an in-memory database, loads every input and creates the views; or,
  * with `db`, attaches that file read-only and creates today's views over its
- * tables. Throws DataError when an input or the file cannot be read,
- * DenomError when a query file fails.
+ * tables. Throws DataError when an input or the file cannot be read, or the
+ * inputs hold no attempt at all; DenomError when a query file fails.
  */
 export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }): Promise<LoadedRuns> {
   const db = options.db ? await openStoredForReading(options.db) : await Database.open();
@@ -69,6 +70,15 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     await loadQueries(db);
     await applyDefinitions(db, options);
     const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] } : await ingest(db, options.inputs, options);
+    if (!options.db && options.inputs.length > 0 && result.attempts === 0) {
+      // an empty file, empty stdin or a log whose every line was rejected: nothing to count,
+      // and almost surely the wrong input
+      throw new DataError(
+        result.rejected > 0
+          ? `no attempt could be read from ${options.inputs.join(", ")}: every record was rejected (${result.rejected}, listed above)`
+          : `no attempt records in ${options.inputs.join(", ")}: the input is empty or holds only blank lines`,
+      );
+    }
     options.onComputing?.();
     await freezeLayers(db);
     return { db, ingest: result };

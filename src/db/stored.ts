@@ -5,7 +5,7 @@
  * tables. So reading never writes to the file (several readers may share it),
  * and a file written by an older denom is read with today's definitions.
  */
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DataError } from "../errors.js";
 import { createTables, TABLES } from "../ingest/loader.js";
 import { Database, sqlString } from "./database.js";
@@ -21,6 +21,7 @@ const STORED = "stored";
  */
 export async function openStoredForReading(path: string): Promise<Database> {
   if (!existsSync(path)) throw new DataError(`--db ${path}: no such file; create it with denom ingest INPUT... --db ${path}`);
+  checkDuckdbFile(path);
   const db = await Database.open();
   try {
     try {
@@ -42,6 +43,7 @@ export async function openStoredForReading(path: string): Promise<Database> {
  * Throws DataError when FILE cannot be opened or holds denom tables of another layout.
  */
 export async function openStoredForWriting(path: string): Promise<Database> {
+  if (existsSync(path)) checkDuckdbFile(path);
   const db = await Database.open({ path });
   try {
     const current = await db.one("SELECT current_database() AS name");
@@ -51,6 +53,29 @@ export async function openStoredForWriting(path: string): Promise<Database> {
     db.close();
     throw e;
   }
+}
+
+/**
+ * Refuses a file that is not a DuckDB database before DuckDB sees it: DuckDB
+ * reads some other files (.jsonl, .csv, .parquet) as data sources and would
+ * neither store runs in them nor say so. A DuckDB file carries "DUCK" at byte 8.
+ */
+function checkDuckdbFile(path: string): void {
+  const head = Buffer.alloc(12);
+  let read = 0;
+  try {
+    const fd = openSync(path, "r");
+    try {
+      read = readSync(fd, head, 0, 12, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (e) {
+    throw new DataError(`--db ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (read === 0) throw new DataError(`--db ${path}: the file is empty, not a DuckDB database; remove it, or name a new file for denom ingest to create`);
+  if (read < 12 || head.toString("latin1", 8, 12) !== "DUCK")
+    throw new DataError(`--db ${path}: not a DuckDB database file; name a new file (e.g. runs.duckdb) for denom ingest, or one it wrote`);
 }
 
 /** Without these a file was not written by `denom ingest`. */

@@ -28,7 +28,7 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "task_id", aliases: ["instance_id", "sample_id", "id"], kind: "id", required: true, doc: "the task" },
   { field: "trial", aliases: ["epoch", "sample"], kind: "int", min: 0, doc: "independent repeat of the task (pass@k sample), default 0" },
   { field: "attempt", kind: "int", min: 1, doc: "retry number inside one trial, default 1; `retry` n is attempt n+1" },
-  { field: "status", kind: "status", required: true, doc: "terminal state as written (DESIGN section 3 maps it)" },
+  { field: "status", kind: "status", required: true, doc: "terminal state as written; mapped by the status aliases below" },
   { field: "status_detail", kind: "text", doc: "sub-state, e.g. external_api_error, wrong_format, safety_refusal" },
   { field: "fault", kind: "fault", doc: "explicit attribution: agent or environment" },
   { field: "submitted_at", kind: "timestamp", doc: "handed to the harness queue (ISO 8601 or epoch s)" },

@@ -11,6 +11,10 @@ import { heading, table, type TextOptions } from "./table.js";
 
 /** Groups per side-by-side table, so that a table stays within 80 columns. */
 const GROUPS_PER_TABLE = 3;
+/** The widest group name shown as a column header; longer names are numbered, with a legend. */
+const GROUP_COLUMN = 15;
+/** pass@k rows printed before the last one when k runs long. */
+const PASS_K_SHOWN = 10;
 /** Task ids printed per inventory list before "and N more". */
 const IDS_SHOWN = 10;
 
@@ -63,10 +67,13 @@ export function renderMetricsText(data: ReportData, options: TextOptions): strin
 function passAtKSection(rows: PassAtK[], runs: number): Block {
   const title = "pass@k and pass^k (final basis; n = trials of a task, c = its successes)";
   if (rows.length === 0) return { title, lines: ["  no trials"] };
-  const body = rows.map((r) => [r.k, percent(r.pass_at_k), ci(r.pass_at_k_ci95), percent(r.pass_hat_k), ci(r.pass_hat_k_ci95), r.tasks, r.skipped]);
+  // many pooled trials make k run long: the first ten and the last, the rest in --json
+  const shown = rows.length > PASS_K_SHOWN + 1 ? [...rows.slice(0, PASS_K_SHOWN), rows[rows.length - 1]] : rows;
+  const body = shown.map((r) => [r.k, percent(r.pass_at_k), ci(r.pass_at_k_ci95), percent(r.pass_hat_k), ci(r.pass_hat_k_ci95), r.tasks, r.skipped]);
   const lines: string[] = [];
+  if (shown.length < rows.length) lines.push(`  k = ${PASS_K_SHOWN + 1} .. ${rows[rows.length - 2].k} left out here; --json lists every k`);
   lines.push("  pass@k: at least one of k trials passes, 1 - C(n-c,k)/C(n,k) (Codex paper)");
-  lines.push("  pass^k: all k trials pass, C(c,k)/C(n,k) (tau-bench); means over tasks;");
+  lines.push("  pass^k: all k trials pass, C(c,k)/C(n,k) (tau-bench); both means over tasks");
   lines.push("  a task with fewer than k trials is skipped for that k, never filled in");
   if (runs > 1) lines.push(`  n pools a task's trials of all ${runs} runs (--by run_id or --by agent splits them)`);
   return { title, table: { head: ["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], rows: body, align: ["right", "right", "left", "right", "left", "right", "right"] }, lines };
@@ -129,7 +136,7 @@ function inventorySection(inv: Inventory): Block | null {
   for (const r of inv.runs) {
     const run = r.run_id ?? "(default run)";
     const expected = r.tasks_expected === null ? "" : `; ${r.tasks_missing} of ${r.tasks_expected} expected missing`;
-    const extra = r.tasks_unexpected ? `, ${r.tasks_unexpected} outside the list` : "";
+    const extra = !r.tasks_unexpected ? "" : inv.expected?.count ? `, ${r.tasks_unexpected} more than --expect-count` : `, ${r.tasks_unexpected} outside the list`;
     lines.push(...wrap(`${run}: ${r.tasks_present} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));
   }
   if (inv.expected?.duplicates) lines.push(`  ${inv.expected.source} lists ${plural(inv.expected.duplicates, "id")} more than once (counted once)`);
@@ -157,12 +164,16 @@ function inventorySection(inv: Inventory): Block | null {
 /** Every figure per group, side by side, a few groups per table. */
 function groupSections(data: ReportData): Block[] {
   const out: Block[] = [];
+  // names that do not fit a column are shown by number, with a legend under the table
+  const long = data.groups.some((g) => (g.value ?? "(none)").length > GROUP_COLUMN);
+  const label = (i: number) => (long ? `(${i + 1})` : data.groups[i].value ?? "(none)");
   for (let i = 0; i < data.groups.length; i += GROUPS_PER_TABLE) {
     const chunk = data.groups.slice(i, i + GROUPS_PER_TABLE);
     const title = `By ${data.by}${data.groups.length > GROUPS_PER_TABLE ? ` (${i + 1}-${i + chunk.length} of ${data.groups.length})` : ""}: n/a = no trial in that cell`;
     const rows = groupRows(chunk, data);
-    const head = ["", ...chunk.map((g) => clip(g.value ?? "(none)", 15))];
-    out.push({ title, table: { head, rows, align: ["left", ...chunk.map(() => "right" as const)] }, lines: [] });
+    const head = ["", ...chunk.map((_, j) => label(i + j))];
+    const legend = long ? chunk.map((g, j) => `  ${label(i + j)} ${g.value ?? "(none)"}`) : [];
+    out.push({ title, table: { head, rows, align: ["left", ...chunk.map(() => "right" as const)] }, lines: legend });
   }
   return out;
 }
@@ -233,6 +244,3 @@ function usd(v: number | null): string {
   return `$${v.toFixed(v !== 0 && Math.abs(v) < 1 ? 3 : 2)}`;
 }
 
-function clip(s: string, width: number): string {
-  return s.length > width ? `${s.slice(0, width - 1)}~` : s;
-}

@@ -78,7 +78,8 @@ export function renderReportMarkdown(data: ReportData): string {
   for (const block of metricsBlocks(data)) {
     out.push(`#### ${escapeMarkdown(block.title)}`);
     if (block.table) out.push(mdTable(block.table.head.map(escapeMarkdown), block.table.rows.map((r) => r.map((c) => escapeMarkdown(String(c)))), block.table.align));
-    if (block.lines.length) out.push(block.lines.map((l) => `- ${escapeMarkdown(l.trim())}`).join("\n"));
+    // the text report aligns with runs of spaces; a list item needs none
+    if (block.lines.length) out.push(block.lines.map((l) => `- ${escapeMarkdown(l.trim().replace(/ {2,}/g, " "))}`).join("\n"));
   }
   return `${out.join("\n\n")}\n`;
 }

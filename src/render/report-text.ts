@@ -27,7 +27,7 @@ function metaBlock(data: ReportData, options: TextOptions): string {
   for (const s of m.sources) {
     const unit = s.format === "json" ? "elements" : "lines";
     lines.push(`  ${s.name}  ${bytes(s.bytes)}`);
-    lines.push(`    ${s.lines} ${unit} = ${s.records} records + ${s.blank} blank + ${s.rejected} rejected`);
+    lines.push(`    ${plural(s.lines, unit.slice(0, -1))} = ${plural(s.records, "record")} + ${s.blank} blank + ${s.rejected} rejected`);
     lines.push(`    sha256 ${s.sha256}`);
     if (s.problem) lines.push(`    ! ${s.problem}`);
   }
@@ -46,7 +46,7 @@ export function metaFacts(data: ReportData): string[] {
   if (a.non_finite) checks.push(`NaN/Infinity read as null ${a.non_finite}`);
   lines.push(`checks: ${checks.join(", ")}`);
   lines.push(`window: ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"}`);
-  lines.push(`concurrency: ${m.concurrency ?? "n/a"} attempts at once at most`);
+  lines.push(m.concurrency === null ? "concurrency: n/a (no attempt has both start and end times)" : `concurrency: ${plural(m.concurrency, "attempt")} at once at most`);
   const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${t.attempts})`).join(", ");
   lines.push(`timeout limits: ${limits || "none"}`);
   const retried = Object.entries(m.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");

@@ -11,7 +11,7 @@ export function renderTimeoutsText(data: TimeoutsData, options: TextOptions): st
   const t = data.thresholds;
   const out = [
     heading(`${plural(data.timeouts.length, "timeout attempt")}${data.cause ? ` of cause ${data.cause}` : ""}`, options),
-    `rules in order: queue >= ${percent(t.queueShare, 0)} of budget, external, loop >= ${t.loopMin} calls, sluggish x${t.sluggishRatio}`,
+    `rules in order: queue >= ${percent(t.queueShare, 0)} of the limit, external, loop >= ${t.loopMin} calls, sluggish x${t.sluggishRatio}`,
   ];
   const runs = new Set(data.timeouts.map((r) => r.run_id)).size > 1;
   const head = [...(runs ? ["run"] : []), "task", "trial", "attempt", "cause", "evidence"];
