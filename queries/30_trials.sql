@@ -1,5 +1,8 @@
 -- Defines: trials, one row per trial = (run, task, trial): its first attempt (lowest
---          attempt number) and final attempt (highest), and what any attempt hit.
+--          attempt number) and final attempt (highest), what any attempt hit, the
+--          attempts it made (its final attempt number: attempt 3 comes after 1 and 2,
+--          recorded or not), and its times: first start, last end and the wall time
+--          between them (DESIGN section 6), and its first submission.
 --          trial_outcomes, the same trials once per basis ('first', 'final') with the
 --          denominators each belongs to (DESIGN section 4), expected-but-missing trials
 --          included; missing_trials, the trials an expected task owes and has no record of
@@ -22,14 +25,19 @@ per_trial as (
         count(*) as attempts,
         min(attempt) as first_attempt,
         max(attempt) as final_attempt,
+        -- a per-task summary record loads attempts 1 and n only: the number says how many ran
+        max(attempt) as attempts_made,
         bool_or(fault = 'environment') as any_environment,
         bool_or(status = 'timeout') as any_timeout,
         -- timeouts that did not pass verification anyway (denom audit, late passes counted)
         bool_or(status = 'timeout' and not coalesce(is_late_pass, false)) as any_unverified_timeout,
         bool_or(fault = 'task') as any_invalid,
         bool_or(fault = 'unknown') as any_unrecognized,
-        min(coalesce(submitted_at, started_at)) as trial_started_at,
-        max(ended_at) as trial_ended_at
+        -- trial wall time runs from the first start (queue time is not in it)
+        min(started_at) as trial_started_at,
+        max(ended_at) as trial_ended_at,
+        epoch(max(ended_at)) - epoch(min(started_at)) as trial_wall_s,
+        min(submitted_at) as first_submitted_at
     from attempts
     group by run_key, task_id, trial
 ),
@@ -142,21 +150,21 @@ missing as (
 
 by_basis as (
     select
-        'first' as basis, run_key, run_id, task_id, trial, attempts, any_environment, any_timeout,
+        'first' as basis, run_key, run_id, task_id, trial, attempts, attempts_made, any_environment, any_timeout,
         any_invalid, any_unrecognized, first_status as status, first_status_detail as status_detail,
         first_fault as fault, first_timeout_cause as timeout_cause, first_is_late_pass as is_late_pass,
         first_raw_status as raw_status, agent, model, category, difficulty, true as task_named
     from recorded
     union all
     select
-        'final' as basis, run_key, run_id, task_id, trial, attempts, any_environment, any_timeout,
+        'final' as basis, run_key, run_id, task_id, trial, attempts, attempts_made, any_environment, any_timeout,
         any_invalid, any_unrecognized, final_status, final_status_detail,
         final_fault, final_timeout_cause, final_is_late_pass,
         final_raw_status, agent, model, category, difficulty, true
     from recorded
     union all
     select
-        b.basis, run_key, run_id, task_id, trial, 0 as attempts, true as any_environment, false as any_timeout,
+        b.basis, run_key, run_id, task_id, trial, 0 as attempts, 0 as attempts_made, true as any_environment, false as any_timeout,
         false as any_invalid, false as any_unrecognized, 'missing', 'expected, no record',
         'environment', null, false,
         null, agent, model, category, difficulty, is_named

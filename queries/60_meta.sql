@@ -1,6 +1,8 @@
 -- Defines: accounting (every physical line in one bucket: lines = records + blank + rejected,
---          DESIGN section 8), run_summary (window, counts, concurrency), timeout_limits,
---          retry_policy (which statuses were retried, and how often).
+--          DESIGN section 8; `unaccounted` is what does not add up, 0 when all is well),
+--          run_summary (window from the first start to the last end, counts, concurrency),
+--          timeout_limits, retry_policy (attempts per trial at most, which statuses were
+--          retried, and how often).
 -- Reads: sources, attempts, stg_attempts, attempts_classified, trials.
 create or replace view accounting as
 with
@@ -11,7 +13,10 @@ lines as (
         coalesce(sum(records), 0) as records,
         coalesce(sum(blank), 0) as blank,
         coalesce(sum(rejected), 0) as rejected,
-        coalesce(sum(non_finite), 0) as non_finite
+        coalesce(sum(non_finite), 0) as non_finite,
+        -- a JSONL source's lines are the physical lines its splitter counted, so this
+        -- is a real check: a line that reached no bucket shows here
+        coalesce(sum(lines - records - blank - rejected), 0) as unaccounted
     from sources
 ),
 
@@ -52,7 +57,8 @@ final as (
         (select count(*) from trials) as trials,
         (select count(*) from kept) as attempts,
         (select count(distinct run_key) from kept) as runs,
-        (select min(coalesce(submitted_at, started_at)) from kept) as window_start,
+        -- like a trial's wall time, the window runs from the first start (DESIGN section 6)
+        (select min(started_at) from kept) as window_start,
         (select max(ended_at) from kept) as window_end,
         (select max(in_flight) from running) as concurrency
 )
@@ -83,8 +89,9 @@ retried as (
 
 final as (
     select
-        (select max(attempts) from trials) as max_attempts,
-        (select count(*) filter (where attempts > 1) from trials) as trials_retried,
+        -- attempts made, by number: a summary record's attempt n stands for n attempts
+        (select max(attempts_made) from trials) as max_attempts,
+        (select count(*) filter (where attempts_made > 1) from trials) as trials_retried,
         (select list(struct_pack(status := status, attempts := n) order by n desc, status)
             from (select status, count(*) as n from retried group by status)) as retried_statuses
 )

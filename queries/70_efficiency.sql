@@ -5,6 +5,9 @@
 --          duration_by_status (the duration figures per attempt status).
 -- Reads: attempts_classified, scoped_trial_outcomes.
 --
+-- Attempts per trial count the attempts a trial made by number (its final attempt number,
+-- trial_outcomes.attempts_made): a per-task summary record loads attempts 1 and n only.
+--
 -- Duration = ended_at - started_at of one attempt (stg_attempts.duration_s), never a sum of
 -- steps. Percentiles are nearest-rank: quantile_disc takes the ceil(q * n)-th smallest value.
 -- A figure over values nobody recorded (no times, no cost) is NULL, and the attempts that
@@ -17,7 +20,7 @@ attempts as (
 ),
 
 trial_scope_keys as (
-    select scope_id, run_key, task_id, trial
+    select scope_id, run_key, task_id, trial, attempts_made
     from scoped_trial_outcomes
     where basis = 'final' and attempts > 0
 ),
@@ -25,7 +28,10 @@ trial_scope_keys as (
 final as (
     select
         t.scope_id,
-        a.*
+        a.*,
+        -- an earlier attempt of a per-task summary record: the record's spend, tokens and
+        -- calls are on its final attempt (formats/task-summary.ts), so none is missing here
+        a.format = 'task-summary' and a.attempt < t.attempts_made as is_summary_earlier_attempt
     from attempts as a
     join trial_scope_keys as t using (run_key, task_id, trial)
 )
@@ -50,13 +56,13 @@ select
     -- the span from first start to last end: concurrent attempts overlap in it, so it can be
     -- far below the agent time
     epoch(max(ended_at)) - epoch(min(started_at)) as wall_s,
-    avg(llm_tokens) as llm_tokens_mean,
+    avg(llm_tokens::decimal(38, 6))::double as llm_tokens_mean,
     count(llm_tokens) as llm_tokens_attempts,
     avg(tool_call_count) as tool_calls_mean,
     count(tool_call_count) as tool_calls_attempts,
     -- every attempt's spend, retries included; NULL when no attempt recorded a cost
     sum(cost_usd::decimal(38, 12))::double as cost_usd_total,
-    count(*) - count(cost_usd) as cost_missing_attempts
+    count(*) filter (where cost_usd is null and not is_summary_earlier_attempt) as cost_missing_attempts
 from scoped_attempts
 group by grouping sets ((scope_id), (scope_id, status));
 
@@ -82,7 +88,7 @@ recorded_trials as (
         run_key,
         task_id,
         trial,
-        any_value(attempts) as attempts,
+        any_value(attempts_made) as attempts_made,
         bool_or(basis = 'first' and is_success) as first_success,
         bool_or(basis = 'final' and is_success) as final_success
     from outcomes
@@ -95,10 +101,11 @@ per_trial as (
         scope_id,
         count(*) as trials,
         count(*) filter (where final_success) as final_successes,
-        count(*) filter (where attempts > 1) as trials_retried,
+        sum(attempts_made) as attempts_made,
+        count(*) filter (where attempts_made > 1) as trials_retried,
         -- rescued: the first attempt did not succeed, a later one did
         count(*) filter (where final_success and not first_success) as trials_rescued,
-        count(*) filter (where final_success and attempts = 1) as zero_retry_successes
+        count(*) filter (where final_success and attempts_made = 1) as zero_retry_successes
     from recorded_trials
     group by scope_id
 ),
@@ -125,7 +132,7 @@ final as (
         -- cost per success = all spend, retries included / final successes
         a.cost_usd_total / nullif(t.final_successes, 0) as cost_per_success,
         coalesce(t.final_successes, 0) as final_successes,
-        a.attempts::double / nullif(t.trials, 0) as attempts_per_trial,
+        t.attempts_made::double / nullif(t.trials, 0) as attempts_per_trial,
         coalesce(t.trials_retried, 0) as trials_retried,
         coalesce(t.trials_rescued, 0) as trials_rescued,
         t.zero_retry_successes::double / nullif(t.final_successes, 0) as zero_retry_success_share

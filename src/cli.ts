@@ -402,7 +402,8 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
   return (r) => {
     if (++shown > REJECTS_SHOWN) return;
     const where = r.location ? `${r.source} (${r.location})` : `${r.source}:${r.line}`;
-    io.stderr.write(`denom: ${where}: ${r.reason}; the line was skipped, --strict makes this fatal\n`);
+    const skipped = r.kind === "document" ? "" : `the ${r.kind} was skipped, `; // a broken document says what was kept in its reason
+    io.stderr.write(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal\n`);
     if (shown === REJECTS_SHOWN) io.stderr.write(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
 }

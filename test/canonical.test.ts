@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, normalizeAttempt } from "../src/ingest/canonical.js";
+import { TABLES } from "../src/ingest/loader.js";
 
 function ok(record: Record<string, unknown>) {
   const r = normalizeAttempt(record);
@@ -64,6 +65,27 @@ describe("normalizeAttempt", () => {
   it("flattens events with canonical arguments", () => {
     const a = ok({ task_id: "t", status: "timeout", events: [{ type: "tool_call", name: "read", args: { b: 1, a: [2, { d: 3, c: 4 }] } }] });
     expect(a.events[0]).toEqual({ seq: 0, ts: null, type: "tool_call", name: "read", args: '{"a":[2,{"c":4,"d":3}],"b":1}', status: null });
+  });
+
+  it("reads grader_error: false, 0 and empty values as no grader error, true as one", () => {
+    const graderError = (v: unknown) => ok({ task_id: "t", status: "success", grader_error: v }).grader_error;
+    // a JSON-stringified false ("false") would be non-empty text: the success would turn aborted
+    expect([false, 0, "", "  ", [], {}].map(graderError)).toEqual([null, null, null, null, null, null]);
+    expect([true, 1].map(graderError)).toEqual(["true", "true"]);
+    expect(graderError("judge returned HTTP 503")).toBe("judge returned HTTP 503");
+    expect(graderError({ code: 503 })).toBe('{"code":503}');
+    // the same reading for error_message (alias error)
+    expect(ok({ task_id: "t", status: "failure", error: false }).error_message).toBeNull();
+  });
+
+  it("reads llm_tokens as a whole number beyond 32 bits, into a BIGINT column", () => {
+    // 3e9 > 2^31 - 1 = 2147483647, the INTEGER limit
+    expect(ok({ task_id: "t", status: "success", llm_tokens: 3e9 }).llm_tokens).toBe(3e9);
+    expect(error({ task_id: "t", status: "success", llm_tokens: 10.5 })).toBe("llm_tokens: expected a whole number, got 10.5");
+    expect(error({ task_id: "t", status: "success", llm_tokens: -1 })).toBe("llm_tokens: must be >= 0, got -1");
+    expect(TABLES.attempts.find((c) => c.name === "llm_tokens")?.type).toBe("BIGINT");
+    // the other whole numbers stay 32-bit
+    expect(error({ task_id: "t", status: "success", tool_call_count: 3e9 })).toBe("tool_call_count: must be <= 2147483647, got 3000000000");
   });
 
   it("rejects an event that is not an object", () => {

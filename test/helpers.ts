@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import tar from "tar-stream";
 import { main } from "../src/cli.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -56,6 +57,16 @@ export function tempDir(files: Record<string, string | Buffer> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), "denom-test-"));
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
+}
+
+/** A tar archive holding `files` (name -> content), built in memory. */
+export async function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [name, content] of Object.entries(files)) pack.entry({ name }, content);
+  pack.finalize();
+  const parts: Buffer[] = [];
+  for await (const c of pack) parts.push(c as Buffer);
+  return Buffer.concat(parts);
 }
 
 /** JSONL text from objects. */

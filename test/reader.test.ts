@@ -1,21 +1,26 @@
 /** JSONL vs JSON documents, and the document walker over stream-json tokens. */
 import { describe, expect, it } from "vitest";
-import { readUnits, sniff, type Unit } from "../src/ingest/reader.js";
+import { peek } from "../src/ingest/peek.js";
+import { readUnits, sniff, type RejectKind, type Unit } from "../src/ingest/reader.js";
 
-async function read(text: string, chunk = 7) {
+async function read(text: string | Buffer, chunk = 7) {
   const units: Unit[] = [];
   const blanks: number[] = [];
   const rejects: [number, string | null, string][] = [];
-  const bytes = Buffer.from(text);
+  const kinds: RejectKind[] = [];
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
   async function* chunks() {
     for (let i = 0; i < bytes.length; i += chunk) yield bytes.subarray(i, i + chunk);
   }
   const summary = await readUnits(chunks(), new Set(["results"]), {
     unit: (u) => units.push(u),
     blank: (n) => blanks.push(n),
-    reject: (line, location, reason) => rejects.push([line, location, reason]),
+    reject: (line, location, reason, _excerpt, kind) => {
+      rejects.push([line, location, reason]);
+      kinds.push(kind);
+    },
   });
-  return { summary, values: units.map((u) => u.value), where: units.map((u) => u.location ?? u.line), blanks, rejects };
+  return { summary, values: units.map((u) => u.value), where: units.map((u) => u.location ?? u.line), blanks, rejects, kinds };
 }
 
 describe("sniff", () => {
@@ -66,10 +71,72 @@ describe("readUnits", () => {
     expect(r.summary.nonFinite).toBe(2);
   });
 
-  it("keeps the elements read before a document breaks and rejects the rest", async () => {
+  it("keeps the elements read before a document breaks and says the rest was not read", async () => {
     const r = await read('[\n {"a": 1},\n {"b": 2},\n {"c": ');
     expect(r.values).toEqual([{ a: 1 }, { b: 2 }]);
     expect(r.rejects.length).toBe(1);
-    expect(r.rejects[0][1]).toBe("[2]");
+    // two elements read, so the break is in element 3, results index 2
+    const [line, location, reason] = r.rejects[0];
+    expect([line, location]).toEqual([3, "[2]"]);
+    expect(reason).toMatch(/^invalid JSON document at element 3 \(.+\): the elements before it are kept, the rest of the document was not read$/);
+    expect(r.kinds).toEqual(["document"]);
+  });
+
+  it("tells a skipped element from a document break", async () => {
+    const r = await read('[{"a": 1}, 7, {"b": 2}, ');
+    // the bare 7 is skipped and reading goes on to {"b": 2}; then the document ends early
+    expect(r.values).toEqual([{ a: 1 }, { b: 2 }]);
+    expect(r.kinds).toEqual(["element", "document"]);
+  });
+
+  for (const chunk of [3, 7, 1 << 16]) {
+    it(`reads a JSON document that starts with a byte-order mark (${chunk}-byte chunks)`, async () => {
+      const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+      const r = await read(Buffer.concat([bom, Buffer.from('[{"a": 1},\n {"b": 2}]\n')]), chunk);
+      expect(r.values).toEqual([{ a: 1 }, { b: 2 }]);
+      expect(r.rejects).toEqual([]);
+      expect(r.summary).toEqual({ format: "json", physicalLines: 2, nonFinite: 0 });
+    });
+
+    it(`rejects bytes that are not UTF-8 in a document instead of replacing them (${chunk}-byte chunks)`, async () => {
+      // element 2 holds the byte 0xff, which UTF-8 never uses
+      const doc = Buffer.concat([Buffer.from('[{"a": 1},\n {"b": "x'), Buffer.from([0xff]), Buffer.from('"},\n {"c": 3}]\n')]);
+      const r = await read(doc, chunk);
+      // element 1 is kept; element 2 and everything after it are not read
+      expect(r.values).toEqual([{ a: 1 }]);
+      expect(r.rejects).toEqual([[2, "[1]", "bytes that are not UTF-8 at element 2: the elements before it are kept, the rest of the document was not read"]]);
+      expect(r.kinds).toEqual(["document"]);
+      expect(r.summary.physicalLines).toBe(3); // the lines are still counted
+    });
+  }
+
+  it("rejects a document that ends inside a UTF-8 sequence", async () => {
+    // 0xe6 0xbc starts a three-byte character whose last byte never comes
+    const r = await read(Buffer.concat([Buffer.from('[{"a": 1}, {"b": "'), Buffer.from([0xe6, 0xbc])]));
+    expect(r.values).toEqual([{ a: 1 }]);
+    expect(r.rejects[0][2]).toMatch(/^bytes that are not UTF-8 at element 2:/);
+  });
+});
+
+describe("peek", () => {
+  it("reads ahead until told and replays every byte, in order, once", async () => {
+    async function* parts() {
+      for (const p of ["ab", "cd\n", "ef", "g\n", "hi"]) yield Buffer.from(p);
+    }
+    let lines = 0;
+    const p = await peek(parts(), (chunk) => (lines += chunk.includes(10) ? 1 : 0) >= 2);
+    // stops after the chunk holding the second newline: "ab" + "cd\n" + "ef" + "g\n"
+    expect([p.bytes.toString(), p.ended]).toEqual(["abcd\nefg\n", false]);
+    const all: string[] = [];
+    for await (const c of p.rest) all.push(c.toString());
+    expect(all.join("")).toBe("abcd\nefg\nhi");
+  });
+
+  it("says when the source ended during the read-ahead", async () => {
+    async function* parts() {
+      yield Buffer.from("x");
+    }
+    const p = await peek(parts(), () => false);
+    expect([p.bytes.toString(), p.ended]).toEqual(["x", true]);
   });
 });

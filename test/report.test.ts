@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import tar from "tar-stream";
 import { describe, expect, it } from "vitest";
-import { CASES, REAL, cell, denom, hasShared, jsonl, tempDir } from "./helpers.js";
+import { Database } from "../src/db/database.js";
+import { CASES, REAL, cell, denom, hasShared, jsonl, tarOf, tempDir } from "./helpers.js";
 
 const SEED = join(CASES, "seed-100");
 
@@ -112,12 +112,13 @@ describe("status model (DESIGN section 3)", () => {
       { task_id: "2", status: "success", grader_error: "judge returned 500" }, // aborted, environment
       { task_id: "3", status: "timeout", score: 1 }, // still a timeout, a late pass
       { task_id: "4", status: "aborted", status_detail: "safety_stop" }, // aborted, but the agent's fault
+      { task_id: "5", status: "success", grader_error: false }, // no grader error: still a success
     );
     const out = (await denom(["report", "--json", "-"], input)).json();
-    expect(out.status_counts.final).toEqual({ aborted: 2, failure: 1, timeout: 1 });
+    expect(out.status_counts.final).toEqual({ aborted: 2, failure: 1, timeout: 1, success: 1 });
     expect(out.diagnostics).toEqual({ timeout_attempts: 1, timeouts_with_passing_score: 1, constraint_violations: 1, grader_errors: 1, missing: 0 });
-    // attributable removes only the grader error: 4 - 1 = 3 trials, no success
-    expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([0, 3]);
+    // attributable removes only the grader error: 5 - 1 = 4 trials, one success (5)
+    expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([1, 4]);
   });
 });
 
@@ -158,12 +159,41 @@ describe("bad input (DESIGN section 8)", () => {
     const r = await denom(["report", "--json", join(dir, "run.jsonl")]);
     expect(r.code).toBe(0);
     // 5 lines = 1 record + 1 blank + 3 rejected
-    expect(r.json().accounting).toMatchObject({ lines: 5, records: 1, blank: 1, rejected: 3 });
+    expect(r.json().accounting).toMatchObject({ lines: 5, records: 1, blank: 1, rejected: 3, unaccounted: 0 });
     const err = r.stderr.trim().split("\n");
     expect(err[0]).toMatch(new RegExp(`^denom: ${join(dir, "run.jsonl")}:3: invalid JSON \\(.*\\); the line was skipped, --strict makes this fatal$`));
     expect(err[1]).toMatch(/:4: task_id: missing; the line was skipped/);
     expect(err[2]).toMatch(/:5: ended_at is before started_at \(10 s earlier\)/);
     expect(r.json().rejects.map((x: { line: number }) => x.line)).toEqual([3, 4, 5]);
+  });
+
+  it("says a broken JSON document was not read on, apart from a skipped element", async () => {
+    const dir = tempDir({ "run.json": '[{"task_id":"a","status":"success"},\n 7,\n {"task_id":"b",' });
+    const file = join(dir, "run.json");
+    const r = await denom(["report", "--json", file]);
+    expect(r.code).toBe(0);
+    const err = r.stderr.trim().split("\n");
+    expect(err[0]).toBe(`denom: ${file} ([1]): expected a JSON object, got 7; the element was skipped, --strict makes this fatal`);
+    expect(err[1]).toMatch(
+      new RegExp(`^denom: ${file} \\(\\[2\\]\\): invalid JSON document at element 3 \\(.+\\): the elements before it are kept, the rest of the document was not read; --strict makes this fatal$`),
+    );
+    // 3 elements = 1 record + 2 rejected (the bare 7, the broken rest)
+    expect(r.json().accounting).toMatchObject({ lines: 3, records: 1, blank: 0, rejected: 2, unaccounted: 0 });
+  });
+
+  it("warns when the lines of a source do not add up", async () => {
+    const dir = tempDir({ "run.jsonl": input });
+    const db = join(dir, "runs.duckdb");
+    expect((await denom(["ingest", join(dir, "run.jsonl"), "--db", db])).code).toBe(0);
+    // a source row whose buckets miss 2 of its lines (as a bug in the reader would leave it)
+    const file = await Database.open({ path: db });
+    await file.run("UPDATE sources SET lines = lines + 2");
+    file.close();
+    const json = (await denom(["report", "--json", "--db", db])).json();
+    // 5 + 2 lines, 1 record + 1 blank + 3 rejected: 7 - 5 = 2 unaccounted
+    expect(json.accounting).toMatchObject({ lines: 7, records: 1, blank: 1, rejected: 3, unaccounted: 2 });
+    const text = await denom(["report", "--db", db]);
+    expect(text.stdout).toContain("  ! lines do not add up: 2 = lines - records - blank - rejected (should be 0; please report it)");
   });
 
   it("prints the report and exits 1 under --strict", async () => {
@@ -206,12 +236,8 @@ describe.skipIf(!hasShared)("report on real Terminal-Bench results (../shared/da
   });
 
   it("gives the same figures from a .tar.gz holding it", async () => {
-    const pack = tar.pack();
-    pack.entry({ name: "20250902_orchestrator_claude-4-sonnet/results.json" }, readFileSync(file));
-    pack.finalize();
-    const parts: Buffer[] = [];
-    for await (const c of pack) parts.push(c as Buffer);
-    const dir = tempDir({ "task_logs.tar.gz": gzipSync(Buffer.concat(parts)) });
+    const archive = await tarOf({ "20250902_orchestrator_claude-4-sonnet/results.json": readFileSync(file) });
+    const dir = tempDir({ "task_logs.tar.gz": gzipSync(archive) });
     expectFigures((await denom(["report", "--json", join(dir, "task_logs.tar.gz")])).json());
   });
 });

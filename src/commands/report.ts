@@ -92,6 +92,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
     unrecognized: number;
     naive_timestamps: number;
     non_finite: number;
+    /** lines - records - blank - rejected: lines that reached no bucket; 0 when all is well */
+    unaccounted: number;
   };
   rates: RateCell[];
   status_counts: { first: Record<string, number>; final: Record<string, number> };

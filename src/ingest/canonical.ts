@@ -6,7 +6,12 @@
  */
 import { parseTimestamp, typeName } from "./timestamps.js";
 
-export type FieldKind = "id" | "text" | "status" | "int" | "number" | "boolean" | "timestamp" | "fault" | "events";
+/**
+ * How a field is read: `int` is a whole number that fits 32 bits, `bigint` one up
+ * to 2^53 - 1 (token counts); `error` is text saying something failed, where
+ * false, 0, "", [], {} and null mean nothing failed and true or 1 read as "true".
+ */
+export type FieldKind = "id" | "text" | "error" | "status" | "int" | "bigint" | "number" | "boolean" | "timestamp" | "fault" | "events";
 
 /** One canonical field: its name, the aliases read when it is absent, its type and bounds. */
 export interface FieldSpec {
@@ -38,14 +43,14 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "last_event", kind: "text", doc: "last thing the attempt did, when no events are given" },
   { field: "last_event_ts", kind: "timestamp", doc: "when last_event happened" },
   { field: "repeated_tool_calls", kind: "int", min: 0, doc: "longest run of identical calls, when no events are given" },
-  { field: "llm_tokens", kind: "number", min: 0, doc: "LLM tokens used by the attempt" },
+  { field: "llm_tokens", kind: "bigint", min: 0, doc: "LLM tokens used by the attempt" },
   { field: "tool_call_count", kind: "int", min: 0, doc: "tool calls made by the attempt" },
   { field: "cost_usd", kind: "number", min: 0, doc: "spend of this attempt, USD" },
   { field: "score", kind: "number", doc: "optional grade; never decides success on its own" },
   { field: "resolved", aliases: ["is_resolved"], kind: "boolean", doc: "the verifier passed, whatever the status (a late pass when the status is timeout)" },
   { field: "constraint_ok", kind: "boolean", doc: "false = a hard constraint was violated" },
-  { field: "grader_error", kind: "text", doc: "the grader failed; the attempt was not really graded" },
-  { field: "error_message", aliases: ["error"], kind: "text", doc: "error text" },
+  { field: "grader_error", kind: "error", doc: "the grader failed; the attempt was not really graded (false, 0 and \"\" mean it did not fail)" },
+  { field: "error_message", aliases: ["error"], kind: "error", doc: "error text (false, 0 and \"\" mean no error)" },
   { field: "agent", kind: "id", doc: "grouping key" },
   { field: "model", kind: "id", doc: "grouping key" },
   { field: "category", kind: "id", doc: "grouping key" },
@@ -109,8 +114,8 @@ for (const spec of ATTEMPT_FIELDS) {
 
 class FieldError extends Error {}
 
-/** Whole-number fields are 32-bit INTEGER columns. */
-const MAX_INT = 2_147_483_647;
+/** Largest value of each whole-number kind: `int` is an INTEGER column, `bigint` a BIGINT one (exact in a JS number). */
+const MAX_WHOLE: Readonly<Record<string, number>> = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER };
 
 /**
  * Checks and types one record already keyed by canonical names (or their aliases).
@@ -182,6 +187,8 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
       throw new FieldError(`${spec.field}: expected a string, got ${typeName(raw)}`);
     case "text":
       return typeof raw === "string" ? raw : JSON.stringify(raw);
+    case "error":
+      return readError(raw);
     case "fault": {
       const v = typeof raw === "string" ? raw.trim().toLowerCase() : raw;
       if (v === "agent" || v === "environment") return v;
@@ -192,14 +199,16 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
       if (raw === 0 || raw === 1) return raw === 1;
       throw new FieldError(`${spec.field}: expected true or false, got ${JSON.stringify(raw)}`);
     case "int":
+    case "bigint":
     case "number": {
       const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
       if (typeof n !== "number" || !Number.isFinite(n))
         throw new FieldError(`${spec.field}: expected a number, got ${JSON.stringify(raw)}`);
-      if (spec.kind === "int" && !Number.isInteger(n))
+      const max = MAX_WHOLE[spec.kind];
+      if (max !== undefined && !Number.isInteger(n))
         throw new FieldError(`${spec.field}: expected a whole number, got ${n}`);
-      if (spec.kind === "int" && n > MAX_INT)
-        throw new FieldError(`${spec.field}: must be <= ${MAX_INT}, got ${n}`);
+      if (max !== undefined && n > max)
+        throw new FieldError(`${spec.field}: must be <= ${max}, got ${n}`);
       if (spec.min !== undefined && (spec.exclusiveMin ? n <= spec.min : n < spec.min))
         throw new FieldError(`${spec.field}: must be ${spec.exclusiveMin ? ">" : ">="} ${spec.min}, got ${n}`);
       return n;
@@ -207,6 +216,21 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
     default:
       throw new Error(`unhandled field kind ${spec.kind}`);
   }
+}
+
+/**
+ * An `error` field: the text of what failed, or null when nothing did. Harnesses
+ * write a flag as often as a message (`grader_error: false`), and the text
+ * "false" would read as a failure: false, 0, "" (or blanks), [] and {} are
+ * null; true and 1 are "true"; other values are kept as JSON text.
+ */
+function readError(raw: unknown): string | null {
+  if (raw === false || raw === 0) return null;
+  if (raw === true || raw === 1) return "true";
+  if (typeof raw === "string") return raw.trim() === "" ? null : raw;
+  if (Array.isArray(raw) && raw.length === 0) return null;
+  if (typeof raw === "object" && raw !== null && Object.keys(raw).length === 0) return null;
+  return JSON.stringify(raw);
 }
 
 function readEvents(raw: unknown): { events: CanonicalEvent[]; naive: number } {

@@ -9,7 +9,7 @@ import type { Database } from "../db/database.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
 import { Loader } from "./loader.js";
-import { readUnits, type Unit } from "./reader.js";
+import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { expandInputs, fileSha256, openSources, type InputSpec } from "./sources.js";
 
 /** A line that was not loaded, as shown to the user. */
@@ -20,6 +20,11 @@ export interface RejectNotice {
   /** e.g. `results[16]` in a JSON document */
   location: string | null;
   reason: string;
+  /**
+   * `line` or `element`: that one was skipped and reading went on; `document`:
+   * a JSON document broke there and the rest of it was not read.
+   */
+  kind: RejectKind;
 }
 
 export interface IngestOptions {
@@ -33,10 +38,11 @@ export interface IngestOptions {
   onProgress?: (read: number, total: number | null) => void;
   /**
    * Skip a source whose sha256 is already in the database (loaded before, or
-   * earlier in this call) and list it in `skipped`: a file loaded before is
-   * recognised by hashing it, before it is parsed; an archive member, stdin or
-   * a repeat within the call once read, and its rows are then removed.
-   * Used by `denom ingest --db`, so nothing counts twice.
+   * earlier in this call) and list it in `skipped`: a plain file loaded before
+   * is recognised by hashing it before it is parsed (only when its size is that
+   * of a stored source; never an archive, whose members are the sources); every
+   * other source once read (its digest is taken as it is read), and its rows are
+   * then removed. Used by `denom ingest --db`, so nothing counts twice.
    */
   skipKnownSources?: boolean;
 }
@@ -63,7 +69,7 @@ export interface IngestResult {
  * when an input path cannot be read; a bad line is a reject, never an error.
  */
 export async function ingest(db: Database, inputs: readonly string[], options: IngestOptions): Promise<IngestResult> {
-  const specs = expandInputs(inputs);
+  const specs = expandInputs(inputs, options.onWarning);
   return ingestSpecs(db, specs, options);
 }
 
@@ -71,11 +77,13 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
   const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] };
   const loader = await Loader.open(db);
   let sourceId = await loader.nextSourceId();
-  const known = options.skipKnownSources ? { digests: await loader.sourceDigests(), skippedFiles: await loader.skippedKeys() } : null;
+  const known = options.skipKnownSources
+    ? { digests: await loader.sourceDigests(), sizes: await loader.sourceSizes(), skippedFiles: await loader.skippedKeys() }
+    : null;
   try {
     // a file loaded before is skipped on its hash alone, without parsing it again;
     // archive members, stdin and repeats within this call are caught once read, below
-    const specs = known ? await withoutKnownFiles(allSpecs, known.digests, result.skipped) : allSpecs;
+    const specs = known ? await withoutKnownFiles(allSpecs, known.digests, known.sizes, result.skipped) : allSpecs;
     const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
     let read = 0;
     const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
@@ -89,15 +97,16 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       }
       const id = sourceId++;
       const counts = { records: 0, blank: 0, rejected: 0, attempts: 0, nonFinite: 0 };
-      const reject = (line: number, location: string | null, reason: string, excerpt: string) => {
+      const reject = (line: number, location: string | null, reason: string, shown: string, kind: RejectKind) => {
         counts.rejected++;
-        loader.reject(id, line, location, reason, excerpt);
-        options.onReject?.({ source: src.name, line, location, reason });
+        loader.reject(id, line, location, reason, shown);
+        options.onReject?.({ source: src.name, line, location, reason, kind });
       };
       const onUnit = (u: Unit) => {
+        const kind: RejectKind = u.location === null ? "line" : "element";
         const format = formatFor(u.value);
         const adapted = format.adapt(u.value, { source: src.name });
-        if ("error" in adapted) return reject(u.line, u.location, adapted.error, excerptOf(u.text));
+        if ("error" in adapted) return reject(u.line, u.location, adapted.error, excerpt(u.text), kind);
         if ("metadata" in adapted) {
           counts.records++;
           loader.runMetadata(id, adapted.metadata);
@@ -108,7 +117,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
           const n = normalizeAttempt(record);
           if ("error" in n) {
             const where = adapted.attempts.length > 1 ? `record ${i + 1} of ${adapted.attempts.length}: ` : "";
-            return reject(u.line, u.location, where + n.error, excerptOf(u.text));
+            return reject(u.line, u.location, where + n.error, excerpt(u.text), kind);
           }
           attempts.push(n.attempt);
         }
@@ -143,7 +152,10 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         bytes,
         format: summary.format,
         physical_lines: summary.physicalLines,
-        lines: counts.records + counts.blank + counts.rejected,
+        // JSONL: the splitter's count, so lines = records + blank + rejected is a
+        // real check (the accounting view says what does not add up); a document
+        // counts its elements, which are records or rejects by construction
+        lines: summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected,
         records: counts.records,
         blank: counts.blank,
         rejected: counts.rejected,
@@ -163,11 +175,21 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
   return result;
 }
 
-/** The specs left once files whose sha256 is among `digests` are moved to `skipped`. */
-async function withoutKnownFiles(specs: readonly InputSpec[], digests: Map<string, string>, skipped: SkippedSource[]): Promise<InputSpec[]> {
+/**
+ * The specs left once plain files whose sha256 is among `digests` are moved to
+ * `skipped`. Only a file whose size is among `sizes` (the bytes of a stored
+ * source) can be one loaded before, so no other file is read twice; an archive
+ * never is one (its members are), so it is not hashed either.
+ */
+async function withoutKnownFiles(
+  specs: readonly InputSpec[],
+  digests: Map<string, string>,
+  sizes: ReadonlySet<number>,
+  skipped: SkippedSource[],
+): Promise<InputSpec[]> {
   const fresh: InputSpec[] = [];
   for (const spec of specs) {
-    if (spec.kind === "file") {
+    if (spec.kind === "file" && sizes.has(spec.size) && !ARCHIVE_NAME.test(spec.path)) {
       const sha256 = await fileSha256(spec.path);
       const sameAs = digests.get(sha256);
       if (sameAs !== undefined) {
@@ -180,7 +202,5 @@ async function withoutKnownFiles(specs: readonly InputSpec[], digests: Map<strin
   return fresh;
 }
 
-const EXCERPT = 80;
-function excerptOf(text: string): string {
-  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
-}
+/** Archive names: their members are the sources, so the archive's own digest is never stored. */
+const ARCHIVE_NAME = /\.(tar|tgz|tar\.gz)$/i;

@@ -18,9 +18,11 @@ interface Column {
 const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
   id: "VARCHAR",
   text: "VARCHAR",
+  error: "VARCHAR",
   status: "VARCHAR",
   fault: "VARCHAR",
   int: "INTEGER",
+  bigint: "BIGINT",
   number: "DOUBLE",
   boolean: "BOOLEAN",
   timestamp: "TIMESTAMPTZ",
@@ -33,6 +35,9 @@ function columnName(field: string): string {
 
 const c = (name: string, type: SqlType): Column => ({ name, type });
 
+/** The canonical fields stored as attempts columns (events go to their own table). */
+const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events");
+
 /** Every table denom loads, with its columns in order. */
 export const TABLES: Record<string, Column[]> = {
   sources: [
@@ -44,7 +49,7 @@ export const TABLES: Record<string, Column[]> = {
   attempts: [
     c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
     c("format", "VARCHAR"), c("line_hash", "VARCHAR"),
-    ...ATTEMPT_FIELDS.filter((f) => f.kind !== "events").map((f) => c(columnName(f.field), f.kind === "events" ? "VARCHAR" : SQL_TYPE[f.kind])),
+    ...ATTEMPT_VALUE_SPECS.map((f) => c(columnName(f.field), SQL_TYPE[f.kind as Exclude<FieldKind, "events">])),
     c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
   ],
   events: [
@@ -130,7 +135,7 @@ export interface AttemptOrigin {
   nonFinite: number;
 }
 
-const ATTEMPT_VALUE_FIELDS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events").map((f) => f.field as keyof CanonicalAttempt);
+const ATTEMPT_VALUE_FIELDS = ATTEMPT_VALUE_SPECS.map((f) => f.field as keyof CanonicalAttempt);
 
 /**
  * Appends rows through one appender per table. Rows are validated before they
@@ -187,6 +192,12 @@ export class Loader {
   async sourceDigests(): Promise<Map<string, string>> {
     const rows = await this.db.all("SELECT sha256, name FROM sources ORDER BY source_id");
     return new Map(rows.map((r) => [r.sha256 as string, r.name as string]));
+  }
+
+  /** The byte counts of every source in the database: a file of another size cannot be one of them. */
+  async sourceSizes(): Promise<Set<number>> {
+    const rows = await this.db.all("SELECT DISTINCT bytes FROM sources ORDER BY bytes");
+    return new Set(rows.map((r) => r.bytes as number));
   }
 
   /** `name\treason` of every skipped_files row, so a member skipped before is listed once. */

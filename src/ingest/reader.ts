@@ -7,9 +7,9 @@
 import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
 import { jsonParser } from "stream-json/parser.js";
-import { StringDecoder } from "node:string_decoder";
 import { LineSplitter, parseLine } from "./lines.js";
 import { NonFiniteFilter } from "./non-finite.js";
+import { peek } from "./peek.js";
 
 /** One JSON value read from a source. */
 export interface Unit {
@@ -24,15 +24,21 @@ export interface Unit {
   nonFinite: number;
 }
 
+/**
+ * What a reject stands for: one JSONL line, one element of a JSON document (both
+ * skipped, the rest read on), or the break of a JSON document (its rest not read).
+ */
+export type RejectKind = "line" | "element" | "document";
+
 export interface UnitSink {
   unit(u: Unit): void;
   blank(line: number): void;
-  reject(line: number, location: string | null, reason: string, excerpt: string): void;
+  reject(line: number, location: string | null, reason: string, excerpt: string, kind: RejectKind): void;
 }
 
 export interface ReadSummary {
   format: "jsonl" | "json";
-  /** physical lines of the source */
+  /** physical lines of the source (newlines, plus a last line without one) */
   physicalLines: number;
   /** NaN / Infinity tokens read as null in a JSON document (JSONL units count their own) */
   nonFinite: number;
@@ -45,34 +51,17 @@ const SNIFF_BYTES = 1 << 20;
 const SNIFF_LINES = 5;
 const EXCERPT = 80;
 
+/** The start of a rejected text, as stored with the reject: at most 80 characters, `…` when cut. */
+export function excerpt(text: string): string {
+  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
+}
+
 /** Reads one source, pushing every unit, blank and reject into `sink`. */
 export async function readUnits(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink): Promise<ReadSummary> {
-  const it = chunks[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let size = 0;
   let newlines = 0;
-  let ended = false;
-  while (size < SNIFF_BYTES && newlines <= SNIFF_LINES) {
-    const r = await it.next();
-    if (r.done) {
-      ended = true;
-      break;
-    }
-    head.push(r.value);
-    size += r.value.length;
-    newlines += countNewlines(r.value);
-  }
-  const first = Buffer.concat(head);
-  async function* replay(): AsyncGenerator<Buffer> {
-    if (first.length) yield first;
-    if (ended) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  }
-  return sniff(first, ended) === "jsonl" ? readJsonl(replay(), sink) : readDocument(replay(), containers, sink);
+  // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
+  const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
+  return sniff(head.bytes, head.ended) === "jsonl" ? readJsonl(head.rest, sink) : readDocument(head.rest, containers, sink);
 }
 
 /**
@@ -102,7 +91,7 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise
   const onLine = ({ no, text }: { no: number; text: string | null }) => {
     const r = parseLine(text);
     if (r.kind === "blank") sink.blank(no);
-    else if (r.kind === "reject") sink.reject(no, null, r.reason, excerpt(text ?? "(bytes that are not UTF-8)"));
+    else if (r.kind === "reject") sink.reject(no, null, r.reason, excerpt(text ?? "(bytes that are not UTF-8)"), "line");
     else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite });
   };
   for await (const chunk of chunks) splitter.push(chunk, onLine);
@@ -110,18 +99,23 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise
   return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0 };
 }
 
+/** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
+class NotUtf8 extends Error {}
+
 async function readDocument(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink): Promise<ReadSummary> {
   let physicalLines = 0;
   let lastByte = 10;
   const filter = new NonFiniteFilter();
-  const decoder = new StringDecoder("utf8");
+  // fatal: bytes that are not UTF-8 end the read instead of turning into U+FFFD
+  // unseen; ignoreBOM is false, so a byte-order mark at the start is dropped
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
   const walker = new DocumentWalker(containers, (value, location, n) => {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const shown = JSON.stringify(value) ?? "";
-      sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, excerpt(shown));
+      sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, excerpt(shown), "element");
       return;
     }
     sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0 });
@@ -130,29 +124,54 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
     const out = tokenize(input as string);
     if (isMany(out)) for (const tok of getManyValues(out)) walker.consume(tok as Token);
   };
+  const decode = (chunk: Buffer | null): string => {
+    try {
+      return chunk === null ? decoder.decode() : decoder.decode(chunk, { stream: true });
+    } catch {
+      // keep the elements that end before the bad bytes: read the chunk up to them
+      if (chunk !== null) feed(filter.push(validPrefix(chunk), true));
+      throw new NotUtf8();
+    }
+  };
+  const breakAt = (e: unknown) => {
+    const n = walker.units + 1;
+    const what = e instanceof NotUtf8 ? `bytes that are not UTF-8 at element ${n}` : `invalid JSON document at element ${n} (${(e as Error).message})`;
+    sink.reject(n, walker.where(), `${what}: the elements before it are kept, the rest of the document was not read`, "", "document");
+  };
   let broken = false;
   for await (const chunk of chunks) {
     physicalLines += countNewlines(chunk);
     if (chunk.length) lastByte = chunk[chunk.length - 1];
     if (broken) continue; // count the lines, parse no further
     try {
-      feed(filter.push(decoder.write(chunk)));
+      feed(filter.push(decode(chunk)));
     } catch (e) {
       broken = true;
-      sink.reject(walker.units + 1, walker.where(), `invalid JSON document (${(e as Error).message}); the records before it are kept`, "");
+      breakAt(e);
     }
   }
   if (!broken) {
     try {
-      feed(filter.push(decoder.end(), true));
+      feed(filter.push(decode(null), true));
       feed(none);
       if (!walker.atTopLevel()) throw new Error("the document ends in the middle of a value");
     } catch (e) {
-      sink.reject(walker.units + 1, walker.where(), `invalid JSON document (${(e as Error).message}); the records before it are kept`, "");
+      breakAt(e);
     }
   }
   if (lastByte !== 10) physicalLines++;
   return { format: "json", physicalLines, nonFinite: filter.count };
+}
+
+/**
+ * The text of `chunk` before its first byte that is not UTF-8 (decoded with
+ * replacement, cut at the first U+FFFD). Empty when the chunk starts with the
+ * bad bytes or the bad sequence began in the chunk before.
+ */
+function validPrefix(chunk: Buffer): string {
+  const text = new TextDecoder("utf-8").decode(chunk);
+  const cut = text.indexOf("\uFFFD");
+  return cut > 0 ? text.slice(0, cut) : "";
 }
 
 type Token = { name: string; value?: unknown };
@@ -280,8 +299,4 @@ function countNewlines(buf: Buffer): number {
     i = buf.indexOf(10, i + 1);
   }
   return n;
-}
-
-function excerpt(text: string): string {
-  return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
 }

@@ -6,18 +6,25 @@
  * their magic bytes, so a piped archive works too.
  */
 import { createHash, type Hash } from "node:crypto";
-import { createReadStream, readdirSync, statSync, type Stats } from "node:fs";
+import { createReadStream, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { basename, join } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import { DataError } from "../errors.js";
+import { peekBytes } from "./peek.js";
 
 /** One command-line input after expansion: a file, or stdin. */
 export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "stdin" };
 
-/** Files a folder contributes: these endings (a `.gz` may hold JSONL, JSON or a tar). */
-export const RECORD_FILE = /\.(jsonl|ndjson|json|gz|tgz|tar)$/i;
+/** The endings of the files a folder contributes (a `.gz` may hold JSONL, JSON or a tar). */
+const RECORD_EXTENSIONS = ["jsonl", "ndjson", "json", "gz", "tgz", "tar"];
+
+/** Files a folder contributes: names with one of RECORD_EXTENSIONS. */
+export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
+
+/** The endings RECORD_FILE accepts, as the messages list them. */
+export const RECORD_ENDINGS = RECORD_EXTENSIONS.map((e) => `.${e}`).join(", ");
 
 /** Read size for files; small blocks decode faster than 64 KiB ones (PERF-NOTES). */
 const READ_CHUNK = 32 * 1024;
@@ -25,9 +32,12 @@ const READ_CHUNK = 32 * 1024;
 /**
  * Expands command-line inputs: `-` is stdin, a folder is walked recursively
  * (sorted, hidden entries skipped, only RECORD_FILE names), a file is taken as is.
- * Throws DataError naming the path when it does not exist or cannot be read.
+ * Inside a folder, an entry that cannot be looked at (a broken symbolic link, no
+ * permission) is skipped and `onWarning` names it. Throws DataError naming the
+ * path when an input does not exist (or is a broken link), cannot be read, or is
+ * a folder without record files.
  */
-export function expandInputs(inputs: readonly string[]): InputSpec[] {
+export function expandInputs(inputs: readonly string[], onWarning: (text: string) => void = () => {}): InputSpec[] {
   const out: InputSpec[] = [];
   for (const input of inputs) {
     if (input === "-") {
@@ -38,12 +48,15 @@ export function expandInputs(inputs: readonly string[]): InputSpec[] {
     try {
       st = statSync(input);
     } catch (e) {
-      throw new DataError(`cannot read ${input}: ${describeFsError(e)}`);
+      throw new DataError(`cannot read ${input}: ${describeStatError(input, e)}`);
     }
     if (st.isDirectory()) {
       const found: InputSpec[] = [];
-      walk(input, found);
-      if (found.length === 0) throw new DataError(`${input}: folder holds no .jsonl, .json or .gz files`);
+      walk(input, found, onWarning);
+      if (found.length === 0)
+        throw new DataError(
+          `${input}: folder holds no record files (names ending ${RECORD_ENDINGS}); rename them to one of these endings, or name a file directly (any name is read)`,
+        );
       out.push(...found);
     } else {
       out.push({ kind: "file", path: input, size: st.size });
@@ -52,7 +65,7 @@ export function expandInputs(inputs: readonly string[]): InputSpec[] {
   return out;
 }
 
-function walk(dir: string, out: InputSpec[]): void {
+function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -62,10 +75,29 @@ function walk(dir: string, out: InputSpec[]): void {
   for (const name of names) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
-    const st = statSync(path);
-    if (st.isDirectory()) walk(path, out);
+    let st: Stats;
+    try {
+      st = statSync(path);
+    } catch (e) {
+      // one bad entry must not stop a folder of runs; it is named, never dropped silently
+      onWarning(`${path}: ${describeStatError(path, e)}; skipped`);
+      continue;
+    }
+    if (st.isDirectory()) walk(path, out, onWarning);
     else if (st.isFile() && RECORD_FILE.test(name)) out.push({ kind: "file", path, size: st.size });
   }
+}
+
+/** Why `statSync(path)` failed, telling a broken symbolic link from a missing path. */
+function describeStatError(path: string, e: unknown): string {
+  if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return "broken symbolic link (its target does not exist)";
+    } catch {
+      // not there at all: the plain message below
+    }
+  }
+  return describeFsError(e);
 }
 
 /**
@@ -120,11 +152,11 @@ export async function* openSources(
     const name = spec.kind === "stdin" ? "-" : spec.path;
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
-    yield* classify(name, counted(raw, onBytes));
+    yield* classify(name, counted(name, raw, onBytes));
   }
 }
 
-async function* counted(src: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+async function* counted(name: string, src: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
   try {
     for await (const chunk of src) {
       const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
@@ -132,7 +164,7 @@ async function* counted(src: AsyncIterable<Buffer | string>, onBytes: (n: number
       yield buf;
     }
   } catch (e) {
-    throw new DataError(`cannot read: ${describeFsError(e)}`);
+    throw new DataError(`cannot read ${name === "-" ? "stdin" : name}: ${describeFsError(e)}`);
   }
 }
 
@@ -140,10 +172,10 @@ async function* counted(src: AsyncIterable<Buffer | string>, onBytes: (n: number
 async function* classify(name: string, raw: AsyncIterable<Buffer>): AsyncGenerator<SourceStream | SkippedMember> {
   const digest = new Digest();
   const hashed = digest.tap(raw);
-  const head = await peek(hashed, 512);
+  const head = await peekBytes(hashed, 512);
   if (isGzip(head.bytes)) {
     const problem = { text: null as string | null };
-    const inflated = await peek(gunzip(head.rest, problem), 512);
+    const inflated = await peekBytes(gunzip(head.rest, problem), 512);
     if (isTar(inflated.bytes)) {
       yield* tarMembers(name, inflated.rest, problem);
       return;
@@ -229,34 +261,6 @@ class Digest {
     this.done ??= { sha256: this.hash.digest("hex"), bytes: this.bytes };
     return this.done;
   }
-}
-
-/** Reads at least `n` bytes (or all there is) and hands back an iterable that replays them first. */
-async function peek(src: AsyncIterable<Buffer>, n: number): Promise<{ bytes: Buffer; rest: AsyncIterable<Buffer> }> {
-  const it = src[Symbol.asyncIterator]();
-  const head: Buffer[] = [];
-  let have = 0;
-  let finished = false;
-  while (have < n) {
-    const r = await it.next();
-    if (r.done) {
-      finished = true;
-      break;
-    }
-    head.push(r.value);
-    have += r.value.length;
-  }
-  const bytes = Buffer.concat(head);
-  async function* rest(): AsyncGenerator<Buffer> {
-    if (bytes.length) yield bytes;
-    if (finished) return;
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
-  }
-  return { bytes, rest: rest() };
 }
 
 function isGzip(b: Buffer): boolean {

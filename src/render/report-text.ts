@@ -140,5 +140,6 @@ export function diagnosticFacts(data: ReportData): string[] {
   for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${u.attempts} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
   if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
+  if (data.accounting.unaccounted) lines.push(`  ! lines do not add up: ${data.accounting.unaccounted} = lines - records - blank - rejected (should be 0; please report it)`);
   return lines;
 }

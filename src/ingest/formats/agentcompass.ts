@@ -1,0 +1,131 @@
+/**
+ * AgentCompass attempts (DESIGN section 2): an attempt whose `status` is
+ * AgentCompass's own (`completed`, `run_error`, `eval_error`,
+ * `run_error_or_eval_error`: where its FATAL and ERROR issues happened) and
+ * which carries `issues: [{severity, phase, code, message}]`. The canonical
+ * status comes from the issues, after AgentCompass's error-handling page
+ * (../shared/seeds/003_*.txt, "失败如何分级"): FATAL means infrastructure or a
+ * required service failed and the result says nothing about the agent; ERROR
+ * means the agent did not end normally but its output may still be graded;
+ * WARNING is diagnostic only.
+ *
+ * The rules are data (ISSUE_RULES), tried in order; the first that matches an
+ * issue decides. With none, the grade decides: `correct`, else `resolved`, else
+ * `score` (full marks, >= 1, is a success); with no grade the AgentCompass
+ * status is kept as written, so the attempt is counted as unrecognized.
+ */
+import type { FormatAdapter } from "./types.js";
+
+/** AgentCompass's attempt statuses: with an `issues` array they mark its records. */
+export const AGENTCOMPASS_STATUSES: ReadonlySet<string> = new Set(["completed", "run_error", "eval_error", "run_error_or_eval_error"]);
+
+/** What a matching issue makes of the attempt. */
+export type IssueOutcome = "environment" | "grader_error" | "timeout" | "limit";
+
+/** One row of the mapping: an issue it matches, and the outcome. */
+export interface IssueRule {
+  severity: "fatal" | "error";
+  /** the issue's code: exact, or `*_timeout` for any code ending in `_timeout`; absent = any code */
+  code?: string;
+  /** phases the issue may be in; absent = any phase (or none given) */
+  phases?: readonly string[];
+  outcome: IssueOutcome;
+}
+
+/** The phases of running the agent, before its result is evaluated. */
+const RUN_PHASES = ["setup", "run", "collect"] as const;
+
+/**
+ * The mapping, in order; the first rule that matches any issue of the attempt
+ * decides. A FATAL while running comes first: it is the cause, and a judge that
+ * then fails on nothing is a consequence. Timeouts and limits count only
+ * outside evaluation: an evaluation timeout is the grader's, and AgentCompass
+ * scores it as the benchmark declares.
+ */
+export const ISSUE_RULES: readonly IssueRule[] = [
+  { severity: "fatal", phases: RUN_PHASES, outcome: "environment" },
+  { severity: "fatal", code: "judge_failed", outcome: "grader_error" },
+  { severity: "fatal", phases: ["evaluate"], outcome: "grader_error" },
+  { severity: "fatal", outcome: "environment" },
+  { severity: "error", code: "model_timeout", phases: RUN_PHASES, outcome: "timeout" },
+  // the runtime kills a harness still running after its budget plus the compensation time
+  { severity: "error", code: "run_failed", phases: RUN_PHASES, outcome: "timeout" },
+  // a harness reports its own timeout as an ERROR
+  { severity: "error", code: "*_timeout", phases: RUN_PHASES, outcome: "timeout" },
+  { severity: "error", code: "harness_max_iterations", outcome: "limit" },
+  { severity: "error", code: "harness_limit_reached", outcome: "limit" },
+];
+
+/** Each outcome as canonical fields, and in words for the README. */
+export const OUTCOMES: Readonly<Record<IssueOutcome, string>> = {
+  environment: "aborted, fault environment, the code as `status_detail`",
+  grader_error: "aborted with a grader error (the message as `grader_error`)",
+  timeout: "timeout, the code as `status_detail`",
+  limit: "failure, the code as `status_detail`",
+};
+
+const SEVERITIES = new Set(["fatal", "error", "warning"]);
+
+interface Issue {
+  severity: string;
+  phase: string | null;
+  code: string | null;
+  message: string | null;
+}
+
+export const agentCompassFormat: FormatAdapter = {
+  name: "agentcompass",
+  describes: "AgentCompass attempts: status completed/run_error/eval_error with issues [{severity, phase, code, message}]",
+  detect: (r) => Array.isArray(r.issues) && typeof r.status === "string" && AGENTCOMPASS_STATUSES.has(r.status.trim().toLowerCase()),
+  adapt(record) {
+    const issues: Issue[] = [];
+    for (const [i, raw] of (record.issues as unknown[]).entries()) {
+      if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { error: `issues[${i}]: expected an object` };
+      const r = raw as Record<string, unknown>;
+      const severity = lowerText(r.severity);
+      if (severity === null || !SEVERITIES.has(severity))
+        return { error: `issues[${i}].severity: expected fatal, error or warning, got ${JSON.stringify(r.severity)}` };
+      issues.push({ severity, phase: lowerText(r.phase), code: lowerText(r.code), message: typeof r.message === "string" ? r.message : null });
+    }
+    // AgentCompass's `correct` is the verifier's verdict: `resolved` when the record has none,
+    // so a timeout that passed anyway is counted as a late pass
+    const out: Record<string, unknown> = { ...record, agentcompass_status: record.status };
+    out.resolved = record.resolved ?? record.is_resolved ?? verdict(record.correct);
+    for (const rule of ISSUE_RULES) {
+      const issue = issues.find((x) => matches(rule, x));
+      if (!issue) continue;
+      const code = issue.code ?? issue.severity;
+      switch (rule.outcome) {
+        case "environment":
+          return { attempts: [{ ...out, status: "aborted", status_detail: code, fault: "environment" }] };
+        case "grader_error":
+          return { attempts: [{ ...out, status: "aborted", grader_error: issue.message?.trim() || code }] };
+        case "timeout":
+          return { attempts: [{ ...out, status: "timeout", status_detail: code }] };
+        case "limit":
+          return { attempts: [{ ...out, status: "failure", status_detail: code }] };
+      }
+    }
+    // no deciding issue: the grade decides; without one the status stays AgentCompass's
+    const passed = verdict(record.correct) ?? verdict(out.resolved) ?? (typeof record.score === "number" ? record.score >= 1 : null);
+    return { attempts: [{ ...out, status: passed === null ? record.status : passed ? "success" : "failure" }] };
+  },
+};
+
+function matches(rule: IssueRule, issue: Issue): boolean {
+  if (issue.severity !== rule.severity) return false;
+  if (rule.phases && (issue.phase === null || !rule.phases.includes(issue.phase))) return false;
+  if (rule.code === undefined) return true;
+  if (issue.code === null) return false;
+  return rule.code.startsWith("*") ? issue.code.endsWith(rule.code.slice(1)) : issue.code === rule.code;
+}
+
+function lowerText(v: unknown): string | null {
+  return typeof v === "string" && v.trim() !== "" ? v.trim().toLowerCase() : null;
+}
+
+/** A pass/fail flag as the canonical `resolved` reads it: true/false or 1/0. */
+function verdict(v: unknown): boolean | null {
+  if (typeof v === "boolean") return v;
+  return v === 1 || v === 0 ? v === 1 : null;
+}
