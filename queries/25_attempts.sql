@@ -1,16 +1,19 @@
--- Defines: attempts_classified, the kept attempts (duplicates dropped) with their
---          timeout cause and fault class (DESIGN section 3).
+-- Defines: attempt_faults (attempt_id, timeout_cause, fault) for every kept attempt: the
+--          fault class of DESIGN section 3, and attempts_classified, the kept attempts
+--          (duplicates dropped) with those two columns.
 -- Reads: stg_attempts, attempt_timeout_cause.
-create or replace view attempts_classified as
+-- attempt_faults is narrow on purpose: it is computed once per session (src/db/queries.ts,
+-- freezeLayers) and joined back to the attempts, instead of copying every attempt again.
+create or replace view attempt_faults as
 with
 
 kept as (
-    select * from stg_attempts where is_kept
+    select attempt_id, status, status_detail, declared_fault from stg_attempts where is_kept
 ),
 
 final as (
     select
-        k.*,
+        k.attempt_id,
         c.timeout_cause,
         case
             when k.status = 'success' then 'none'
@@ -32,3 +35,11 @@ final as (
 )
 
 select * from final;
+
+create or replace view attempts_classified as
+select
+    s.*,
+    f.timeout_cause,
+    f.fault
+from stg_attempts as s
+join attempt_faults as f using (attempt_id);

@@ -34,16 +34,20 @@ ks as (
     select unnest(range(1, coalesce(max(n), 0) + 1)) as k from tasks where scope_id = 0
 ),
 
+shapes as (
+    -- the estimators depend on (n, c) and k only: compute them once per distinct (n, c),
+    -- a handful of rows, and hand them to every task of that shape
+    select distinct n, c from tasks
+),
+
 steps as (
-    select t.scope_id, t.task_id, t.n, t.c, ks.k, ks.k - 1 as i
-    from tasks as t
+    select s.n, s.c, ks.k, ks.k - 1 as i
+    from shapes as s
     cross join ks
 ),
 
-final as (
+values_by_shape as (
     select
-        scope_id,
-        task_id,
         n,
         c,
         k,
@@ -56,7 +60,13 @@ final as (
             product(case when i < n then greatest(c - i, 0)::double / (n - i) end) over running
         end as pass_hat_k
     from steps
-    window running as (partition by scope_id, task_id order by k rows between unbounded preceding and current row)
+    window running as (partition by n, c order by k rows between unbounded preceding and current row)
+),
+
+final as (
+    select t.scope_id, t.task_id, t.n, t.c, v.k, v.pass_at_k, v.pass_hat_k
+    from tasks as t
+    join values_by_shape as v using (n, c)
 )
 
 select * from final;

@@ -45,6 +45,12 @@ by_task as (
     select * from pass_at_k_by_task
 ),
 
+boot_scopes as (
+    -- only scopes with several trials per task are bootstrapped; the others use Wilson,
+    -- so nothing below is computed for them
+    select scope_id from by_task where k = 1 group by scope_id having max(n) > 1
+),
+
 pools as (
     -- the tasks of each scope that has several trials per task, numbered 1..m
     select
@@ -53,8 +59,7 @@ pools as (
         row_number() over (partition by scope_id order by task_id) as task_idx,
         count(*) over (partition by scope_id) as m
     from by_task
-    where k = 1
-    qualify max(n) over (partition by scope_id) > 1
+    where k = 1 and scope_id in (select scope_id from boot_scopes)
 ),
 
 figure_rows as (
@@ -70,11 +75,14 @@ figure_rows as (
         count(*) filter (where is_success)::double as num,
         count(*)::double as den
     from rate_membership
+    where scope_id in (select scope_id from boot_scopes)
     group by all
     union all
-    select scope_id, task_id, 'pass_at_k', null, null, k, pass_at_k, 1.0 from by_task where pass_at_k is not null
+    select scope_id, task_id, 'pass_at_k', null, null, k, pass_at_k, 1.0 from by_task
+    where pass_at_k is not null and scope_id in (select scope_id from boot_scopes)
     union all
-    select scope_id, task_id, 'pass_hat_k', null, null, k, pass_hat_k, 1.0 from by_task where pass_hat_k is not null
+    select scope_id, task_id, 'pass_hat_k', null, null, k, pass_hat_k, 1.0 from by_task
+    where pass_hat_k is not null and scope_id in (select scope_id from boot_scopes)
 ),
 
 figure_keys as (

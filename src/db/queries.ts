@@ -49,7 +49,16 @@ export async function loadQueries(db: Database, dir: string = QUERIES_DIR): Prom
  * The layers every figure is built on, in dependency order. Each is a view in
  * queries/; `freezeLayers` computes them once per session.
  */
-export const FROZEN_LAYERS = ["stg_attempts", "attempt_timeout_cause", "attempts_classified", "trials", "trial_outcomes"] as const;
+export const FROZEN_LAYERS = [
+  "stg_attempts",
+  "attempt_timeout_cause",
+  "attempt_faults",
+  "trials",
+  "trial_outcomes",
+  // small, and read by several figures each (the grid, its intervals, the chain's steps)
+  "rate_cells",
+  "pass_at_k_by_task",
+] as const;
 
 /**
  * Computes the base layers once, after the data is loaded and the session's
