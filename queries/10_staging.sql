@@ -1,17 +1,38 @@
 -- Defines: stg_attempts, one row per loaded attempt: status mapped (DESIGN section 3),
---          duplicates marked (section 4), durations in seconds (section 6).
--- Reads: attempts, status_alias, getvariable('status_map') (--status-map pairs).
+--          duplicates marked (section 4), durations in seconds (section 6); `agent` and
+--          `model` default to the run's metadata (Terminal-Bench's run_metadata.json) when the
+--          record names none.
+-- Reads: attempts, run_metadata, status_alias, getvariable('status_map') (--status-map pairs).
 create or replace view stg_attempts as
 with
 
+metadata as (
+    select * from run_metadata
+),
+
+run_defaults as (
+    -- one row per run; two metadata records of one run: the first loaded that names each
+    select
+        run_id,
+        min_by(agent, source_id) filter (where agent is not null) as agent,
+        min_by(model, source_id) filter (where model is not null) as model
+    from metadata
+    where run_id is not null
+    group by run_id
+),
+
 loaded as (
     select
-        a.* exclude (fault, status_detail, extra),
+        a.* exclude (fault, status_detail, extra) replace (
+            coalesce(a.agent, d.agent) as agent,
+            coalesce(a.model, d.model) as model
+        ),
         a.fault as declared_fault,
         a.status_detail as raw_status_detail,
         coalesce(a.run_id, '') as run_key,
         lower(trim(a.raw_status)) as status_key
     from attempts as a
+    left join run_defaults as d on d.run_id = a.run_id
 ),
 
 -- duplicates: the same (run, task, trial, attempt); keep the latest ended_at, else

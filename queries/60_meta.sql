@@ -1,5 +1,7 @@
 -- Defines: accounting (every physical line in one bucket: lines = records + blank + rejected,
---          DESIGN section 8; `unaccounted` is what does not add up, 0 when all is well),
+--          DESIGN section 8; `unaccounted` is what does not add up, 0 when all is well;
+--          `broken_sources`: sources that broke part-way, a truncated gzip or tar, whose
+--          records before the break are loaded and whose lost rest no line count can show),
 --          run_summary (window from the first start to the last end, counts, concurrency),
 --          timeout_limits, retry_policy (attempts per trial at most, which statuses were
 --          retried, and how often).
@@ -16,7 +18,8 @@ lines as (
         coalesce(sum(non_finite), 0) as non_finite,
         -- a JSONL source's lines are the physical lines its splitter counted, so this
         -- is a real check: a line that reached no bucket shows here
-        coalesce(sum(lines - records - blank - rejected), 0) as unaccounted
+        coalesce(sum(lines - records - blank - rejected), 0) as unaccounted,
+        count(*) filter (where problem is not null) as broken_sources
     from sources
 ),
 

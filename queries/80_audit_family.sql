@@ -112,7 +112,7 @@ cells as (
         -- only the other timeouts are "timeouts" for the exclusion
         any_unverified_timeout,
         any_unrecognized,
-        attempts > 1 as is_retried,
+        attempts_made > 1 as is_retried,
         count(*) as trials
     from trials_
     group by all

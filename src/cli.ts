@@ -56,7 +56,7 @@ intervals (Wilson over single trials; a task-clustered bootstrap, 2000 resamples
 fixed seed, when tasks have several trials), duration p50/p95, agent time vs wall
 time, tokens, cost per success (retries included), retries, per-call outcomes.
 
-Exit codes: 0 ok, 1 data error (or any rejected line with --strict), 2 usage error.`;
+Exit codes: 0 ok, 1 data error (or, with --strict, any rejected line or broken source), 2 usage error.`;
 
 const AUDIT_EXAMPLES = `
 Examples:
@@ -100,7 +100,7 @@ Rules, in order (the first that fires wins):
   unknown   none of these, or no events at all
 queue and external are the environment's (they leave the attributable denominator).
 
-Exit codes: 0 ok, 1 data error (or any rejected line with --strict), 2 usage error.`;
+Exit codes: 0 ok, 1 data error (or, with --strict, any rejected line or broken source), 2 usage error.`;
 
 /**
  * Runs denom with `argv` (without `node` and the script) and returns the exit code.
@@ -149,7 +149,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         const { renderReportText } = await import("./render/report-text.js");
         io.stdout.write(renderReportText(data, { color: useColor(io.stdout, io.env) }));
       }
-      exitCode = strictExit(flags, data.accounting.rejected, io);
+      exitCode = strictExit(flags, data.accounting, io);
     });
 
   addRunsFlags(
@@ -174,7 +174,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         const { renderTimeoutsText } = await import("./render/timeouts-text.js");
         io.stdout.write(renderTimeoutsText(data, { color: useColor(io.stdout, io.env) }));
       }
-      exitCode = strictExit(flags, data.rejected, io);
+      exitCode = strictExit(flags, data, io);
     });
 
   addRunsFlags(
@@ -200,7 +200,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         const { renderAuditText } = await import("./render/audit-text.js");
         io.stdout.write(renderAuditText(data, { color: useColor(io.stdout, io.env) }));
       }
-      exitCode = strictExit(flags, data.rejected, io);
+      exitCode = strictExit(flags, data, io);
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
     });
 
@@ -238,7 +238,7 @@ Examples:
 
 A source (file, or archive member) whose sha256 is already in FILE is skipped and
 listed, never counted twice. One call adds all or nothing; with --strict, any
-rejected line adds nothing.`;
+rejected line or broken source (a truncated gzip or tar) adds nothing.`;
 
 const QUERY_EXAMPLES = `
 Examples:
@@ -268,7 +268,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
       const { renderExportText } = await import("./render/store-text.js");
       io.stdout.write(renderExportText(data));
-      setExit(strictExit(flags, data.rejected, io));
+      setExit(strictExit(flags, data, io));
     });
 
   program
@@ -277,7 +277,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .description("Loads run records into a DuckDB file that keeps the tables and the views. Sources already in the file (same sha256) are skipped.")
     .argument("<inputs...>", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
     .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
-    .option("--strict", "add nothing and exit 1 when any line is rejected")
+    .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
     .option("--json", "print what was added and skipped as JSON")
     .addHelpText("after", INGEST_EXAMPLES)
     .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean }) => {
@@ -299,7 +299,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         io.stdout.write(renderIngestText(data));
       }
       if (!data.committed) {
-        io.stderr.write(`denom: ${data.rejected} line${data.rejected === 1 ? "" : "s"} rejected and --strict is set; nothing was added to ${data.db}\n`);
+        io.stderr.write(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}\n`);
         setExit(ExitCode.data);
       }
     });
@@ -350,7 +350,7 @@ function addRunsFlags(cmd: Command): Command {
   return addDefinitionFlags(
     cmd
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
-      .option("--strict", "exit 1 when any line is rejected (the output is still printed or written)"),
+      .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)"),
   );
 }
 
@@ -433,12 +433,25 @@ async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" |
   }
 }
 
-function strictExit(flags: { strict?: boolean }, rejected: number, io: Io): number {
-  if (flags.strict && rejected > 0) {
-    io.stderr.write(`denom: ${rejected} line${rejected === 1 ? "" : "s"} rejected and --strict is set\n`);
+/**
+ * The exit code --strict asks for: 1 (data error) when any line was rejected or any
+ * source broke part-way (a truncated gzip or tar, whose lost rest no line count
+ * shows), both from the accounting view; else 0.
+ */
+function strictExit(flags: { strict?: boolean }, read: { rejected: number; broken_sources: number }, io: Io): number {
+  if (flags.strict && (read.rejected > 0 || read.broken_sources > 0)) {
+    io.stderr.write(`denom: ${strictProblems(read.rejected, read.broken_sources)} and --strict is set\n`);
     return ExitCode.data;
   }
   return ExitCode.ok;
+}
+
+/** What --strict refuses, in words: "2 lines rejected", "1 source broken", or both. */
+function strictProblems(rejected: number, broken: number): string {
+  const parts: string[] = [];
+  if (rejected > 0) parts.push(`${rejected} line${rejected === 1 ? "" : "s"} rejected`);
+  if (broken > 0) parts.push(`${broken} source${broken === 1 ? "" : "s"} broken part-way (warned above)`);
+  return parts.join(" and ");
 }
 
 function handleError(e: unknown, io: Io, debug: boolean): number {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentCompassFormat, ISSUE_RULES, OUTCOMES } from "../src/ingest/formats/agentcompass.js";
+import { agentCompassFormat, ISSUE_RULES, OUTCOMES, SKIPPED_OUTCOME } from "../src/ingest/formats/agentcompass.js";
 import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";
 
 type Issue = { severity: string; phase?: string; code?: string; message?: string };
@@ -75,6 +75,15 @@ describe("agentcompass adapter", () => {
     expect(derive("completed", []).status).toBe("completed");
   });
 
+  it("reads a skipped attempt as never run: aborted by the environment, whatever its issues or grade", () => {
+    expect(agentCompassFormat.detect({ task_id: "t", status: "Skipped", issues: [] })).toBe(true);
+    const notRun = { status: "aborted", status_detail: "skipped", fault: "environment", grader_error: null };
+    expect(derive("skipped", [])).toEqual(notRun);
+    // a false or 0 grade on it is a filled-in missing observation, not the agent's failure
+    expect(derive("skipped", [], { correct: false, score: 0 })).toEqual(notRun);
+    expect(derive("skipped", [error("run", "model_timeout")])).toEqual(notRun);
+  });
+
   it("rejects an issue without a known severity", () => {
     const r = agentCompassFormat.adapt({ task_id: "t", status: "run_error", issues: [{ severity: "critical", code: "x" }] }, { source: "x" });
     expect(r).toEqual({ error: 'issues[0].severity: expected fatal, error or warning, got "critical"' });
@@ -86,6 +95,7 @@ describe("agentcompass adapter", () => {
       (r) => `| ${r.severity.toUpperCase()} | ${r.phases ? r.phases.join(", ") : "any"} | ${r.code ? `\`${r.code}\`` : "any"} | ${OUTCOMES[r.outcome]} |`,
     );
     expect(readme).toContain(["| severity | phase | code | status |", "|---|---|---|---|", ...rows].join("\n"));
+    expect(readme).toContain(`An attempt with status \`skipped\` (and an \`issues\` array) was not run: it is\n${SKIPPED_OUTCOME},`);
   });
 });
 
@@ -98,14 +108,15 @@ describe("report on AgentCompass attempts", () => {
     { task_id: "t5", status: "run_error", issues: [error("run", "model_timeout")], correct: true }, // timeout, late pass
     { task_id: "t6", status: "run_error", issues: [error("run", "harness_max_iterations")], correct: false }, // failure
     { task_id: "t7", status: "completed", issues: [] }, // no grade: unrecognized
+    { task_id: "t8", status: "skipped", issues: [] }, // not run: aborted, environment
   );
 
   it("gives the denominators from the derived statuses", async () => {
     const out = (await denom(["report", "--json", join(tempDir({ "ac.jsonl": input }), "ac.jsonl")])).json();
-    expect(out.status_counts.final).toEqual({ success: 1, failure: 2, aborted: 2, timeout: 1, unrecognized: 1 });
-    expect([cell(out, "final/total").successes, cell(out, "final/total").count]).toEqual([1, 7]);
-    expect([cell(out, "final/valid").successes, cell(out, "final/valid").count]).toEqual([1, 6]); // minus t7
-    expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([1, 4]); // minus t3, t4
+    expect(out.status_counts.final).toEqual({ success: 1, failure: 2, aborted: 3, timeout: 1, unrecognized: 1 });
+    expect([cell(out, "final/total").successes, cell(out, "final/total").count]).toEqual([1, 8]);
+    expect([cell(out, "final/valid").successes, cell(out, "final/valid").count]).toEqual([1, 7]); // minus t7
+    expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([1, 4]); // minus t3, t4, t8
     expect([cell(out, "final/completable").successes, cell(out, "final/completable").count]).toEqual([1, 3]); // minus t5
     expect(out.diagnostics).toMatchObject({ timeouts_with_passing_score: 1, grader_errors: 1 }); // t5, t4
     expect(out.unrecognized_statuses).toEqual([{ value: "completed", attempts: 1 }]);

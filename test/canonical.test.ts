@@ -45,6 +45,24 @@ describe("normalizeAttempt", () => {
     expect(error({ task_id: "t", status: 1 })).toBe("status: expected a string, got a number");
   });
 
+  it("rejects an empty or blank task_id, which would pool every such record into one task", () => {
+    expect(error({ task_id: "", status: "success" })).toBe('task_id: empty ("")');
+    expect(error({ task_id: "   ", status: "success" })).toBe('task_id: empty ("   ")');
+    // an alias is read the same way; other ids may be empty (agent "" is a group of its own)
+    expect(error({ instance_id: "", status: "success" })).toBe('task_id: empty ("")');
+    expect(ok({ task_id: "t", status: "success", agent: "" }).agent).toBe("");
+  });
+
+  it("rejects a timestamp out of range, naming the field (events too) instead of failing the run", () => {
+    // 1743494401000000000000 is above 1e17, so nanoseconds: 1743494401000 s, in the year 57219
+    expect(error({ task_id: "t", status: "success", started_at: 1743494401000000000000 })).toMatch(
+      /^started_at: timestamp out of range: 1\.743494401e\+21 \(read as epoch nanoseconds: .*\); denom reads years 1970 to 2200 \(UTC\)$/,
+    );
+    expect(error({ task_id: "t", status: "timeout", events: [{ ts: "0001-01-01T00:00:00Z" }] })).toBe(
+      'events[0].ts: timestamp out of range: "0001-01-01T00:00:00Z"; denom reads years 1970 to 2200 (UTC)',
+    );
+  });
+
   it("rejects ended_at before started_at", () => {
     expect(error({ task_id: "t", status: "success", started_at: "2025-03-12T09:00:10Z", ended_at: "2025-03-12T09:00:00Z" })).toBe(
       "ended_at is before started_at (10 s earlier)",

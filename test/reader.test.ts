@@ -23,14 +23,23 @@ async function read(text: string | Buffer, chunk = 7) {
   return { summary, values: units.map((u) => u.value), where: units.map((u) => u.location ?? u.line), blanks, rejects, kinds };
 }
 
+const RESULTS: ReadonlySet<string> = new Set(["results"]);
+
 describe("sniff", () => {
   it("calls a file of one-line objects JSONL, even when its first line is broken", () => {
-    expect(sniff(Buffer.from('{"a":1}\n{"b":2}\n'), true)).toBe("jsonl");
-    expect(sniff(Buffer.from('{"a":\n{"b":2}\n'), true)).toBe("jsonl");
+    expect(sniff(Buffer.from('{"a":1}\n{"b":2}\n'), true, RESULTS)).toBe("jsonl");
+    expect(sniff(Buffer.from('{"a":\n{"b":2}\n'), true, RESULTS)).toBe("jsonl");
   });
   it("calls an array or a pretty-printed object a JSON document", () => {
-    expect(sniff(Buffer.from('[{"a":1}]'), true)).toBe("json");
-    expect(sniff(Buffer.from('{\n  "results": [\n    {"a": 1}\n  ]\n}\n'), true)).toBe("json");
+    expect(sniff(Buffer.from('[{"a":1}]'), true, RESULTS)).toBe("json");
+    expect(sniff(Buffer.from('{\n  "results": [\n    {"a": 1}\n  ]\n}\n'), true, RESULTS)).toBe("json");
+  });
+  it("calls a minified document a document: a first line holding a container array", () => {
+    expect(sniff(Buffer.from('{"results":[{"a":1},{"b":2}],"accuracy":0.5}\n'), true, RESULTS)).toBe("json");
+    expect(sniff(Buffer.from('{"results":[{"a":1}]}'), true, RESULTS)).toBe("json");
+    // a container key that holds no array, or a key that is no container: a record, JSONL
+    expect(sniff(Buffer.from('{"results":5}\n{"results":6}\n'), true, RESULTS)).toBe("jsonl");
+    expect(sniff(Buffer.from('{"runs":[1]}\n'), true, RESULTS)).toBe("jsonl");
   });
 });
 
@@ -63,6 +72,39 @@ describe("readUnits", () => {
   it("takes a top-level object without a container as one record", async () => {
     const r = await read('{\n "run_id": "r",\n "nested": {"results": 1}\n}\n');
     expect(r.values).toEqual([{ run_id: "r", nested: { results: 1 } }]);
+  });
+
+  it("reads a minified document element by element: one bad element is one reject", async () => {
+    const r = await read('{"results":[{"t":1},7,{"t":2}],"accuracy":0.5}\n');
+    expect(r.values).toEqual([{ t: 1 }, { t: 2 }]);
+    expect(r.where).toEqual(["results[0]", "results[2]"]);
+    // element 2 of 3 is the bare 7
+    expect(r.rejects).toEqual([[2, "results[1]", "expected a JSON object, got 7"]]);
+    expect(r.summary.format).toBe("json");
+  });
+
+  it("reads a JSONL-named source line by line even when its first line starts with [", async () => {
+    const text = "[truncated garbage\n" + '{"a":1}\n'.repeat(3);
+    const units: Unit[] = [];
+    const rejects: number[] = [];
+    const summary = await readUnits((async function* () { yield Buffer.from(text); })(), RESULTS, {
+      unit: (u) => units.push(u),
+      blank: () => {},
+      reject: (line) => rejects.push(line),
+    }, "jsonl");
+    // line 1 rejected, lines 2..4 records: 4 lines = 3 records + 0 blank + 1 rejected
+    expect([units.map((u) => u.line), rejects, summary.physicalLines, summary.format]).toEqual([[2, 3, 4], [1], 4, "jsonl"]);
+  });
+
+  it("shows a top-level scalar of a document as JSON in its reject", async () => {
+    // stream-json packs the number 42 as the text "42": the reason must show 42, not "42"
+    const r = await read('[{"a": 1}]\n42\ntrue\n"42"\n');
+    expect(r.values).toEqual([{ a: 1 }]);
+    expect(r.rejects).toEqual([
+      [2, "value 2", "expected a JSON object, got 42"],
+      [3, "value 3", "expected a JSON object, got true"],
+      [4, "value 4", 'expected a JSON object, got "42"'],
+    ]);
   });
 
   it("reads NaN and Infinity in a document as null and counts them", async () => {

@@ -6,13 +6,16 @@ import { Readable } from "node:stream";
 import { gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DataError } from "../src/errors.js";
-import { expandInputs, openSources } from "../src/ingest/sources.js";
+import { expandInputs, namedFormat, openSources } from "../src/ingest/sources.js";
 import { denom, jsonl, tarOf, tempDir } from "./helpers.js";
 
 const A = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" });
 const B = jsonl({ task_id: "c", status: "timeout" });
 
 const sha = (b: string | Buffer) => createHash("sha256").update(b).digest("hex");
+
+/** The reason a member that is not a record file is skipped: every ending read, in one list. */
+const NOT_RECORDS = "not a record file (names ending .jsonl, .ndjson, .json, .gz, .tgz, .tar are read)";
 
 describe("inputs", () => {
   it("walks a folder recursively, taking only record files, in name order", async () => {
@@ -40,9 +43,41 @@ describe("inputs", () => {
       [`${path}!run/a.jsonl`, sha(A)],
       [`${path}!run/b.jsonl.gz`, sha(gzipSync(B))],
     ]);
-    expect(out.meta.skipped_files).toEqual([{ name: `${path}!run/run.log`, reason: "not a .jsonl, .json or .gz file" }]);
+    expect(out.meta.skipped_files).toEqual([{ name: `${path}!run/run.log`, reason: NOT_RECORDS }]);
     // a, b, c: one success of three
     expect(out.rates[4]).toMatchObject({ basis: "final", denominator: "total", successes: 1, count: 3 });
+  });
+
+  it("reads every ending a folder reads in an archive too, an archive inside one included", async () => {
+    const inner = await tarOf({ "c.jsonl": B });
+    const archive = await tarOf({
+      "a.ndjson": A, // a, b
+      "inner.tar": inner, // c, as inner.tar!c.jsonl
+      "inner.tgz": gzipSync(inner), // c again: the same default run, so an identical duplicate
+      "._a.ndjson": "mac metadata",
+      "notes.txt": "x",
+    });
+    const dir = tempDir({ "x.tar": archive });
+    const path = join(dir, "x.tar");
+    const out = (await denom(["report", "--json", path])).json();
+    expect(out.meta.sources.map((s: { name: string }) => s.name)).toEqual([
+      `${path}!a.ndjson`,
+      `${path}!inner.tar!c.jsonl`,
+      `${path}!inner.tgz!c.jsonl`,
+    ]);
+    expect(out.meta.skipped_files).toEqual([
+      { name: `${path}!._a.ndjson`, reason: "macOS metadata (a ._ file beside the real one), not records" },
+      { name: `${path}!notes.txt`, reason: NOT_RECORDS },
+    ]);
+    // 4 records; the second c is an identical duplicate: 3 trials, a the one success
+    expect([out.accounting.records, out.accounting.duplicates]).toEqual([4, 1]);
+    expect(out.rates[4]).toMatchObject({ basis: "final", denominator: "total", successes: 1, count: 3 });
+  });
+
+  it("says which names are JSONL whatever their first bytes: .jsonl and .ndjson, compressed or in an archive", () => {
+    expect(["x.jsonl", "x.NDJSON", "x.jsonl.gz", "logs.tar.gz!run/member.jsonl", "a.tgz!b.ndjson.gz"].map(namedFormat)).toEqual(Array(5).fill("jsonl"));
+    // a .json, stdin, an archive itself and a member named .json are sniffed
+    expect(["x.json", "-", "x.json.gz", "logs.tar.gz", "logs.jsonl.tar!run/results.json"].map(namedFormat)).toEqual(Array(5).fill(null));
   });
 
   it("reads a plain .tar and an archive piped to stdin", async () => {

@@ -23,10 +23,45 @@ describe("parseTimestamp", () => {
     expect(parseTimestamp("2025-03-12 09:00:00")).toEqual({ micros: T * 1e6, naive: true });
   });
 
-  it("reads epoch seconds, and milliseconds above 1e11", () => {
+  it("reads epoch seconds, and milliseconds from 1e11", () => {
     expect(parseTimestamp(T)).toEqual({ micros: T * 1e6, naive: false });
     expect(parseTimestamp(T * 1000)).toEqual({ micros: T * 1e6, naive: false });
     expect(parseTimestamp(`${T}.5`)).toEqual({ micros: T * 1e6 + 500_000, naive: false });
+  });
+
+  it("reads epoch microseconds and nanoseconds by magnitude", () => {
+    // 1e14 <= T * 1e6 = 1.74177e15 < 1e17: microseconds, not milliseconds (which would be the year 57163)
+    expect(parseTimestamp(T * 1e6)).toEqual({ micros: T * 1e6, naive: false });
+    // T * 1e9 = 1.74177e18 >= 1e17: nanoseconds; the issue's value 1743494401000000000 ns is 1743494401 s
+    expect(parseTimestamp(1_743_494_401_000_000_000)).toEqual({ micros: 1_743_494_401 * 1e6, naive: false });
+    expect(parseTimestamp("1743494401000000000")).toEqual({ micros: 1_743_494_401 * 1e6, naive: false });
+    // the bounds: 1e11 is milliseconds (1e11 ms = 1e8 s), 1e14 microseconds (1e8 s), 1e17 nanoseconds (1e8 s)
+    expect(parseTimestamp(1e11)).toEqual({ micros: 1e8 * 1e6, naive: false });
+    expect(parseTimestamp(1e14)).toEqual({ micros: 1e8 * 1e6, naive: false });
+    expect(parseTimestamp(1e17)).toEqual({ micros: 1e8 * 1e6, naive: false });
+  });
+
+  it("accepts 1970 to 2200 and rejects instants outside, saying how the value was read", () => {
+    expect(parseTimestamp(0)).toEqual({ micros: 0, naive: false });
+    expect(parseTimestamp("1970-01-01T00:00:00Z")).toEqual({ micros: 0, naive: false });
+    // 2200-12-31T23:59:59Z: 2201-01-01 is 231 * 365 + 56 = 84,371 days after 1970-01-01 (56 leap years:
+    // 1972..2200 every 4th year is 58, minus 2100 and 2200), so 84,371 * 86,400 - 1 s
+    expect(parseTimestamp("2200-12-31T23:59:59Z")).toEqual({ micros: (84_371 * 86_400 - 1) * 1e6, naive: false });
+    expect(parseTimestamp("2201-01-01T00:00:00Z")).toEqual({ error: 'timestamp out of range: "2201-01-01T00:00:00Z"; denom reads years 1970 to 2200 (UTC)' });
+    expect(parseTimestamp("1969-12-31T23:59:59Z")).toHaveProperty("error");
+    expect(parseTimestamp("9999-12-31T23:59:59Z")).toHaveProperty("error");
+    // Date.UTC reads the year 75 as 1975; it is the year 75 all the same
+    expect(parseTimestamp("0075-06-01T00:00:00")).toHaveProperty("error");
+    // -5 s is 1969-12-31T23:59:55Z
+    expect(parseTimestamp(-5)).toEqual({
+      error: "timestamp out of range: -5 (read as epoch seconds: 1969-12-31T23:59:55.000Z); denom reads years 1970 to 2200 (UTC)",
+    });
+    // 99,999,999,999 s (just below 1e11) is in the year 5138
+    expect(parseTimestamp(99_999_999_999)).toEqual({
+      error: "timestamp out of range: 99999999999 (read as epoch seconds: 5138-11-16T09:46:39.000Z); denom reads years 1970 to 2200 (UTC)",
+    });
+    // 1.7e21 ns = 1.7e12 s, beyond what Date shows (8.64e12 s is its limit; 1.7e12 s is the year 55840)
+    expect(parseTimestamp(1.7e21)).toHaveProperty("error");
   });
 
   it("refuses free text and dates without a time", () => {

@@ -98,6 +98,8 @@ export interface AuditData {
   claims: Claim[];
   /** lines rejected in the runs audited (for --strict), from the accounting view: with --db, the stored rejects */
   rejected: number;
+  /** sources of the runs audited that broke part-way (a truncated gzip or tar); --strict fails on these too */
+  broken_sources: number;
 }
 
 /** How many near definitions are listed when a claim is not reproduced. */
@@ -126,7 +128,9 @@ interface Candidate {
  * Audits `claims` on a database whose views are in place.
  */
 export async function readAudit(db: Database, claims: Claim[]): Promise<AuditData> {
-  const rejected = ((await db.one("SELECT rejected FROM accounting"))?.rejected as number) ?? 0;
+  const read = await db.one("SELECT rejected, broken_sources FROM accounting");
+  const rejected = (read?.rejected as number) ?? 0;
+  const broken_sources = (read?.broken_sources as number) ?? 0;
   // one query: audit_figures carries the per-run figures and the strict definition, so the
   // views below it (trials, stg_attempts) are evaluated once
   const rows = await db.all("SELECT * FROM audit_figures ORDER BY simplicity");
@@ -139,7 +143,7 @@ export async function readAudit(db: Database, claims: Claim[]): Promise<AuditDat
   const candidates = rows.filter((r) => r.is_representative).map(candidate);
   const searched = { definitions: rows.length, distinct: candidates.length };
   const audits = claims.map((claim) => auditClaim(claim, candidates, strict, searched));
-  return { audits, claims, rejected };
+  return { audits, claims, rejected, broken_sources };
 }
 
 function candidate(r: Row): Candidate {

@@ -37,6 +37,8 @@ export interface ExportData {
   csv_formulas: string | null;
   /** lines rejected while reading the inputs (or when they were ingested into --db) */
   rejected: number;
+  /** sources that broke part-way (a truncated gzip or tar); --strict fails on these too */
+  broken_sources: number;
 }
 
 /** The rows of one export: a query over the views, and the columns that order it. */
@@ -113,7 +115,7 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
     } catch (e) {
       throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
     }
-    return { ...exported, meta_file: metaFile, rejected: accounting.rejected };
+    return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
   } finally {
     db.close();
   }

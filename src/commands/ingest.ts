@@ -14,7 +14,7 @@ import type { RunsOptions } from "./runs.js";
 export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress"> {
   /** the database file; created when missing */
   db: string;
-  /** any rejected line makes the call add nothing (rolled back) */
+  /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */
   strict: boolean;
 }
 
@@ -34,7 +34,9 @@ export interface IngestData {
   skipped: SkippedSource[];
   /** lines rejected in the added sources (each printed on stderr as it was read) */
   rejected: number;
-  /** false when --strict rolled the call back because of rejected lines */
+  /** sources read that broke part-way (each warned on stderr) */
+  broken_sources: number;
+  /** false when --strict rolled the call back because of rejected lines or broken sources */
   committed: boolean;
   /** what the file holds afterwards, summed over its sources table (duplicates included; `report --db` has the figures) */
   database: { sources: number; records: number; attempts: number };
@@ -57,7 +59,7 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
     let result: IngestResult;
     try {
       result = await ingestSpecs(db, specs, { ...options, skipKnownSources: true });
-      committed = !(options.strict && result.rejected > 0);
+      committed = !(options.strict && (result.rejected > 0 || result.broken > 0));
     } catch (e) {
       await db.run("ROLLBACK");
       throw e;
@@ -76,6 +78,7 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       added,
       skipped: result.skipped,
       rejected: result.rejected,
+      broken_sources: result.broken,
       committed,
       database: summary as unknown as IngestData["database"],
     };

@@ -94,6 +94,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
     non_finite: number;
     /** lines - records - blank - rejected: lines that reached no bucket; 0 when all is well */
     unaccounted: number;
+    /** sources that broke part-way (a truncated gzip or tar): the records before the break are counted, the rest is lost */
+    broken_sources: number;
   };
   rates: RateCell[];
   status_counts: { first: Record<string, number>; final: Record<string, number> };

@@ -69,7 +69,7 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     if (!options.db) await createTables(db);
     await loadQueries(db);
     await applyDefinitions(db, options);
-    const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] } : await ingest(db, options.inputs, options);
+    const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingest(db, options.inputs, options);
     if (!options.db && options.inputs.length > 0 && result.attempts === 0) {
       // an empty file, empty stdin or a log whose every line was rejected: nothing to count,
       // and almost surely the wrong input

@@ -78,6 +78,8 @@ export interface TimeoutsData {
   thresholds: Thresholds;
   /** lines rejected while reading the inputs */
   rejected: number;
+  /** sources that broke part-way (a truncated gzip or tar); --strict fails on these too */
+  broken_sources: number;
 }
 
 /** The view's columns that a TimeoutRow carries as they are. */
@@ -98,9 +100,15 @@ const VIEW_COLUMNS = [
 export async function runTimeouts(options: TimeoutsOptions): Promise<TimeoutsData> {
   const { db } = await loadRuns(options);
   try {
-    const rejected = await db.one("SELECT rejected FROM accounting");
+    const read = await db.one("SELECT rejected, broken_sources FROM accounting");
     const timeouts = await readTimeouts(db, options.cause);
-    return { timeouts, cause: options.cause, thresholds: options.thresholds, rejected: Number(rejected?.rejected ?? 0) };
+    return {
+      timeouts,
+      cause: options.cause,
+      thresholds: options.thresholds,
+      rejected: Number(read?.rejected ?? 0),
+      broken_sources: Number(read?.broken_sources ?? 0),
+    };
   } finally {
     db.close();
   }

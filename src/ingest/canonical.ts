@@ -30,13 +30,13 @@ export interface FieldSpec {
 /** Every field of the canonical attempt record, in table column order. */
 export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "run_id", kind: "id", doc: "run identity; records without it belong to the one default run" },
-  { field: "task_id", aliases: ["instance_id", "sample_id", "id"], kind: "id", required: true, doc: "the task" },
+  { field: "task_id", aliases: ["instance_id", "sample_id", "id"], kind: "id", required: true, doc: "the task; an empty or blank id is a reject" },
   { field: "trial", aliases: ["epoch", "sample"], kind: "int", min: 0, doc: "independent repeat of the task (pass@k sample), default 0" },
   { field: "attempt", kind: "int", min: 1, doc: "retry number inside one trial, default 1; `retry` n is attempt n+1" },
   { field: "status", kind: "status", required: true, doc: "terminal state as written; mapped by the status aliases below" },
   { field: "status_detail", kind: "text", doc: "sub-state, e.g. external_api_error, wrong_format, safety_refusal" },
   { field: "fault", kind: "fault", doc: "explicit attribution: agent or environment" },
-  { field: "submitted_at", kind: "timestamp", doc: "handed to the harness queue (ISO 8601 or epoch s)" },
+  { field: "submitted_at", kind: "timestamp", doc: "handed to the harness queue (ISO 8601, or an epoch number: s, ms, µs or ns by magnitude)" },
   { field: "started_at", kind: "timestamp", doc: "execution started" },
   { field: "ended_at", kind: "timestamp", doc: "execution ended" },
   { field: "timeout_limit_s", kind: "number", min: 0, exclusiveMin: true, doc: "time budget, seconds" },
@@ -166,6 +166,27 @@ export function normalizeAttempt(record: Record<string, unknown>): NormalizeResu
   }
 }
 
+/**
+ * Checks one value against a field declaration, as normalizeAttempt checks the
+ * canonical fields: for adapters whose harness names a field differently
+ * (Terminal-Bench's `is_resolved`, `total_input_tokens`), so the reject names the
+ * harness's field. Absent (undefined or null) is `{value: null}`, or an error
+ * when required; a timestamp's value is epoch microseconds (UTC).
+ */
+export function readField(spec: FieldSpec, raw: unknown): { value: unknown } | { error: string } {
+  if (raw === undefined || raw === null) return spec.required ? { error: `${spec.field}: missing` } : { value: null };
+  if (spec.kind === "timestamp") {
+    const t = parseTimestamp(raw);
+    return "error" in t ? { error: `${spec.field}: ${t.error}` } : { value: t.micros };
+  }
+  try {
+    return { value: readScalar(spec, raw) };
+  } catch (e) {
+    if (e instanceof FieldError) return { error: e.message };
+    throw e;
+  }
+}
+
 function pick(record: Record<string, unknown>, spec: FieldSpec): unknown {
   const direct = record[spec.field];
   if (direct !== undefined && direct !== null) return direct;
@@ -179,7 +200,11 @@ function pick(record: Record<string, unknown>, spec: FieldSpec): unknown {
 function readScalar(spec: FieldSpec, raw: unknown): unknown {
   switch (spec.kind) {
     case "id":
-      if (typeof raw === "string") return raw;
+      if (typeof raw === "string") {
+        // an empty name is no name: a task "" would be one task holding every such record
+        if (spec.required && raw.trim() === "") throw new FieldError(`${spec.field}: empty (${JSON.stringify(raw)})`);
+        return raw;
+      }
       if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
       throw new FieldError(`${spec.field}: expected a string, got ${typeName(raw)}`);
     case "status":

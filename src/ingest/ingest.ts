@@ -10,7 +10,7 @@ import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
-import { expandInputs, fileSha256, openSources, type InputSpec } from "./sources.js";
+import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
 
 /** A line that was not loaded, as shown to the user. */
 export interface RejectNotice {
@@ -61,6 +61,8 @@ export interface IngestResult {
   records: number;
   rejected: number;
   attempts: number;
+  /** sources that broke part-way (a truncated gzip or tar): what was read before the break is loaded */
+  broken: number;
   skipped: SkippedSource[];
 }
 
@@ -74,7 +76,7 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
 }
 
 export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
-  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, skipped: [] };
+  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] };
   const loader = await Loader.open(db);
   let sourceId = await loader.nextSourceId();
   const known = options.skipKnownSources
@@ -129,11 +131,12 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         counts.attempts += attempts.length;
         counts.nonFinite += u.nonFinite;
       };
-      const summary = await readUnits(src.chunks, CONTAINER_KEYS, {
-        unit: onUnit,
-        blank: () => void counts.blank++,
-        reject,
-      });
+      const summary = await readUnits(
+        src.chunks,
+        CONTAINER_KEYS,
+        { unit: onUnit, blank: () => void counts.blank++, reject },
+        namedFormat(src.name),
+      );
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);
       if (sameAs !== undefined) {
@@ -168,6 +171,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       result.records += counts.records;
       result.rejected += counts.rejected;
       result.attempts += counts.attempts;
+      if (problem) result.broken++;
     }
   } finally {
     loader.close();

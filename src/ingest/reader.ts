@@ -56,20 +56,34 @@ export function excerpt(text: string): string {
   return text.length > EXCERPT ? `${text.slice(0, EXCERPT)}…` : text;
 }
 
-/** Reads one source, pushing every unit, blank and reject into `sink`. */
-export async function readUnits(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink): Promise<ReadSummary> {
+/**
+ * Reads one source, pushing every unit, blank and reject into `sink`. `named`
+ * is what the source's name says (isJsonlName): `jsonl` is read line by line
+ * whatever its first bytes hold, so one broken first line cannot turn the whole
+ * file into one broken document; `null` (a `.json`, stdin) is sniffed.
+ */
+export async function readUnits(
+  chunks: AsyncIterable<Buffer>,
+  containers: ContainerKeys,
+  sink: UnitSink,
+  named: "jsonl" | null = null,
+): Promise<ReadSummary> {
+  if (named === "jsonl") return readJsonl(chunks, sink);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
-  return sniff(head.bytes, head.ended) === "jsonl" ? readJsonl(head.rest, sink) : readDocument(head.rest, containers, sink);
+  return sniff(head.bytes, head.ended, containers) === "jsonl" ? readJsonl(head.rest, sink) : readDocument(head.rest, containers, sink);
 }
 
 /**
- * JSONL or a JSON document? A document starts with `[`, or has no line among its
- * first five non-blank ones that is a whole JSON object by itself and starts at
- * the first column (a pretty-printed document indents its inner objects).
+ * JSONL or a JSON document? A document starts with `[`; or its first non-blank
+ * line is a whole object holding a container array (a minified `results.json`:
+ * `{"results": [...]}` on one line, whose elements are the records); or it has
+ * no line among its first five non-blank ones that is a whole JSON object by
+ * itself and starts at the first column (a pretty-printed document indents its
+ * inner objects).
  */
-export function sniff(head: Buffer, complete: boolean): "jsonl" | "json" {
+export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys): "jsonl" | "json" {
   const text = head.toString("utf8").replace(/^\uFEFF/, "");
   const firstChar = text.trimStart()[0];
   if (firstChar === undefined) return "jsonl";
@@ -81,9 +95,17 @@ export function sniff(head: Buffer, complete: boolean): "jsonl" | "json" {
     if (line.trim() === "") continue;
     if (++seen > SNIFF_LINES) break;
     if (line[0] === " " || line[0] === "\t") continue;
-    if (parseLine(line).kind === "value") return "jsonl";
+    const parsed = parseLine(line);
+    if (parsed.kind !== "value") continue;
+    if (seen === 1 && holdsContainer(parsed.value, containers)) return "json";
+    return "jsonl";
   }
   return seen === 0 && complete ? "jsonl" : "json";
+}
+
+/** True when `value` has a container key holding an array (what DocumentWalker would stream the elements of). */
+function holdsContainer(value: Record<string, unknown>, containers: ContainerKeys): boolean {
+  return Object.keys(value).some((k) => containers.has(k) && Array.isArray(value[k]));
 }
 
 async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise<ReadSummary> {
@@ -240,7 +262,7 @@ class DocumentWalker {
         this.whole.consume(tok as never);
       } else if (VALUE_START.has(tok.name)) {
         this.units++;
-        this.emit(tok.value ?? null, `value ${this.units}`, this.units);
+        this.emit(scalarOf(tok), `value ${this.units}`, this.units);
       }
       return;
     }
@@ -288,6 +310,22 @@ class DocumentWalker {
     const location = this.elementDepth === 2 ? `${this.containerKey}[${this.index}]` : `[${this.index}]`;
     this.index++;
     this.emit(value, location, this.units);
+  }
+}
+
+/** The value of a packed scalar token: stream-json packs a number as its text (`"42"`), and true, false and null carry none. */
+function scalarOf(tok: Token): unknown {
+  switch (tok.name) {
+    case "numberValue":
+      return Number(tok.value);
+    case "trueValue":
+      return true;
+    case "falseValue":
+      return false;
+    case "nullValue":
+      return null;
+    default:
+      return tok.value;
   }
 }
 

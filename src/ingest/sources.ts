@@ -17,14 +17,34 @@ import { peekBytes } from "./peek.js";
 /** One command-line input after expansion: a file, or stdin. */
 export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "stdin" };
 
-/** The endings of the files a folder contributes (a `.gz` may hold JSONL, JSON or a tar). */
-const RECORD_EXTENSIONS = ["jsonl", "ndjson", "json", "gz", "tgz", "tar"];
+/** Endings that say "one JSON value a line": such a source is read line by line, never sniffed. */
+const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
 
-/** Files a folder contributes: names with one of RECORD_EXTENSIONS. */
+/**
+ * The endings of the files read in a folder and in an archive (a `.gz` may hold
+ * JSONL, JSON or a tar): the one list for walking folders, taking archive
+ * members, and the messages that name them.
+ */
+const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "gz", "tgz", "tar"];
+
+/** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
 
 /** The endings RECORD_FILE accepts, as the messages list them. */
 export const RECORD_ENDINGS = RECORD_EXTENSIONS.map((e) => `.${e}`).join(", ");
+
+const JSONL_NAME = new RegExp(`\\.(${JSONL_EXTENSIONS.join("|")})(\\.gz)?$`, "i");
+
+/**
+ * What a source's display name says of its contents: `jsonl` for a name ending
+ * `.jsonl` or `.ndjson`, also compressed (`x.jsonl.gz`) and as an archive member
+ * (`logs.tar.gz!run/x.jsonl`: the member's own name counts); null otherwise
+ * (`.json`, stdin `-`, any other name), and the reader sniffs the contents.
+ */
+export function namedFormat(name: string): "jsonl" | null {
+  const own = name.slice(name.lastIndexOf("!") + 1);
+  return JSONL_NAME.test(own) ? "jsonl" : null;
+}
 
 /** Read size for files; small blocks decode faster than 64 KiB ones (PERF-NOTES). */
 const READ_CHUNK = 32 * 1024;
@@ -202,8 +222,12 @@ async function* tarMembers(archive: string, chunks: AsyncIterable<Buffer>, probl
       try {
         if (entry.header.type !== "file") continue;
         const base = basename(entry.header.name);
-        if (base.startsWith("._") || !RECORD_FILE.test(base) || /\.(tar|tgz)$/i.test(base)) {
-          yield { skipped: member, reason: "not a .jsonl, .json or .gz file" };
+        if (base.startsWith("._")) {
+          yield { skipped: member, reason: "macOS metadata (a ._ file beside the real one), not records" };
+          continue;
+        }
+        if (!RECORD_FILE.test(base)) {
+          yield { skipped: member, reason: `not a record file (names ending ${RECORD_ENDINGS} are read)` };
           continue;
         }
         const memberProblem = { text: null as string | null };

@@ -9,15 +9,27 @@
  * means the agent did not end normally but its output may still be graded;
  * WARNING is diagnostic only.
  *
- * The rules are data (ISSUE_RULES), tried in order; the first that matches an
- * issue decides. With none, the grade decides: `correct`, else `resolved`, else
- * `score` (full marks, >= 1, is a success); with no grade the AgentCompass
- * status is kept as written, so the attempt is counted as unrecognized.
+ * An attempt whose status is `skipped` was not run. The page never names that
+ * status; it says the runtime never fills a missing observation with a failure
+ * or 0 ("失败对分数的影响"), and that a cancelled run or one past its overall time
+ * limit starts no new work ("重试失败的工作"). So a skipped attempt says nothing
+ * about the agent: aborted, fault environment, `status_detail` `skipped` (the
+ * strict figure counts it; the attributable denominator leaves it out, like a
+ * missing trial), whatever its issues or grade.
+ *
+ * Otherwise the rules are data (ISSUE_RULES), tried in order; the first that
+ * matches an issue decides. With none, the grade decides: `correct`, else
+ * `resolved`, else `score` (full marks, >= 1, is a success); with no grade the
+ * AgentCompass status is kept as written, so the attempt is counted as unrecognized.
  */
 import type { FormatAdapter } from "./types.js";
 
 /** AgentCompass's attempt statuses: with an `issues` array they mark its records. */
-export const AGENTCOMPASS_STATUSES: ReadonlySet<string> = new Set(["completed", "run_error", "eval_error", "run_error_or_eval_error"]);
+export const AGENTCOMPASS_STATUSES: ReadonlySet<string> = new Set(["completed", "run_error", "eval_error", "run_error_or_eval_error", "skipped"]);
+
+/** The canonical fields of a skipped attempt (never run), and the same in words for the README. */
+export const SKIPPED = { status: "aborted", fault: "environment", status_detail: "skipped" } as const;
+export const SKIPPED_OUTCOME = "aborted, fault environment, `status_detail` `skipped`";
 
 /** What a matching issue makes of the attempt. */
 export type IssueOutcome = "environment" | "grader_error" | "timeout" | "limit";
@@ -91,6 +103,7 @@ export const agentCompassFormat: FormatAdapter = {
     // so a timeout that passed anyway is counted as a late pass
     const out: Record<string, unknown> = { ...record, agentcompass_status: record.status };
     out.resolved = record.resolved ?? record.is_resolved ?? verdict(record.correct);
+    if ((record.status as string).trim().toLowerCase() === "skipped") return { attempts: [{ ...out, ...SKIPPED }] };
     for (const rule of ISSUE_RULES) {
       const issue = issues.find((x) => matches(rule, x));
       if (!issue) continue;

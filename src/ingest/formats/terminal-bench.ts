@@ -11,7 +11,8 @@
  * the run is the name's suffix, or else the file (its folder's name for `results.json`).
  */
 import { basename } from "node:path";
-import type { FormatAdapter } from "./types.js";
+import { readField, type FieldSpec } from "../canonical.js";
+import type { Adapted, FormatAdapter } from "./types.js";
 
 /** failure_mode values that decide the status by themselves. */
 export const FAILURE_MODE_STATUS: Readonly<Record<string, string>> = {
@@ -23,11 +24,27 @@ export const FAILURE_MODE_STATUS: Readonly<Record<string, string>> = {
 /** failure_mode values that mean "no failure recorded". */
 const NO_FAILURE = new Set(["unset", "none", ""]);
 
+/** The phase boundaries of a trial, in order, each as a `phase` event named after its start or end. */
+const PHASE_FIELDS = ["agent_started_at", "agent_ended_at", "test_started_at", "test_ended_at"] as const;
+
+/**
+ * The trial's typed fields under their results.json names, checked by the
+ * canonical checks (../canonical.ts) so a reject names the field as the file
+ * writes it: `is_resolved: "yes"` is not a failure, `total_input_tokens: "many"`
+ * is not a count.
+ */
+const TRIAL_FIELDS: readonly FieldSpec[] = [
+  { field: "is_resolved", kind: "boolean", doc: "the tests passed" },
+  { field: "failure_mode", kind: "status", doc: "why the trial failed (`unset` when it did not); a string" },
+  { field: "total_input_tokens", kind: "bigint", min: 0, doc: "prompt tokens; 0 = not reported" },
+  { field: "total_output_tokens", kind: "bigint", min: 0, doc: "completion tokens; 0 = not reported" },
+  { field: "trial_started_at", kind: "timestamp", doc: "start" },
+  { field: "trial_ended_at", kind: "timestamp", doc: "end" },
+  ...PHASE_FIELDS.map((field): FieldSpec => ({ field, kind: "timestamp", doc: "phase boundary" })),
+];
+
 /** results.json fields that map onto canonical ones; every other field is kept in `extra`. */
-const CONSUMED = new Set([
-  "task_id", "trial_name", "is_resolved", "failure_mode", "trial_started_at", "trial_ended_at",
-  "agent_started_at", "agent_ended_at", "test_started_at", "test_ended_at", "total_input_tokens", "total_output_tokens",
-]);
+const CONSUMED = new Set(["task_id", "trial_name", ...TRIAL_FIELDS.map((f) => f.field)]);
 
 const TRIAL_NAME = /^(.*)\.(\d+)-of-(\d+)(?:\.(.+))?$/;
 
@@ -51,55 +68,64 @@ export const terminalBenchFormat: FormatAdapter = {
       };
     }
     if (isResultsFile(record)) {
-      // a whole results.json read as one JSONL line (minified): every trial of it
-      const attempts: Record<string, unknown>[] = [];
-      for (const trial of record.results as unknown[]) {
-        if (trial === null || typeof trial !== "object") return { error: "results[]: expected objects" };
-        attempts.push(trialToAttempt(trial as Record<string, unknown>, context.source));
-      }
-      return { attempts };
+      // A JSON document streams the trials of its `results` one by one (reader.ts); a whole
+      // results file reaches an adapter only as one line of a file named .jsonl/.ndjson, or
+      // as an element of an array. Read as one record, one bad trial would reject them all.
+      return {
+        error:
+          "a whole Terminal-Bench results file as one record: its trials are read one by one from a JSON document whose top level holds `results` (name the file .json, or pipe it to -)",
+      };
     }
-    return { attempts: [trialToAttempt(record, context.source)] };
+    return trialToAttempt(record, context.source);
   },
 };
 
-function trialToAttempt(r: Record<string, unknown>, source: string): Record<string, unknown> {
+function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
+  const typed: Record<string, unknown> = {};
+  for (const spec of TRIAL_FIELDS) {
+    const v = readField(spec, r[spec.field]);
+    if ("error" in v) return { error: v.error };
+    typed[spec.field] = v.value;
+  }
   const name = typeof r.trial_name === "string" ? TRIAL_NAME.exec(r.trial_name) : null;
-  const mode = typeof r.failure_mode === "string" ? r.failure_mode.trim().toLowerCase() : "";
-  const resolved = typeof r.is_resolved === "boolean" ? r.is_resolved : null;
+  const mode = typeof typed.failure_mode === "string" ? typed.failure_mode.trim().toLowerCase() : "";
+  const resolved = typed.is_resolved as boolean | null;
   let status: string;
   if (FAILURE_MODE_STATUS[mode]) status = FAILURE_MODE_STATUS[mode];
   else if (NO_FAILURE.has(mode)) status = resolved === true ? "success" : "failure";
   else status = "failure";
-  const input = num(r.total_input_tokens), output = num(r.total_output_tokens);
+  const tokens = ((typed.total_input_tokens as number | null) ?? 0) + ((typed.total_output_tokens as number | null) ?? 0);
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(r)) if (!CONSUMED.has(k)) extra[k === "id" ? "trial_uuid" : k] = v;
   return {
-    ...extra,
-    run_id: name?.[4] ?? runName(source),
-    task_id: r.task_id,
-    trial: name ? Number(name[2]) : 0,
-    attempt: 1,
-    status,
-    status_detail: NO_FAILURE.has(mode) ? null : mode,
-    resolved,
-    started_at: r.trial_started_at ?? null,
-    ended_at: r.trial_ended_at ?? null,
-    // 0 tokens means "not reported" in tb (installed agents report none)
-    llm_tokens: input + output > 0 ? input + output : null,
-    events: phaseEvents(r),
+    attempts: [
+      {
+        ...extra,
+        run_id: name?.[4] ?? runName(source),
+        task_id: r.task_id,
+        trial: name ? Number(name[2]) : 0,
+        attempt: 1,
+        status,
+        status_detail: NO_FAILURE.has(mode) ? null : mode,
+        resolved,
+        // as written: the canonical record reads them again (and counts the naive ones)
+        started_at: r.trial_started_at ?? null,
+        ended_at: r.trial_ended_at ?? null,
+        // 0 tokens means "not reported" in tb (installed agents report none)
+        llm_tokens: tokens > 0 ? tokens : null,
+        events: phaseEvents(r),
+      },
+    ],
   };
 }
 
 /** The harness's phase boundaries, as events (the agent phase that never started is evidence too). */
 function phaseEvents(r: Record<string, unknown>): Record<string, unknown>[] {
-  const phases: [string, unknown][] = [
-    ["agent_started", r.agent_started_at],
-    ["agent_ended", r.agent_ended_at],
-    ["test_started", r.test_started_at],
-    ["test_ended", r.test_ended_at],
-  ];
-  return phases.filter(([, ts]) => ts !== null && ts !== undefined).map(([type, ts]) => ({ ts, type: "phase", name: type }));
+  return PHASE_FIELDS.filter((f) => r[f] !== null && r[f] !== undefined).map((f) => ({
+    ts: r[f],
+    type: "phase",
+    name: f.replace(/_at$/, ""),
+  }));
 }
 
 /** A run named after its file: `.../20250902_orchestrator_claude-4-sonnet/results.json` -> the folder's name. */
@@ -113,10 +139,6 @@ function isRunMetadata(r: Record<string, unknown>): boolean {
 
 function isResultsFile(r: Record<string, unknown>): boolean {
   return Array.isArray(r.results) && ("n_resolved" in r || "accuracy" in r);
-}
-
-function num(v: unknown): number {
-  return typeof v === "number" && Number.isFinite(v) ? v : 0;
 }
 
 function str(v: unknown): string | null {
