@@ -17,7 +17,8 @@ export function renderIngestText(data: IngestData): string {
     lines.push(`${data.db}: added ${plural(data.added.length, "source")} (${plural(records, "record")}, ${data.rejected} rejected)`);
     for (const s of data.added) lines.push(`  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${s.lines} lines = ${s.records} records; ${plural(s.attempts, "attempt")}`);
   } else {
-    lines.push(`${data.db}: nothing added (--strict and ${plural(data.rejected, "line")} rejected)`);
+    const why = [data.rejected ? `${plural(data.rejected, "line")} rejected` : "", data.broken_sources ? `${plural(data.broken_sources, "source")} broken part-way` : ""].filter(Boolean).join(", ");
+    lines.push(`${data.db}: nothing added (--strict and ${why})`);
   }
   if (data.skipped.length) {
     lines.push(`skipped ${plural(data.skipped.length, "source")} already in the database (same sha256; not counted again):`);
