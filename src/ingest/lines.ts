@@ -128,8 +128,13 @@ export function parseLine(text: string | null): LineResult {
 
 function jsonErrorText(e: unknown): string {
   const msg = (e as Error).message ?? String(e);
-  // V8: `Unexpected end of JSON input`, `Expected ',' or '}' after property value in JSON at position 71 (line 1 column 72)`
-  return msg.replace(/ \(line \d+ column \d+\)$/, "").replace(/ in JSON at position (\d+)/, (_m, pos: string) => ` at column ${Number(pos) + 1}`);
+  // V8: `Unexpected end of JSON input`, `Expected ',' or '}' after property value in JSON at position 71 (line 1 column 72)`,
+  // `Unexpected token 'B', "{"a": Bearer sk-"... is not valid JSON`: that quoted piece of the line is
+  // dropped (the excerpt shows the line, secrets masked; a piece cut mid-key could not be masked)
+  return msg
+    .replace(/ \(line \d+ column \d+\)$/, "")
+    .replace(/ in JSON at position (\d+)/, (_m, pos: string) => ` at column ${Number(pos) + 1}`)
+    .replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "");
 }
 
 /** Replaces bare NaN / Infinity / -Infinity tokens outside strings with `null`; returns the text and the count. */
