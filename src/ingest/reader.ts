@@ -141,7 +141,15 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
       sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
       return;
     }
-    sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0 });
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch (e) {
+      // an element nested 100,000 deep: that element is a reject, the document reads on
+      sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
+      return;
+    }
+    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0 });
   });
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
