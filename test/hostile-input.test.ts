@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { Database } from "../src/db/database.js";
-import { maskOf, maskSecrets, SECRET_KINDS } from "../src/ingest/secrets.js";
+import { maskOf, maskSecrets, maySecret, SECRET_KINDS } from "../src/ingest/secrets.js";
 import { cell, denom, hasShared, jsonl, ROOT, SHARED, tarOf, tempDir } from "./helpers.js";
 
 // whole-command runs over big inputs (30 MB lines, 200 MB of gzip) on a shared machine
@@ -29,6 +29,13 @@ function strayLines(stderr: string): string[] {
 }
 
 const ok = (task: string, status = "success", more: object = {}) => JSON.stringify({ task_id: task, status, ...more });
+
+/** `json` with the first character of `piece` written as a `\u00XX` escape, as a JSON writer may. */
+function escapeFirst(json: string, piece: string): string {
+  const at = json.indexOf(piece);
+  if (at < 0) throw new Error(`${piece} not in ${json}`);
+  return `${json.slice(0, at)}\\u00${piece.charCodeAt(0).toString(16).padStart(2, "0")}${json.slice(at + 1)}`;
+}
 
 describe("broken lines: each a record or a reject with a reason, never a crash, never silence", () => {
   it("accounts for every kind of broken line in one file", async () => {
@@ -452,7 +459,14 @@ describe("hostile input", () => {
         expect([m.masked, m.counts], kind).toEqual([1, { [kind]: 1 }]);
         // masking twice finds nothing new
         expect(maskSecrets(m.text).masked, kind).toBe(0);
+        // the cheap test on raw lines finds it in JSON text too: after an escaped newline,
+        // after a non-ASCII letter written as Python writes it (\u00e9), and spelled in \u escapes
+        for (const raw of [JSON.stringify({ e: `x\n${text}` }), JSON.stringify({ e: `caf\u00e9${text}` }).replace("é", "\\u00e9"), escapeFirst(JSON.stringify({ e: text }), JSON.stringify(secret).slice(1, -1))]) {
+          expect(maySecret(raw), `${kind} in ${raw}`).toBe(true);
+        }
       }
+      // the cheap test lets an ordinary line through
+      expect(maySecret(JSON.stringify({ task_id: "task-001", status: "success", error_message: "risk-free half_done" }))).toBe(false);
       // ordinary ids and words: not random-looking (no digit and upper case), too short, or not at a word start
       for (const text of ["sk-learn-pipeline-classification-v2", "task-sk-abcdefghijklmnopqrstuvwxyz", "Bearer token expired", "risk-Assessment-Model-2024-Q3-final-v12", "AKIA-short"]) {
         expect(maskSecrets(text), text).toEqual({ text, masked: 0, counts: {} });
