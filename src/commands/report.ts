@@ -99,6 +99,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   };
   rates: RateCell[];
   status_counts: { first: Record<string, number>; final: Record<string, number> };
+  /** trials per status and status_detail (null when the record gave none), on each basis; view status_detail_counts */
+  status_detail_counts: { status: string; status_detail: string | null; first: number; final: number }[];
   transitions: { first: string; final: string; count: number }[];
   /** kept timeout attempts per cause (DESIGN section 5), every cause listed */
   timeout_causes: Record<string, number>;
@@ -142,6 +144,12 @@ export async function readReport(
   const statusRows = await db.all("SELECT basis, status, trials FROM status_counts ORDER BY basis, trials DESC, status");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
   for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
+  const status_detail_counts = (
+    await db.all(
+      `SELECT status, status_detail, first_trials, final_trials FROM status_detail_counts
+       ORDER BY status, final_trials DESC, first_trials DESC, status_detail NULLS FIRST`,
+    )
+  ).map((r) => ({ status: r.status as string, status_detail: r.status_detail as string | null, first: r.first_trials as number, final: r.final_trials as number }));
   const transitions = (
     await db.all("SELECT first_status, final_status, trials FROM transitions ORDER BY trials DESC, first_status, final_status")
   ).map((r) => ({ first: r.first_status as string, final: r.final_status as string, count: r.trials as number }));
@@ -166,7 +174,7 @@ export async function readReport(
        ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
     )
   ) as unknown as ReportData["rejects"];
-  return { meta, accounting, rates, status_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, ...metrics };
+  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */

@@ -10,7 +10,7 @@
 import type { ReportData } from "../commands/report.js";
 import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
-import { diagnosticFacts, metaFacts, removalSteps } from "./report-text.js";
+import { diagnosticFacts, metaFacts, removalSteps, statusRows } from "./report-text.js";
 
 export function renderReportMarkdown(data: ReportData): string {
   const m = data.meta;
@@ -54,12 +54,11 @@ export function renderReportMarkdown(data: ReportData): string {
     ),
   );
 
-  const statuses = [...new Set([...Object.keys(data.status_counts.first), ...Object.keys(data.status_counts.final)])];
   out.push("#### Trials by status");
   out.push(
     mdTable(
       ["status", "first", "final"],
-      statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]),
+      statusRows(data).map(([s, first, final]) => [escapeMarkdown(String(s).replace(/^ {2}/, "↳ ")), first, final]),
       ["left", "right", "right"],
     ),
   );

@@ -103,9 +103,26 @@ export function removalSteps(data: ReportData): { denominator: string; basis: st
   return steps;
 }
 
-function statusSection(data: ReportData, options: TextOptions): string {
+/**
+ * The rows of "Trials by status": `[status, first, final]` per status, each
+ * followed by one indented row per `status_detail` when any trial of that status
+ * has one (`(no detail)` for those without), so a step limit or an exit status
+ * shows beside the status it mapped to. Shared by the text and markdown reports.
+ */
+export function statusRows(data: ReportData): (string | number)[][] {
   const statuses = [...new Set([...Object.keys(data.status_counts.first), ...Object.keys(data.status_counts.final)])];
-  const rows = statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]);
+  const rows: (string | number)[][] = [];
+  for (const s of statuses) {
+    rows.push([s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]);
+    const details = data.status_detail_counts.filter((d) => d.status === s);
+    if (details.every((d) => d.status_detail === null)) continue;
+    for (const d of details) rows.push([`  ${d.status_detail ?? "(no detail)"}`, d.first, d.final]);
+  }
+  return rows;
+}
+
+function statusSection(data: ReportData, options: TextOptions): string {
+  const rows = statusRows(data);
   const moved = data.transitions.filter((t) => t.first !== t.final);
   const out = [heading("Trials by status", options), table(["status", "first", "final"], rows, ["left", "right", "right"], options)];
   const tr = data.timeout_rate;
