@@ -13,7 +13,7 @@ import { inspectFormat, LIMIT_STATUS } from "../src/ingest/formats/inspect.js";
 import { EXIT_STATUS, sweAgentFormat } from "../src/ingest/formats/swe-agent.js";
 import { NORMAL_ENDS, TERMINATION_STATUS, tau2BenchFormat } from "../src/ingest/formats/tau2-bench.js";
 import { STEP_LIMIT, tauBenchFormat } from "../src/ingest/formats/tau-bench.js";
-import { formatFor } from "../src/ingest/formats/index.js";
+import { documentOptions, formatFor } from "../src/ingest/formats/index.js";
 import { readUnits, type Unit } from "../src/ingest/reader.js";
 import { cell, denom, FIXTURES, hasShared, REAL, ROOT, tempDir } from "./helpers.js";
 
@@ -186,9 +186,15 @@ describe("SWE-agent .traj", () => {
       { run_id: "sub-a/trajs", task_id: "org__repo-2", format: "swe-agent", raw_status: "failure", status_detail: "exit_cost", cost_usd: 1.5, llm_tokens: 120 },
       { run_id: "sub-a/trajs", task_id: "org__repo-3", format: "swe-agent", raw_status: "aborted", status_detail: "no_exit_status", cost_usd: 1.5, llm_tokens: 120 },
     ]);
-    // the trajectory was skipped while streaming, never kept
+    // beside the canonical fields only what the adapter keeps: no trajectory, no history
     const extra = (await denom(["query", "--db", db, "--json", "SELECT extra FROM attempts ORDER BY task_id LIMIT 1"])).json()[0].extra;
     expect(JSON.parse(extra)).toEqual({ api_calls: 3, has_submission: true });
+  });
+
+  it("is streamed without its trajectory and history: the reader skips them for .traj names only", () => {
+    expect(documentOptions("runs/sub/trajs/a.traj")).toEqual({ skipKeys: new Set(["trajectory", "history"]) });
+    expect(documentOptions("logs.tar.gz!sub/trajs/a.traj.gz").skipKeys?.has("trajectory")).toBe(true);
+    expect(documentOptions("runs/results.json")).toEqual({});
   });
 
   it("maps exit statuses as declared; a submission has no verdict yet", () => {
@@ -318,6 +324,8 @@ describe("AgentCompass run directories (test/fixtures/agentcompass-run, written 
         "    10 trials = 7 evaluated + 1 unavailable (no grade) + 2 invalidated; 3 ended on an ERROR\n" +
         "  ac-run-ok: formal value 1/2 50.0% over the evaluated trials\n",
     );
+    const md = (await denom(["report", "--format", "md", dir])).stdout;
+    expect(md).toContain("- ac-run-ok: formal value 1/2 50.0% over the evaluated trials\n  - 2 trials = 2 evaluated + 0 unavailable (no grade) + 0 invalidated; 0 ended on an ERROR\n");
     // no AgentCompass attempts: no verdict
     const plain = (await denom(["report", "--json", join(ROOT, "samples", "seed-100.jsonl")])).json();
     expect(plain.agentcompass_verdict).toEqual([]);
