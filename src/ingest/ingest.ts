@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
+import { CONTAINER_KEYS, documentOptions, formatFor } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
@@ -107,7 +107,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       const onUnit = (u: Unit) => {
         const kind: RejectKind = u.location === null ? "line" : "element";
         const format = formatFor(u.value);
-        const adapted = format.adapt(u.value, { source: src.name });
+        const adapted = format.adapt(u.value, { source: src.name, header: u.header ?? null });
         if ("error" in adapted) return reject(u.line, u.location, adapted.error, excerpt(u.text), kind);
         if ("metadata" in adapted) {
           counts.records++;
@@ -136,6 +136,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         CONTAINER_KEYS,
         { unit: onUnit, blank: () => void counts.blank++, reject },
         namedFormat(src.name),
+        documentOptions(src.name),
       );
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);
