@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
+import { CONTAINER_KEYS, documentOptions, formatFor } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
@@ -117,7 +117,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         if (masked) loader.masked(id, u.line, u.location, masked);
         const kind: RejectKind = u.location === null ? "line" : "element";
         const format = formatFor(u.value);
-        const adapted = format.adapt(u.value, { source: name.text });
+        const adapted = format.adapt(u.value, { source: name.text, header: u.header ?? null });
         if ("error" in adapted) return reject(u.line, u.location, adapted.error, u.text, kind);
         if ("metadata" in adapted) {
           counts.records++;
@@ -146,6 +146,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         CONTAINER_KEYS,
         { unit: onUnit, blank: () => void counts.blank++, reject },
         namedFormat(src.name),
+        documentOptions(src.name),
       );
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);

@@ -22,6 +22,8 @@ export interface Unit {
   text: string;
   /** NaN / Infinity tokens read as null */
   nonFinite: number;
+  /** a JSON document's keys before its container array (see AdaptContext.header); absent otherwise */
+  header?: Record<string, unknown> | null;
 }
 
 /**
@@ -48,6 +50,16 @@ export interface ReadSummary {
 /** Top-level keys of a JSON document whose array elements are records (declared by the adapters). */
 export type ContainerKeys = ReadonlySet<string>;
 
+/** How a JSON document is read, beyond its container keys. */
+export interface DocumentOptions {
+  /**
+   * Top-level keys of a document read as one record whose values are skipped
+   * token by token, never assembled (a SWE-agent `.traj`'s `trajectory` and
+   * `history`: megabytes no adapter reads). The record is then read without them.
+   */
+  skipKeys?: ReadonlySet<string>;
+}
+
 const SNIFF_BYTES = 1 << 20;
 const SNIFF_LINES = 5;
 const EXCERPT = 80;
@@ -68,12 +80,15 @@ export async function readUnits(
   containers: ContainerKeys,
   sink: UnitSink,
   named: "jsonl" | null = null,
+  options: DocumentOptions = {},
 ): Promise<ReadSummary> {
   if (named === "jsonl") return readJsonl(chunks, sink);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
-  return sniff(head.bytes, head.ended, containers) === "jsonl" ? readJsonl(head.rest, sink) : readDocument(head.rest, containers, sink);
+  return sniff(head.bytes, head.ended, containers) === "jsonl"
+    ? readJsonl(head.rest, sink)
+    : readDocument(head.rest, containers, sink, options);
 }
 
 /**
@@ -125,7 +140,12 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise
 /** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
 class NotUtf8 extends Error {}
 
-async function readDocument(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink): Promise<ReadSummary> {
+async function readDocument(
+  chunks: AsyncIterable<Buffer>,
+  containers: ContainerKeys,
+  sink: UnitSink,
+  options: DocumentOptions,
+): Promise<ReadSummary> {
   let physicalLines = 0;
   let lastByte = 10;
   const filter = new NonFiniteFilter();
@@ -135,7 +155,7 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(containers, (value, location, n) => {
+  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, (value, location, n) => {
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const shown = JSON.stringify(value) ?? "";
       sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
@@ -149,7 +169,7 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
       sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
       return;
     }
-    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0 });
+    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0, header: walker.header });
   });
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
@@ -206,6 +226,7 @@ function validPrefix(chunk: Buffer): string {
 }
 
 type Token = { name: string; value?: unknown };
+const NO_KEYS: ReadonlySet<string> = new Set();
 const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
 
 /**
@@ -228,9 +249,14 @@ class DocumentWalker {
   private pendingKey: string | null = null;
   private containerKey: string | null = null;
   private index = 0;
+  /** nesting inside a skipped top-level value; -1 when not skipping */
+  private skipDepth = -1;
+  /** the keys of the current top-level object read before its container array */
+  header: Record<string, unknown> | null = null;
 
   constructor(
     private readonly containers: ContainerKeys,
+    private readonly skipKeys: ReadonlySet<string>,
     private readonly emit: (value: unknown, location: string, n: number) => void,
   ) {}
 
@@ -247,6 +273,13 @@ class DocumentWalker {
   }
 
   consume(tok: Token): void {
+    if (this.skipDepth >= 0) {
+      // a skipped value: follow its nesting, assemble nothing
+      if (tok.name === "startObject" || tok.name === "startArray") this.skipDepth++;
+      else if (tok.name === "endObject" || tok.name === "endArray") this.skipDepth--;
+      if (this.skipDepth === 0) this.skipDepth = -1;
+      return;
+    }
     if (this.element) {
       this.element.consume(tok as never);
       if (this.element.done) this.finishElement();
@@ -267,6 +300,7 @@ class DocumentWalker {
         this.depth = 1;
         this.topObject = true;
         this.sawContainer = false;
+        this.header = null;
         this.whole = new Assembler();
         this.whole.consume(tok as never);
       } else if (VALUE_START.has(tok.name)) {
@@ -279,10 +313,18 @@ class DocumentWalker {
       if (tok.name === "keyValue") {
         const key = tok.value as string;
         this.pendingKey = !this.sawContainer && this.containers.has(key) ? key : null;
+        if (this.pendingKey === null && this.skipKeys.has(key)) {
+          this.skipDepth = 0;
+          return;
+        }
         this.whole?.consume(tok as never);
         return;
       }
       if (tok.name === "startArray" && this.pendingKey !== null) {
+        // the keys read so far are the document's header, given to each element's adapter
+        const before = this.whole?.current as Record<string, unknown> | undefined;
+        if (before) delete before[this.pendingKey];
+        this.header = before ?? null;
         this.whole = null;
         this.sawContainer = true;
         this.containerKey = this.pendingKey;

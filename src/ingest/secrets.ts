@@ -179,11 +179,23 @@ export function maskSecrets(text: string): Masked {
  * (nearly all) costs one scan of its text.
  */
 export function maskUnit(u: Unit): { unit: Unit; masked: SecretCounts | null } {
-  if (!maySecret(u.text)) return { unit: u, masked: null };
+  // a document's header (its keys before the record array) is shared by its units: masked
+  // in place once, with the first unit, and counted there
+  let header: SecretCounts | null = null;
+  if (u.header && !maskedHeaders.has(u.header)) {
+    maskedHeaders.add(u.header);
+    const h = maskValue(u.header);
+    if (h.masked) header = h.counts;
+  }
+  if (!maySecret(u.text)) return { unit: u, masked: header };
   const v = maskValue(u.value);
-  if (v.masked === 0) return { unit: u, masked: null };
+  if (v.masked === 0) return { unit: u, masked: header };
+  if (header) addCounts(v.counts, header);
   return { unit: { ...u, value: v.value as Record<string, unknown>, text: maskSecrets(u.text).text }, masked: v.counts };
 }
+
+/** Document headers already masked (see maskUnit). */
+const maskedHeaders = new WeakSet<object>();
 
 /**
  * Masks every string (keys too) of a parsed JSON value in place, and returns
