@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ATTEMPT_FIELDS } from "../src/ingest/canonical.js";
 import { FAILURE_MODE_STATUS } from "../src/ingest/formats/terminal-bench.js";
+import { SECRET_KINDS } from "../src/ingest/secrets.js";
 import { ROOT } from "./helpers.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -27,6 +28,11 @@ describe("README.md", () => {
 
   it("shows the Terminal-Bench failure modes that decide a status, as declared in the adapter", () => {
     for (const [mode, status] of Object.entries(FAILURE_MODE_STATUS)) expect(readme).toContain(`| \`${mode}\` | ${status} |`);
+  });
+
+  it("lists the secrets masked as declared in src/ingest/secrets.ts", () => {
+    const rows = SECRET_KINDS.map((k) => `| \`${k.kind}\` | ${k.describes.replaceAll("|", "\\|")} |`);
+    expect(readme).toContain(["| kind | masks |", "|---|---|", ...rows].join("\n"));
   });
 
   it("starts with the two set-up commands, then the main job on a shipped sample", () => {
