@@ -9,8 +9,9 @@ import { freezeLayers, loadQueries } from "../db/queries.js";
 import { openStoredForReading } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { DataError } from "../errors.js";
-import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
+import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
+import { expandInputs, isGzipFile, type InputSpec } from "../ingest/sources.js";
 
 /** Options of every command that loads runs. */
 export interface RunsOptions {
@@ -64,12 +65,13 @@ export async function applyDefinitions(
  * inputs hold no attempt at all; DenomError when a query file fails.
  */
 export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }): Promise<LoadedRuns> {
-  const db = options.db ? await openStoredForReading(options.db) : await Database.open();
+  const specs = options.db ? [] : expandInputs(options.inputs, options.onWarning);
+  const db = options.db ? await openStoredForReading(options.db) : await Database.open({ temporary: needsDisk(specs) });
   try {
     if (!options.db) await createTables(db);
     await loadQueries(db);
     await applyDefinitions(db, options);
-    const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingest(db, options.inputs, options);
+    const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingestSpecs(db, specs, options);
     if (!options.db && options.inputs.length > 0 && result.attempts === 0) {
       // an empty file, empty stdin or a log whose every line was rejected: nothing to count,
       // and almost surely the wrong input
@@ -86,4 +88,23 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     db.close();
     throw e;
   }
+}
+
+/**
+ * Inputs above this many bytes in all are loaded into a temporary database
+ * file with a memory limit (Database.open `temporary`), not into memory.
+ */
+export const IN_MEMORY_MAX_BYTES = 256e6;
+
+/**
+ * True when the inputs may hold more than IN_MEMORY_MAX_BYTES: their files'
+ * sizes add up to more, or one is compressed or stdin, whose size is unknown.
+ */
+export function needsDisk(specs: readonly InputSpec[]): boolean {
+  let bytes = 0;
+  for (const s of specs) {
+    if (s.kind === "stdin" || isGzipFile(s.path)) return true;
+    bytes += s.size;
+  }
+  return bytes > IN_MEMORY_MAX_BYTES;
 }

@@ -6,7 +6,7 @@
  * their magic bytes, so a piped archive works too.
  */
 import { createHash, type Hash } from "node:crypto";
-import { createReadStream, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
+import { closeSync, createReadStream, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from "node:fs";
 import { basename, join } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
@@ -293,4 +293,23 @@ function isGzip(b: Buffer): boolean {
 
 function isTar(b: Buffer): boolean {
   return b.length >= 262 && b.toString("latin1", 257, 262) === "ustar";
+}
+
+/**
+ * True when the file starts with the gzip magic bytes (a `.gz` or `.tgz`,
+ * whatever its name): its size says little of what it expands to. False when
+ * it cannot be read (reading it later reports why).
+ */
+export function isGzipFile(path: string): boolean {
+  const head = Buffer.alloc(2);
+  try {
+    const fd = openSync(path, "r");
+    try {
+      return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
