@@ -24,15 +24,18 @@ export interface OpenOptions {
    * OS temp folder, removed by `close`) instead of memory; ignored with `path`.
    */
   temporary?: boolean;
-  /** in memory, but with FILE_MEMORY_LIMIT and a spill folder (reading a big `--db` file) */
+  /** in memory, but with FILE_MEMORY_LIMIT and a spill folder (reading a kept `--db` file) */
   bounded?: boolean;
 }
 
 /**
- * DuckDB's memory limit in a file-backed or bounded session: data
- * beyond it lives in the file or spills to the temp folder. Leaves room for
- * Node's own heap so a big input stays near 1 GB of RSS in all.
+ * DuckDB's memory limits: data beyond them lives in the file or spills to the
+ * session's temp folder. They leave room for Node's own heap (about 250 MB
+ * while reading), so `report` on a big input stays under 1.5 GB of RSS in all
+ * (TEMPORARY_MEMORY_LIMIT), and a `--db` session (writing or reading a kept
+ * file) under 1 GB (FILE_MEMORY_LIMIT).
  */
+export const TEMPORARY_MEMORY_LIMIT = "1GB";
 export const FILE_MEMORY_LIMIT = "600MB";
 
 export class Database {
@@ -40,8 +43,8 @@ export class Database {
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
     readonly path: string | null,
-    /** a folder this session created (temporary database, spill files), removed by close */
-    private readonly scratch: string | null,
+    /** a folder this session created (temporary database, spill files), removed by close; null in memory */
+    readonly scratch: string | null,
   ) {}
 
   /**
@@ -54,7 +57,7 @@ export class Database {
     const scratch = options.path || options.temporary || options.bounded ? mkdtempSync(join(tmpdir(), "denom-")) : null;
     const path = options.path ?? (options.temporary ? join(scratch!, "runs.duckdb") : ":memory:");
     if (scratch) {
-      config.memory_limit = FILE_MEMORY_LIMIT;
+      config.memory_limit = options.temporary && !options.path ? TEMPORARY_MEMORY_LIMIT : FILE_MEMORY_LIMIT;
       config.temp_directory = scratch;
     }
     let instance: DuckDBInstance;
