@@ -4,8 +4,8 @@
 //   npm run bench                                  # everything, 1 GB
 //   node bench/ingest.mjs 200 --only plain         # iterate on 200 MB
 // Flags: SIZE_MB (default 1000); --only a,b (sections: plain, variants, big, db);
-// --rounds N (plain section, default 2); --big-mb N (default 2500); --db-attempts N
-// (default 2500000).
+// --rounds N (plain section, default 2); --big-mb N (default 2500); --db-mb N
+// (JSONL of the db section, default 2174: about 2.5 M attempts, 12.5 M events).
 //
 // Each measured run is a child process timed by /usr/bin/time (wall seconds and
 // peak RSS of the process tree's largest process), run in alternation so that the
@@ -21,7 +21,7 @@
 //             against native on FILE and on FILE.gz
 //   big       a gzip of --big-mb MB uncompressed with about 2,100-byte records
 //             (1.2 M records at 2.5 GB): exact counts and peak RSS (issue 7)
-//   db        `denom ingest --db` of --db-attempts attempts (about 5.2 events each),
+//   db        `denom ingest --db` of --db-mb MB of attempts (3-7 events each),
 //             then `report --db` on the kept file, three times
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -39,7 +39,7 @@ const sizeMb = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.start
 const only = new Set(opt("--only", "plain,variants,big,db").split(","));
 const rounds = Number(opt("--rounds", 2));
 const bigMb = Number(opt("--big-mb", 2500));
-const dbAttempts = Number(opt("--db-attempts", 2_500_000));
+const dbMb = Number(opt("--db-mb", 2174));
 const scratch = mkdtempSync(join(tmpdir(), "denom-bench-"));
 
 // the latest attempt of each (run, task, trial) decides; lines that are not JSON are skipped
@@ -156,9 +156,8 @@ if (only.has("big")) {
 }
 
 if (only.has("db")) {
-  const targetMb = Math.round((dbAttempts / 1.2) * 1050 / 1e6 * 0.83); // 3-7 events: about 870 bytes an attempt
-  console.log(`== --db: about ${dbAttempts} attempts (${targetMb} MB of JSONL, 3-7 events each)`);
-  const input = generate(String(targetMb), "--events", "3-7");
+  console.log(`== --db: ${dbMb} MB of JSONL (3-7 events an attempt), then report --db on the kept file`);
+  const input = generate(String(dbMb), "--events", "3-7");
   const inputBytes = statSync(input).size;
   const db = join(scratch, "runs.duckdb");
   const ing = measure(process.execPath, [bin, "ingest", input, "--db", db, "--json"]);
