@@ -11,7 +11,7 @@ import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { DataError } from "../errors.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
-import { expandInputs, isGzipFile, type InputSpec } from "../ingest/sources.js";
+import { expandedBytes, expandInputs, type InputSpec } from "../ingest/sources.js";
 
 /** Options of every command that loads runs. */
 export interface RunsOptions {
@@ -97,14 +97,15 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
 export const IN_MEMORY_MAX_BYTES = 256e6;
 
 /**
- * True when the inputs may hold more than IN_MEMORY_MAX_BYTES: their files'
- * sizes add up to more, or one is compressed or stdin, whose size is unknown.
+ * True when the inputs may hold more than IN_MEMORY_MAX_BYTES once
+ * decompressed (expandedBytes: a gzip by the size its trailer records), or
+ * one is stdin or a gzip whose size cannot be told.
  */
 export function needsDisk(specs: readonly InputSpec[]): boolean {
   let bytes = 0;
   for (const s of specs) {
-    if (s.kind === "stdin" || isGzipFile(s.path)) return true;
-    bytes += s.size;
+    if (s.kind === "stdin") return true;
+    bytes += expandedBytes(s.path, s.size);
   }
   return bytes > IN_MEMORY_MAX_BYTES;
 }

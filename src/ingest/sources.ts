@@ -296,20 +296,27 @@ function isTar(b: Buffer): boolean {
 }
 
 /**
- * True when the file starts with the gzip magic bytes (a `.gz` or `.tgz`,
- * whatever its name): its size says little of what it expands to. False when
- * it cannot be read (reading it later reports why).
+ * The bytes a file will give once decompressed: its size, or for a gzip (told
+ * by its magic bytes, whatever its name) the size its trailer records (ISIZE,
+ * the uncompressed length modulo 4 GiB, of the last member). Deflate expands
+ * at most 1032 times, so a gzip under 4 MiB cannot have wrapped; a bigger one
+ * whose trailer is below its own size (over 4 GiB, several members, a damaged
+ * end) says nothing: Infinity. A file that cannot be read gives its size
+ * (reading it later reports why).
  */
-export function isGzipFile(path: string): boolean {
-  const head = Buffer.alloc(2);
+export function expandedBytes(path: string, size: number): number {
+  const head = Buffer.alloc(4);
   try {
     const fd = openSync(path, "r");
     try {
-      return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+      if (readSync(fd, head, 0, 2, 0) !== 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
+      if (size < 18 || readSync(fd, head, 0, 4, size - 4) !== 4) return Infinity;
+      const isize = head.readUInt32LE(0);
+      return isize >= size || size < 4 * 1024 * 1024 ? isize : Infinity;
     } finally {
       closeSync(fd);
     }
   } catch {
-    return false;
+    return size;
   }
 }
