@@ -88,7 +88,7 @@ const piped = (file) => {
 const mb = (bytes) => bytes / 1e6;
 function line(label, r, bytes, extra = "") {
   console.log(
-    `${label.padEnd(30)} ${r.wall.toFixed(1).padStart(7)} s ${(mb(bytes) / r.wall).toFixed(1).padStart(7)} MB/s ${r.rssMb.toFixed(0).padStart(6)} MB RSS  ${r.check ?? ""}${extra}`,
+    `${label.padEnd(30)} ${r.wall.toFixed(1).padStart(7)} s ${(mb(bytes) / r.wall).toFixed(1).padStart(7)} MB/s ${r.rssMb.toFixed(0).padStart(6)} MiB RSS  ${r.check ?? ""}${extra}`,
   );
 }
 const best = (runs) => runs.reduce((a, b) => (b.wall < a.wall ? b : a));
@@ -117,7 +117,7 @@ if (only.has("plain")) {
   nativeBest = best(runs.native);
   console.log(
     `best: denom ${d.wall.toFixed(1)} s, native ${nativeBest.wall.toFixed(1)} s, jq ${best(runs.jq).wall.toFixed(1)} s; ` +
-      `denom/native ${(d.wall / nativeBest.wall).toFixed(2)} (target <= 1.25), denom peak RSS ${Math.max(...runs.denom.map((r) => r.rssMb)).toFixed(0)} MB (target <= 1536)`,
+      `denom/native ${(d.wall / nativeBest.wall).toFixed(2)} (target <= 1.25), denom peak RSS ${Math.max(...runs.denom.map((r) => r.rssMb)).toFixed(0)} MiB (target <= 1536)`,
   );
   const a = d.accounting;
   console.log(`denom accounting: lines ${a.lines} = records ${a.records} + blank ${a.blank} + rejected ${a.rejected}\n`);
@@ -162,12 +162,12 @@ if (only.has("db")) {
   const db = join(scratch, "runs.duckdb");
   const ing = measure(process.execPath, [bin, "ingest", input, "--db", db, "--json"]);
   const stored = JSON.parse(ing.stdout).database;
-  line("denom ingest --db", ing, inputBytes, `   ${stored.attempts} attempts, target peak RSS <= 1024 MB`);
+  line("denom ingest --db", ing, inputBytes, `   ${stored.attempts} attempts, target peak RSS <= 1024 MiB`);
   const counts = measure(process.execPath, [bin, "query", "--db", db, "--json", "SELECT (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM events) AS events"]);
   console.log(`   kept db: ${counts.stdout.trim().replace(/\s+/g, " ")}, ${mb(statSync(db).size).toFixed(0)} MB`);
   for (let i = 1; i <= 3; i++) {
     const r = measure(process.execPath, [bin, "report", "--db", db, "--json"]);
-    console.log(`report --db #${i}`.padEnd(30), `${r.wall.toFixed(2).padStart(7)} s ${r.rssMb.toFixed(0).padStart(6)} MB RSS   (target < 3 s)`);
+    console.log(`report --db #${i}`.padEnd(30), `${r.wall.toFixed(2).padStart(7)} s ${r.rssMb.toFixed(0).padStart(6)} MiB RSS   (target < 3 s)`);
   }
 }
 rmSync(scratch, { recursive: true, force: true });
