@@ -80,7 +80,7 @@ const CHUNK_ROWS = 2048;
 /**
  * Rows of one table gathered column by column and handed to DuckDB a data chunk
  * at a time (`appendDataChunk`): one native call per chunk and per string
- * instead of one per value and per row, several times faster than the row API.
+ * instead of one per value and per row (endRow included).
  * Values are checked before they get here: a failed chunk would lose its rows.
  */
 class ChunkBatch {
