@@ -1,57 +1,173 @@
 #!/usr/bin/env node
-// The ingest benchmark (not part of npm test): generates a synthetic attempt log
-// (bench/generate.mjs, default 1000 MB) and times denom's phases on it in this
-// process: reading + loading, computing the base layers, and the report queries.
-// Prints MB/s and peak RSS. Run after `npm run build`:
-//   npm run bench              # 1 GB
-//   node bench/ingest.mjs 200  # 200 MB
-import { spawnSync } from "node:child_process";
-import { statSync } from "node:fs";
+// The ingest benchmark of issue 8 (never run by npm test or .ci/run). Run after
+// `npm run build`:
+//   npm run bench                                  # everything, 1 GB
+//   node bench/ingest.mjs 200 --only plain         # iterate on 200 MB
+// Flags: SIZE_MB (default 1000); --only a,b (sections: plain, variants, big, db);
+// --rounds N (plain section, default 2); --big-mb N (default 2500); --db-mb N
+// (JSONL of the db section, default 2174: about 2.5 M attempts, 12.5 M events).
+//
+// Each measured run is a child process timed by /usr/bin/time (wall seconds and
+// peak RSS of the process tree's largest process), run in alternation so that the
+// shared machine's load hits every contender alike:
+//   denom   `denom report FILE --json`, the CLI as a user runs it;
+//   native  bench/native.mjs: DuckDB's read_json into typed attempts and events
+//           tables, the same views and report queries, nothing accounted;
+//   jq      a one-liner for the strict rate (final successes / trials), skipping
+//           lines that are not JSON (`fromjson?`).
+// Sections:
+//   plain     the JSONL file: each contender, --rounds times; ratio denom / native
+//   variants  denom on FILE.gz, a .tar.gz holding FILE, and FILE piped to stdin,
+//             against native on FILE and on FILE.gz
+//   big       a gzip of --big-mb MB uncompressed with about 2,100-byte records
+//             (1.2 M records at 2.5 GB): exact counts and peak RSS (issue 7)
+//   db        `denom ingest --db` of --db-mb MB of attempts (3-7 events each),
+//             then `report --db` on the kept file, three times
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createGunzip } from "node:zlib";
+import { createReadStream } from "node:fs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, "..", "dist");
-const { Database } = await import(join(dist, "db", "database.js"));
-const { loadQueries, freezeLayers } = await import(join(dist, "db", "queries.js"));
-const { createTables } = await import(join(dist, "ingest", "loader.js"));
-const { ingest } = await import(join(dist, "ingest", "ingest.js"));
-const { applyDefinitions } = await import(join(dist, "commands", "runs.js"));
-const { readReport } = await import(join(dist, "commands", "report.js"));
+const bin = join(here, "..", "dist", "bin.js");
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const sizeMb = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith("--")) ?? 1000);
+const only = new Set(opt("--only", "plain,variants,big,db").split(","));
+const rounds = Number(opt("--rounds", 2));
+const bigMb = Number(opt("--big-mb", 2500));
+const dbMb = Number(opt("--db-mb", 2174));
+const scratch = mkdtempSync(join(tmpdir(), "denom-bench-"));
 
-const sizeMb = process.argv[2] ?? "1000";
-const gen = spawnSync(process.execPath, [join(here, "generate.mjs"), sizeMb], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-if (gen.status !== 0) process.exit(gen.status ?? 1);
-const file = gen.stdout.trim();
-const bytes = statSync(file).size;
+// the latest attempt of each (run, task, trial) decides; lines that are not JSON are skipped
+const JQ_STRICT =
+  '[inputs | fromjson? | objects | select(.task_id != null) | [.run_id // "", (.task_id | tostring), .trial // 0, .attempt // 1, .status]] ' +
+  '| group_by(.[0:3]) | map(max_by(.[3])[4]) | "\\(map(select(. == "success")) | length)/\\(length)"';
 
-let peak = 0;
-const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
-const defs = { statusMap: {}, thresholds: { queueShare: 0.25, loopMin: 5, sluggishRatio: 2 } };
-const phases = [];
-const time = async (name, fn) => {
-  const t = process.hrtime.bigint();
-  const r = await fn();
-  phases.push([name, Number(process.hrtime.bigint() - t) / 1e9]);
-  return r;
+function generate(...flags) {
+  return execFileSync(process.execPath, [join(here, "generate.mjs"), ...flags], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+/** Runs `cmd` under /usr/bin/time; returns wall s, peak RSS MB and stdout. */
+function measure(cmd, argv, input) {
+  const stats = join(scratch, "time.txt");
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", "-o", stats, cmd, ...argv], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: [input ? "pipe" : "ignore", "pipe", "pipe"],
+  });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
+  const [wall, kb] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
+  return { wall, rssMb: kb / 1024, stdout: r.stdout };
+}
+
+const denom = (...inputs) => {
+  const m = measure(process.execPath, [bin, "report", ...inputs, "--json"]);
+  const report = JSON.parse(m.stdout);
+  const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
+  return { ...m, check: `${final.successes}/${final.count}`, accounting: report.accounting };
+};
+const native = (file) => {
+  const m = measure(process.execPath, [join(here, "native.mjs"), file]);
+  return { ...m, check: JSON.parse(m.stdout).final_total };
+};
+const jq = (file) => {
+  const m = measure("/usr/bin/jq", ["-nrR", JQ_STRICT, file]);
+  return { ...m, check: m.stdout.trim() };
+};
+const piped = (file) => {
+  const m = measure("sh", ["-c", `cat '${file}' | '${process.execPath}' '${bin}' report - --json`]);
+  const report = JSON.parse(m.stdout);
+  const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
+  return { ...m, check: `${final.successes}/${final.count}` };
 };
 
-const db = await Database.open();
-await createTables(db);
-await loadQueries(db);
-await applyDefinitions(db, defs);
-let rejected = 0;
-const result = await time("read + load", () => ingest(db, [file], { stdin: process.stdin, onReject: () => rejected++ }));
-await time("base layers", () => freezeLayers(db));
-const report = await time("report queries", () => readReport(db, defs));
-clearInterval(sampler);
-peak = Math.max(peak, process.memoryUsage.rss());
-db.close();
+const mb = (bytes) => bytes / 1e6;
+function line(label, r, bytes, extra = "") {
+  console.log(
+    `${label.padEnd(30)} ${r.wall.toFixed(1).padStart(7)} s ${(mb(bytes) / r.wall).toFixed(1).padStart(7)} MB/s ${r.rssMb.toFixed(0).padStart(6)} MiB RSS  ${r.check ?? ""}${extra}`,
+  );
+}
+const best = (runs) => runs.reduce((a, b) => (b.wall < a.wall ? b : a));
 
-const total = phases.reduce((s, [, t]) => s + t, 0);
-console.log(`input: ${file}`);
-console.log(`       ${(bytes / 1e6).toFixed(0)} MB, ${report.accounting.lines} lines, ${result.attempts} attempts, ${rejected} rejected`);
-for (const [name, t] of phases) console.log(`${name.padEnd(16)} ${t.toFixed(2).padStart(7)} s`);
-console.log(`${"total".padEnd(16)} ${total.toFixed(2).padStart(7)} s   ${(bytes / 1e6 / total).toFixed(0)} MB/s   ${(total / (bytes / 1e9)).toFixed(1)} s per GB`);
-console.log(`peak RSS         ${(peak / 1e6).toFixed(0)} MB`);
-console.log(`check: final/total ${report.rates[4].successes}/${report.rates[4].count}`);
+console.log(`denom ingest bench: ${new Date().toISOString()}, Node ${process.version}, ${(await import("node:os")).cpus().length} cores`);
+const file = generate(String(sizeMb));
+const bytes = statSync(file).size;
+console.log(`input: ${file} (${mb(bytes).toFixed(0)} MB)\n`);
+let nativeBest = null;
+
+if (only.has("plain")) {
+  console.log(`== plain JSONL, ${rounds} rounds in alternation (wall, throughput, peak RSS, final/total)`);
+  const runs = { denom: [], native: [], jq: [] };
+  for (let i = 1; i <= rounds; i++) {
+    const d = denom(file);
+    line(`denom report #${i}`, d, bytes);
+    const n = native(file);
+    line(`native read_json #${i}`, n, bytes, `   ratio denom/native ${(d.wall / n.wall).toFixed(2)}`);
+    const j = jq(file);
+    line(`jq strict rate #${i}`, j, bytes);
+    runs.denom.push(d);
+    runs.native.push(n);
+    runs.jq.push(j);
+  }
+  const d = best(runs.denom);
+  nativeBest = best(runs.native);
+  console.log(
+    `best: denom ${d.wall.toFixed(1)} s, native ${nativeBest.wall.toFixed(1)} s, jq ${best(runs.jq).wall.toFixed(1)} s; ` +
+      `denom/native ${(d.wall / nativeBest.wall).toFixed(2)} (target <= 1.25), denom peak RSS ${Math.max(...runs.denom.map((r) => r.rssMb)).toFixed(0)} MiB (target <= 1536)`,
+  );
+  const a = d.accounting;
+  console.log(`denom accounting: lines ${a.lines} = records ${a.records} + blank ${a.blank} + rejected ${a.rejected}\n`);
+}
+
+if (only.has("variants")) {
+  console.log("== compressed and piped forms of the same data, against native on the plain file");
+  const gz = generate(String(sizeMb), "--gz");
+  const tgz = generate(String(sizeMb), "--tar");
+  const n = native(file);
+  line("native read_json (plain)", n, bytes);
+  const ng = native(gz);
+  line("native read_json (.gz)", ng, bytes);
+  const ref = nativeBest && nativeBest.wall < n.wall ? nativeBest : n;
+  for (const [label, run] of [
+    [".gz", () => denom(gz)],
+    [".tar.gz", () => denom(tgz)],
+    ["stdin (cat FILE |)", () => piped(file)],
+  ]) {
+    const r = run();
+    line(`denom report ${label}`, r, bytes, `   denom/native ${(r.wall / ref.wall).toFixed(2)} (target <= 1.67)`);
+  }
+  console.log("");
+}
+
+if (only.has("big")) {
+  console.log(`== big gzip: ${bigMb} MB uncompressed, about 2,100 bytes a record (issue 7)`);
+  const big = generate(String(bigMb), "--events", "10-19", "--gz-only");
+  let uncompressed = 0;
+  for await (const c of createReadStream(big).pipe(createGunzip())) uncompressed += c.length;
+  const r = denom(big);
+  const a = r.accounting;
+  line("denom report .gz", r, uncompressed);
+  console.log(`   ${mb(statSync(big).size).toFixed(0)} MB gzip, ${mb(uncompressed).toFixed(0)} MB uncompressed`);
+  console.log(`   lines ${a.lines} = records ${a.records} + blank ${a.blank} + rejected ${a.rejected}; duplicates ${a.duplicates}\n`);
+}
+
+if (only.has("db")) {
+  console.log(`== --db: ${dbMb} MB of JSONL (3-7 events an attempt), then report --db on the kept file`);
+  const input = generate(String(dbMb), "--events", "3-7");
+  const inputBytes = statSync(input).size;
+  const db = join(scratch, "runs.duckdb");
+  const ing = measure(process.execPath, [bin, "ingest", input, "--db", db, "--json"]);
+  const stored = JSON.parse(ing.stdout).database;
+  line("denom ingest --db", ing, inputBytes, `   ${stored.attempts} attempts, target peak RSS <= 1024 MiB`);
+  const counts = measure(process.execPath, [bin, "query", "--db", db, "--json", "SELECT (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM events) AS events"]);
+  console.log(`   kept db: ${counts.stdout.trim().replace(/\s+/g, " ")}, ${mb(statSync(db).size).toFixed(0)} MB`);
+  for (let i = 1; i <= 3; i++) {
+    const r = measure(process.execPath, [bin, "report", "--db", db, "--json"]);
+    console.log(`report --db #${i}`.padEnd(30), `${r.wall.toFixed(2).padStart(7)} s ${r.rssMb.toFixed(0).padStart(6)} MiB RSS   (target < 3 s)`);
+  }
+}
+rmSync(scratch, { recursive: true, force: true });

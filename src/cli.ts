@@ -13,6 +13,7 @@ import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThreshol
 import { DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
+import { progressLine } from "./render/progress.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
@@ -414,19 +415,29 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
   };
 }
 
-/** Shows a progress line on a TTY while inputs of 20 MB or more are read, then while the figures are computed. */
+/** Reading that lasts longer than this gets a progress line (short reads stay silent). */
+const PROGRESS_AFTER_MS = 2000;
+/** Least time between two redraws of the progress line. */
+const PROGRESS_EVERY_MS = 200;
+
+/**
+ * Shows a progress line on stderr, only when stderr is a TTY, once reading has
+ * taken PROGRESS_AFTER_MS: a bar (when the total is known), MB read, records
+ * and rate (progressLine); then a line while the figures are computed. Cleared
+ * when the work ends, so nothing of it stays on the screen or reaches a pipe.
+ */
 async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" | "onComputing">, work: () => Promise<T>): Promise<T> {
   if (!io.stderr.isTTY) return work();
+  const now = io.now ?? Date.now;
+  const started = now();
   let last = 0;
   let drawn = false;
-  options.onProgress = (read, total) => {
-    const now = Date.now();
-    if ((total !== null && total < 20e6) || now - last < 200) return;
-    last = now;
+  options.onProgress = (read, total, records) => {
+    const t = now();
+    if (t - started < PROGRESS_AFTER_MS || t - last < PROGRESS_EVERY_MS) return;
+    last = t;
     drawn = true;
-    const mb = (read / 1e6).toFixed(0);
-    const text = total ? `reading ${mb} of ${(total / 1e6).toFixed(0)} MB (${Math.floor((100 * read) / total)}%)` : `reading ${mb} MB`;
-    io.stderr.write(`\r${text}\u001b[K`);
+    io.stderr.write(`\r${progressLine({ read, total, records, seconds: (t - started) / 1000 })}\u001b[K`);
   };
   // after a long read, say that the figures are being computed (the views run in DuckDB)
   options.onComputing = () => {

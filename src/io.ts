@@ -7,6 +7,8 @@ export interface Io {
   /** read by the `-` input */
   stdin: Readable;
   env: Record<string, string | undefined>;
+  /** the clock for the progress line, in ms (Date.now when absent; tests pass their own) */
+  now?: () => number;
 }
 
 export interface TextSink {

@@ -8,8 +8,9 @@ import { Database } from "../db/database.js";
 import { freezeLayers, loadQueries } from "../db/queries.js";
 import { openStoredForReading } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
-import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
+import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
+import { expandedBytes, expandInputs, type InputSpec } from "../ingest/sources.js";
 
 /** Options of every command that loads runs. */
 export interface RunsOptions {
@@ -70,12 +71,13 @@ export async function applyDefinitions(
  * DenomError when a query file fails.
  */
 export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }): Promise<LoadedRuns> {
-  const db = options.db ? await openStoredForReading(options.db) : await Database.open();
+  const specs = options.db ? [] : expandInputs(options.inputs, options.onWarning);
+  const db = options.db ? await openStoredForReading(options.db) : await Database.open({ temporary: needsDisk(specs) });
   try {
     if (!options.db) await createTables(db);
     await loadQueries(db);
     await applyDefinitions(db, options);
-    const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingest(db, options.inputs, options);
+    const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingestSpecs(db, specs, options);
     if (!options.db && options.inputs.length > 0 && result.attempts === 0) {
       // an empty file, empty stdin or a log whose every line was rejected: nothing to count.
       // That is a finding, not an error (issue 7): the output says so, every rate is n/a, and
@@ -93,4 +95,24 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     db.close();
     throw e;
   }
+}
+
+/**
+ * Inputs above this many bytes in all are loaded into a temporary database
+ * file with a memory limit (Database.open `temporary`), not into memory.
+ */
+export const IN_MEMORY_MAX_BYTES = 256e6;
+
+/**
+ * True when the inputs may hold more than IN_MEMORY_MAX_BYTES once
+ * decompressed (expandedBytes: a gzip by the size its trailer records), or
+ * one is stdin or a gzip whose size cannot be told.
+ */
+export function needsDisk(specs: readonly InputSpec[]): boolean {
+  let bytes = 0;
+  for (const s of specs) {
+    if (s.kind === "stdin") return true;
+    bytes += expandedBytes(s.path, s.size);
+  }
+  return bytes > IN_MEMORY_MAX_BYTES;
 }

@@ -1,7 +1,13 @@
 /**
- * The DuckDB instance behind every command: in memory by default, or a
- * `.duckdb` file (`--db`). Time zone pinned to UTC (DESIGN section 6).
+ * The DuckDB instance behind every command: in memory for small inputs, or
+ * a `.duckdb` file: `--db`, or a temporary one for big inputs, removed at
+ * close. A file-backed session gets a memory limit and a spill folder, so its
+ * peak memory does not grow with the input. Time zone pinned to UTC (DESIGN
+ * section 6).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { DataError } from "../errors.js";
 import { cellConverter, type Row } from "./values.js";
@@ -13,28 +19,57 @@ export interface OpenOptions {
   /** a `.duckdb` file; in memory when absent */
   path?: string;
   readOnly?: boolean;
+  /**
+   * Keep the tables in a temporary `.duckdb` file (in a fresh folder under the
+   * OS temp folder, removed by `close`) instead of memory; ignored with `path`.
+   */
+  temporary?: boolean;
+  /** in memory, but with FILE_MEMORY_LIMIT and a spill folder (reading a kept `--db` file) */
+  bounded?: boolean;
 }
+
+/**
+ * DuckDB's memory limits: data beyond them lives in the file or spills to the
+ * session's temp folder. They leave room for Node's own heap (about 250 MB
+ * while reading), so `report` on a big input stays under 1.5 GB of RSS in all
+ * (TEMPORARY_MEMORY_LIMIT), and a `--db` session (writing or reading a kept
+ * file) under 1 GB (FILE_MEMORY_LIMIT).
+ */
+export const TEMPORARY_MEMORY_LIMIT = "1GB";
+export const FILE_MEMORY_LIMIT = "600MB";
 
 export class Database {
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
     readonly path: string | null,
+    /** a folder this session created (temporary database, spill files), removed by close; null in memory */
+    readonly scratch: string | null,
   ) {}
 
-  /** Opens (or creates) the database. Throws DataError when the file cannot be opened. */
+  /**
+   * Opens (or creates) the database: `path`, a temporary file (`temporary`),
+   * or memory. Throws DataError when the file cannot be opened.
+   */
   static async open(options: OpenOptions = {}): Promise<Database> {
     const config: Record<string, string> = {};
     if (options.readOnly) config.access_mode = "READ_ONLY";
+    const scratch = options.path || options.temporary || options.bounded ? mkdtempSync(join(tmpdir(), "denom-")) : null;
+    const path = options.path ?? (options.temporary ? join(scratch!, "runs.duckdb") : ":memory:");
+    if (scratch) {
+      config.memory_limit = options.temporary && !options.path ? TEMPORARY_MEMORY_LIMIT : FILE_MEMORY_LIMIT;
+      config.temp_directory = scratch;
+    }
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(options.path ?? ":memory:", config);
+      instance = await DuckDBInstance.create(path, config);
     } catch (e) {
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
       throw new DataError(`cannot open database ${options.path}: ${(e as Error).message}`);
     }
     const connection = await instance.connect();
     await pinUtc(connection);
-    return new Database(instance, connection, options.path ?? null);
+    return new Database(instance, connection, options.path ?? null, scratch);
   }
 
   /** Runs a statement that returns no rows. */
@@ -58,9 +93,11 @@ export class Database {
     await this.connection.run(`SET VARIABLE ${name} = ${sqlLiteral}`);
   }
 
+  /** Closes the session and removes what it created on disk (a temporary database, spill files). */
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
+    if (this.scratch) rmSync(this.scratch, { recursive: true, force: true });
   }
 }
 

@@ -22,7 +22,8 @@ const STORED = "stored";
 export async function openStoredForReading(path: string): Promise<Database> {
   if (!existsSync(path)) throw new DataError(`--db ${path}: no such file; create it with denom ingest INPUT... --db ${path}`);
   checkDuckdbFile(path);
-  const db = await Database.open();
+  // bounded: the figures of millions of attempts spill to disk instead of growing memory
+  const db = await Database.open({ bounded: true });
   try {
     try {
       await db.run(`ATTACH ${sqlString(path)} AS ${STORED} (READ_ONLY)`);

@@ -300,12 +300,15 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
   const obj = value as Record<string, unknown>;
-  const parts: string[] = [];
+  // built by concatenation, not parts.join: this runs for every event of every attempt
+  let out = "{";
   for (const key of Object.keys(obj).sort()) {
-    if (obj[key] === undefined) continue;
-    parts.push(`${JSON.stringify(key)}:${canonicalJson(obj[key])}`);
+    const v = obj[key];
+    if (v === undefined) continue;
+    if (out.length > 1) out += ",";
+    out += `${JSON.stringify(key)}:${canonicalJson(v)}`;
   }
-  return `{${parts.join(",")}}`;
+  return `${out}}`;
 }
 
 function extraFields(record: Record<string, unknown>): string | null {

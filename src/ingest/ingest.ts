@@ -3,7 +3,7 @@
  * DuckDB tables. Every physical line ends in one bucket (record, blank, reject);
  * a bad line is reported with file and line and never stops the run.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
@@ -35,8 +35,11 @@ export interface IngestOptions {
   onReject?: (r: RejectNotice) => void;
   /** called with a one-line warning (a truncated archive, ...) */
   onWarning?: (text: string) => void;
-  /** called as bytes are read; `total` is null when unknown (stdin) */
-  onProgress?: (read: number, total: number | null) => void;
+  /**
+   * called as bytes are read: raw bytes read so far, the inputs' total bytes
+   * (null when unknown: stdin), and records read so far
+   */
+  onProgress?: (read: number, total: number | null, records: number) => void;
   /**
    * Skip a source whose sha256 is already in the database (loaded before, or
    * earlier in this call) and list it in `skipped`: a plain file loaded before
@@ -89,7 +92,8 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     const specs = known ? await withoutKnownFiles(allSpecs, known.digests, known.sizes, result.skipped) : allSpecs;
     const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
     let read = 0;
-    const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
+    let recordsRead = 0;
+    const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total, recordsRead) : undefined;
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
         const skipped = maskSecrets(src.skipped).text;
@@ -133,11 +137,12 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
           }
           attempts.push(n.attempt);
         }
-        const lineHash = createHash("sha1").update(u.text).digest("base64");
+        const lineHash = hash("sha1", u.text, "base64"); // one-shot: no Hash object per record
         for (const a of attempts) {
           loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: format.name, lineHash, nonFinite: u.nonFinite });
         }
         counts.records++;
+        recordsRead++;
         counts.attempts += attempts.length;
         counts.nonFinite += u.nonFinite;
       };

@@ -6,7 +6,7 @@
  * their magic bytes, so a piped archive works too.
  */
 import { createHash, type Hash } from "node:crypto";
-import { accessSync, constants as fsConstants, createReadStream, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants as fsConstants, createReadStream, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from "node:fs";
 import { basename, join } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
@@ -333,4 +333,30 @@ function isGzip(b: Buffer): boolean {
 
 function isTar(b: Buffer): boolean {
   return b.length >= 262 && b.toString("latin1", 257, 262) === "ustar";
+}
+
+/**
+ * The bytes a file will give once decompressed: its size, or for a gzip (told
+ * by its magic bytes, whatever its name) the size its trailer records (ISIZE,
+ * the uncompressed length modulo 4 GiB, of the last member). Deflate expands
+ * at most 1032 times, so a gzip under 4 MiB cannot have wrapped; a bigger one
+ * whose trailer is below its own size (over 4 GiB, several members, a damaged
+ * end) says nothing: Infinity. A file that cannot be read gives its size
+ * (reading it later reports why).
+ */
+export function expandedBytes(path: string, size: number): number {
+  const head = Buffer.alloc(4);
+  try {
+    const fd = openSync(path, "r");
+    try {
+      if (readSync(fd, head, 0, 2, 0) !== 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
+      if (size < 18 || readSync(fd, head, 0, 4, size - 4) !== 4) return Infinity;
+      const isize = head.readUInt32LE(0);
+      return isize >= size || size < 4 * 1024 * 1024 ? isize : Infinity;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return size;
+  }
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// denom's phases on a synthetic attempt log (bench/generate.mjs, default 1000 MB),
+// in this process and in memory: reading + loading, computing the base layers,
+// and the report queries, with MB/s and peak RSS. For profiling one phase
+// (`node --cpu-prof bench/phases.mjs 200`); bench/ingest.mjs is the benchmark.
+// Not part of npm test. Run after `npm run build`:
+//   node bench/phases.mjs 200  # 200 MB
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, "..", "dist");
+const { Database } = await import(join(dist, "db", "database.js"));
+const { loadQueries, freezeLayers } = await import(join(dist, "db", "queries.js"));
+const { createTables } = await import(join(dist, "ingest", "loader.js"));
+const { ingest } = await import(join(dist, "ingest", "ingest.js"));
+const { applyDefinitions } = await import(join(dist, "commands", "runs.js"));
+const { readReport } = await import(join(dist, "commands", "report.js"));
+
+const sizeMb = process.argv[2] ?? "1000";
+const gen = spawnSync(process.execPath, [join(here, "generate.mjs"), sizeMb], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+if (gen.status !== 0) process.exit(gen.status ?? 1);
+const file = gen.stdout.trim();
+const bytes = statSync(file).size;
+
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 100);
+const defs = { statusMap: {}, thresholds: { queueShare: 0.25, loopMin: 5, sluggishRatio: 2 } };
+const phases = [];
+const time = async (name, fn) => {
+  const t = process.hrtime.bigint();
+  const r = await fn();
+  phases.push([name, Number(process.hrtime.bigint() - t) / 1e9]);
+  return r;
+};
+
+const db = await Database.open();
+await createTables(db);
+await loadQueries(db);
+await applyDefinitions(db, defs);
+let rejected = 0;
+const result = await time("read + load", () => ingest(db, [file], { stdin: process.stdin, onReject: () => rejected++ }));
+await time("base layers", () => freezeLayers(db));
+const report = await time("report queries", () => readReport(db, defs));
+clearInterval(sampler);
+peak = Math.max(peak, process.memoryUsage.rss());
+db.close();
+
+const total = phases.reduce((s, [, t]) => s + t, 0);
+console.log(`input: ${file}`);
+console.log(`       ${(bytes / 1e6).toFixed(0)} MB, ${report.accounting.lines} lines, ${result.attempts} attempts, ${rejected} rejected`);
+for (const [name, t] of phases) console.log(`${name.padEnd(16)} ${t.toFixed(2).padStart(7)} s`);
+console.log(`${"total".padEnd(16)} ${total.toFixed(2).padStart(7)} s   ${(bytes / 1e6 / total).toFixed(0)} MB/s   ${(total / (bytes / 1e9)).toFixed(1)} s per GB`);
+console.log(`peak RSS         ${(peak / 1e6).toFixed(0)} MB`);
+console.log(`check: final/total ${report.rates[4].successes}/${report.rates[4].count}`);

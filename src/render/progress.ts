@@ -1,0 +1,37 @@
+/**
+ * The progress line shown on stderr while inputs are read (DESIGN section 9:
+ * a bar on a TTY for long inputs, never on stdout). Pure: the CLI decides
+ * when to draw it.
+ */
+
+/** Where reading stands. */
+export interface ProgressState {
+  /** raw bytes read so far (compressed bytes for a `.gz`) */
+  read: number;
+  /** bytes of every input in all; null when unknown (stdin) */
+  total: number | null;
+  /** records read so far */
+  records: number;
+  /** seconds since reading began */
+  seconds: number;
+}
+
+/** Width of the bar, in characters between the brackets. */
+const BAR = 24;
+
+/**
+ * One line of progress, e.g.
+ * `reading [#########---------------] 412/1000 MB 41%  380,112 records  23.4 MB/s`;
+ * without a known total, no bar: `reading 412 MB  380,112 records  23.4 MB/s`.
+ * Rate in MB/s (1 MB = 10^6 bytes) of bytes read.
+ */
+export function progressLine(p: ProgressState): string {
+  const mb = (n: number) => (n / 1e6).toFixed(0);
+  const rate = p.seconds > 0 ? `${(p.read / 1e6 / p.seconds).toFixed(1)} MB/s` : "";
+  const records = `${p.records.toLocaleString("en-US")} records`;
+  if (p.total === null || p.total <= 0) return `reading ${mb(p.read)} MB  ${records}  ${rate}`.trimEnd();
+  const share = Math.min(1, p.read / p.total);
+  const done = Math.round(share * BAR);
+  const bar = `[${"#".repeat(done)}${"-".repeat(BAR - done)}]`;
+  return `reading ${bar} ${mb(p.read)}/${mb(p.total)} MB ${Math.floor(share * 100)}%  ${records}  ${rate}`.trimEnd();
+}
