@@ -6,8 +6,9 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.js";
+import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, formatFor } from "./formats/index.js";
+import { CONTAINER_KEYS, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
@@ -45,6 +46,8 @@ export interface IngestOptions {
    * then removed. Used by `denom ingest --db`, so nothing counts twice.
    */
   skipKnownSources?: boolean;
+  /** `--input-format NAME`: read every source with this adapter instead of detecting one */
+  format?: Adapter | null;
 }
 
 /** A source left out because a source with the same sha256 is already loaded. */
@@ -68,7 +71,8 @@ export interface IngestResult {
 
 /**
  * Reads every input into `db` (tables created when missing). Throws DataError
- * when an input path cannot be read; a bad line is a reject, never an error.
+ * when an input path cannot be read, or a source is in no format denom reads
+ * (the message names it and the formats tried); a bad line is a reject, never an error.
  */
 export async function ingest(db: Database, inputs: readonly string[], options: IngestOptions): Promise<IngestResult> {
   const specs = expandInputs(inputs, options.onWarning);
@@ -104,11 +108,11 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         loader.reject(id, line, location, reason, shown);
         options.onReject?.({ source: src.name, line, location, reason, kind });
       };
-      const onUnit = (u: Unit) => {
+      const formats = new SourceFormats<Unit>(src.name, options.format ?? null);
+      const load = (u: Unit, name: string, adapted: Adapted) => {
         const kind: RejectKind = u.location === null ? "line" : "element";
-        const format = formatFor(u.value);
-        const adapted = format.adapt(u.value, { source: src.name });
         if ("error" in adapted) return reject(u.line, u.location, adapted.error, excerpt(u.text), kind);
+        formats.count(name);
         if ("metadata" in adapted) {
           counts.records++;
           loader.runMetadata(id, adapted.metadata);
@@ -125,18 +129,29 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         }
         const lineHash = createHash("sha1").update(u.text).digest("base64");
         for (const a of attempts) {
-          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: format.name, lineHash, nonFinite: u.nonFinite });
+          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: name, lineHash, nonFinite: u.nonFinite });
         }
         counts.records++;
         counts.attempts += attempts.length;
         counts.nonFinite += u.nonFinite;
+      };
+      const onUnit = (u: Unit) => {
+        const context = { source: src.name };
+        if (u.entry && u.document) return load(u, u.document.name, u.document.adaptEntry(u.entry, context));
+        const chosen = formats.forRecord(u.value, u);
+        if (!chosen) return; // held back until the source shows its format
+        for (const held of chosen.release) load(held, "canonical", { attempts: [held.value] });
+        load(u, chosen.format.name, chosen.format.adapt(u.value, context));
       };
       const summary = await readUnits(
         src.chunks,
         CONTAINER_KEYS,
         { unit: onUnit, blank: () => void counts.blank++, reject },
         namedFormat(src.name),
+        formats.chooseDocument,
       );
+      const unreadable = formats.unreadable();
+      if (unreadable) throw new DataError(unreadable);
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);
       if (sameAs !== undefined) {
@@ -166,6 +181,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         non_finite: counts.nonFinite + summary.nonFinite,
         problem,
         loaded_at: Date.now() * 1000,
+        adapter: formats.adapters(),
       });
       result.sources++;
       result.records += counts.records;
