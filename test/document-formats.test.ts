@@ -248,6 +248,15 @@ describe("the format of each source", () => {
     expect(two.code).toBe(2);
   });
 
+  it("reads an OpenHands scores.json given to --claims: one claim per benchmark, scoped to it", async () => {
+    const { parseClaimsText } = await import("../src/claims.js");
+    const claims = parseClaimsText(JSON.stringify([{ benchmark: "gaia", score: 72.7, metric: "accuracy" }, { benchmark: "commit0", score: 12.5 }]), "m/scores.json");
+    expect(claims.map((c) => [c.text, c.label, c.benchmark])).toEqual([
+      ["72.7%", "gaia (accuracy), scores.json", "gaia"],
+      ["12.5%", "commit0, scores.json", "commit0"],
+    ]);
+  });
+
   it("denom formats lists every adapter with the fields it reads", async () => {
     const r = await denom(["formats", "--json"]);
     expect(r.code).toBe(0);
@@ -309,6 +318,24 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
       ["DeepSeek-V4-Pro/instance_results/swt-bench.json", "openhands-index", 433],
       ["DeepSeek-V4-Pro/scores.json", "openhands-scores", 0],
     ]);
+    const sonnet = (await report([join(OH, "claude-sonnet-4-5")])).meta.sources;
+    expect(sonnet.find((s: { name: string }) => s.name.endsWith("metadata.json")).adapter).toBe("openhands-metadata");
+  });
+
+  it("audit --claims scores.json: each claim against its own benchmark's records", async () => {
+    // DeepSeek-V4-Pro holds swt-bench only: of its scores.json claims, swt-bench 68.1 is audited: not reproduced
+    const deepseek = await denom(["audit", join(OH, "DeepSeek-V4-Pro"), "--claims", join(OH, "DeepSeek-V4-Pro", "scores.json"), "--json"]);
+    expect(deepseek.code, deepseek.stderr).toBe(3);
+    expect(deepseek.json()).toEqual([expect.objectContaining({ claim: "68.1%", label: "swt-bench (accuracy), scores.json", reproduced: false, strict: { successes: 264, count: 433, rate: 264 / 433 } })]);
+    expect(deepseek.stderr).toMatch(/claims of scores\.json not audited: the inputs hold swt-bench only/);
+    // claude-sonnet-4-5 swt-bench 68.8 = 298/433 once the 3 missing instances count
+    const sonnet = await denom(["audit", join(OH, "claude-sonnet-4-5", "instance_results", "swt-bench.json"), "--expect-count", "433", "--claims", join(OH, "claude-sonnet-4-5", "scores.json"), "--json"]);
+    expect(sonnet.code, sonnet.stderr).toBe(0);
+    expect(sonnet.json()[0]).toMatchObject({ claim: "68.8%", reproduced: true, strict: { successes: 298, count: 433 } });
+    // a whole model folder mixes benchmarks: no pooled figure is any benchmark's
+    const mixed = await denom(["audit", join(OH, "claude-sonnet-4-5"), "--claims", join(OH, "claude-sonnet-4-5", "scores.json")]);
+    expect(mixed.code).toBe(1);
+    expect(mixed.stderr).toContain("the inputs hold 5 benchmarks (commit0, gaia, swe-bench, swe-bench-multimodal, swt-bench)");
   });
 
   it("SWE-Bench Pro gpt-4o-paper: 36 resolved; 36/731 = 4.9% strict with --expect-count 731", async () => {

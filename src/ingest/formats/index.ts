@@ -8,7 +8,7 @@
  */
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
-import { openHandsInstancesFormat, openHandsScoresFormat } from "./openhands-index.js";
+import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
 import { sweBenchResultsFormat } from "./swe-bench-results.js";
@@ -19,7 +19,7 @@ import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEnt
 export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter } from "./types.js";
 
 /** Record adapters, in detection order; canonical last. */
-export const FORMATS: readonly FormatAdapter[] = [terminalBenchFormat, taskSummaryFormat, agentCompassFormat, openHandsScoresFormat, sweBenchPredsFormat, canonicalFormat];
+export const FORMATS: readonly FormatAdapter[] = [terminalBenchFormat, taskSummaryFormat, agentCompassFormat, openHandsScoresFormat, openHandsMetadataFormat, sweBenchPredsFormat, canonicalFormat];
 
 /** Document adapters, in detection order (asked before the record adapters, for object documents only). */
 export const DOCUMENT_FORMATS: readonly DocumentAdapter[] = [sweBenchResultsFormat, openHandsInstancesFormat, sweBenchProFormat];

@@ -9,7 +9,9 @@
  *   `--expect-count` puts them in `total` (swt-bench 433, gaia 165).
  * - `scores.json`: the published claims, an array of `{benchmark, score (percent),
  *   metric, cost_per_instance, ...}`: read as records that hold no attempt (so a
- *   model folder loads whole); audit a claim with `denom audit --claim`.
+ *   model folder loads whole); audit them with `denom audit --claims scores.json`
+ *   (claims.ts), each against its own benchmark's records.
+ * - `metadata.json`: the agent and model described; a record holding no attempt.
  */
 import { CANONICAL_NAMES } from "./canonical.js";
 import { folderOf, stemOf } from "./paths.js";
@@ -71,7 +73,7 @@ export const openHandsInstancesFormat: DocumentAdapter = {
 };
 
 const SCORE_READS: readonly FieldRead[] = [
-  { source: "benchmark, score, metric", canonical: "-", note: "a published claim (percent, 1 decimal); audit it with `denom audit <model>/instance_results/<benchmark>.json --claim <score>%`" },
+  { source: "benchmark, score, metric", canonical: "-", note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark" },
 ];
 
 export const openHandsScoresFormat: FormatAdapter = {
@@ -79,6 +81,14 @@ export const openHandsScoresFormat: FormatAdapter = {
   describes: "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
   reads: SCORE_READS,
   detect: (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
+  adapt: () => ({ attempts: [] }),
+};
+
+export const openHandsMetadataFormat: FormatAdapter = {
+  name: "openhands-metadata",
+  describes: "OpenHands Index metadata.json: the agent and model described (name, version, token prices), a record holding no attempt",
+  reads: [{ source: "agent_name, model, directory_name, ...", canonical: "-", note: "read, not mapped: the model is taken from the folder of instance_results/" }],
+  detect: (r) => typeof r.agent_name === "string" && "directory_name" in r && "model" in r && r.task_id === undefined,
   adapt: () => ({ attempts: [] }),
 };
 
