@@ -50,6 +50,7 @@ Examples:
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
+  $ denom report eval_results.json --input-format swe-bench-pro   # skip detection (denom formats lists the names)
 
 The grid shows successes/trials on two bases (first try, final after retries)
 over four denominators, each removing one named class from the one before:

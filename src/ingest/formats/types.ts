@@ -39,7 +39,11 @@ export type Adapted =
   | { metadata: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null } }
   | { error: string };
 
-/** One field an adapter reads, for `denom formats` and the README's mapping tables. */
+/**
+ * One field an adapter reads, for `denom formats` and the README's mapping tables:
+ * test/readme.test.ts checks that README.md holds every declared row as
+ * `| \`source\` | canonical | note |` (so declare `reads`, then paste the rows).
+ */
 export interface FieldRead {
   /** the source field as the harness writes it (`resolved`, `<instance_id>`, `incomplete_ids[]`) */
   source: string;
