@@ -228,6 +228,38 @@ describe("the format of each source", () => {
     ]);
   });
 
+  it("gives up on a source whose first 20 records no format reads, even when later ones are attempts", async () => {
+    // 21 lines {n: i} then one canonical attempt: nothing of it may be loaded in part
+    const lines = Array.from({ length: 21 }, (_, i) => ({ n: i }));
+    const dir = tempDir({ "notes.jsonl": jsonl(...lines, { task_id: "t", status: "success" }) });
+    const r = await denom(["report", join(dir, "notes.jsonl")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("notes.jsonl: no input format recognises it");
+    expect(r.stderr).toContain("its first record has keys n;");
+    // with 20 such lines the attempt on line 21 shows the format: the 20 are rejects
+    const dir20 = tempDir({ "notes.jsonl": jsonl(...lines.slice(0, 20), { task_id: "t", status: "success" }) });
+    const out = (await denom(["report", "--json", join(dir20, "notes.jsonl")])).json();
+    expect(out.accounting).toMatchObject({ lines: 21, records: 1, rejected: 20 });
+  });
+
+  it("reads a --db file written before sources had an adapter column, and adds the column when ingesting into it", async () => {
+    const { Database } = await import("../src/db/database.js");
+    const dir = tempDir({ "a.jsonl": jsonl({ task_id: "t", status: "success" }), "b.json": JSON.stringify({ p: true }) });
+    const file = join(dir, "old.duckdb");
+    expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", file])).code).toBe(0);
+    const db = await Database.open({ path: file });
+    await db.run("ALTER TABLE sources DROP COLUMN adapter");
+    db.close();
+    const read = await denom(["report", "--json", "--db", file]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.json().meta.sources[0].adapter).toBeNull();
+    const added = await denom(["ingest", join(dir, "b.json"), "--db", file, "--json"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.json().added).toEqual([expect.objectContaining({ adapter: "swe-bench-pro", attempts: 1 })]);
+    const after = (await denom(["report", "--json", "--db", file])).json();
+    expect(after.meta.sources.map((s: { adapter: string | null }) => s.adapter)).toEqual([null, "swe-bench-pro"]);
+  });
+
   it("reads every source with --input-format NAME (or --format NAME), and refuses an unknown name (exit 2)", async () => {
     // {"a": 1}: no format claims it; read as swe-bench-pro, its entry is a reject naming the key
     const dir = tempDir({ "x.json": JSON.stringify({ a: true, task_id: false }) });

@@ -50,12 +50,15 @@ export const UNRECOGNISED_LIMIT = 20;
  * UNRECOGNISED_LIMIT); once one is, they and any later stray record go to the
  * canonical adapter, whose checks reject them naming the field (so a bad line
  * of a log stays a reject). A source whose first UNRECOGNISED_LIMIT records (or
- * all of them) are recognised by none is unreadable: `unreadable()` says why.
+ * all of them) are recognised by none is unreadable: its later records are not
+ * adapted (nothing of it is loaded) and `unreadable()` says why.
  */
 export class SourceFormats<U> {
   /** adapter name -> records it read in this source, in order of first use */
   readonly used = new Map<string, number>();
   private recognised = false;
+  /** more than UNRECOGNISED_LIMIT leading records recognised by none: the source is not a run record */
+  private gaveUp = false;
   private held: U[] = [];
   private unrecognised = 0;
   private firstKeys: string[] | null = null;
@@ -77,6 +80,7 @@ export class SourceFormats<U> {
    * back (or dropped once the source is known to be unreadable).
    */
   forRecord(record: Record<string, unknown>, u: U): { format: FormatAdapter; release: U[] } | null {
+    if (this.gaveUp) return null;
     const format = this.forced ? (isDocumentAdapter(this.forced) ? null : this.forced) : formatFor(record);
     if (format) {
       if (this.recognised) return { format, release: [] };
@@ -89,6 +93,7 @@ export class SourceFormats<U> {
     this.unrecognised++;
     this.firstKeys ??= Object.keys(record).slice(0, 8);
     if (this.held.length < UNRECOGNISED_LIMIT) this.held.push(u);
+    else this.gaveUp = true;
     return null;
   }
 
@@ -104,7 +109,7 @@ export class SourceFormats<U> {
 
   /** Why the source cannot be read (no record recognised), or null when it can. */
   unreadable(): string | null {
-    if (this.recognised || this.unrecognised === 0) return null;
+    if (!this.gaveUp && (this.recognised || this.unrecognised === 0)) return null;
     const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
     if (this.forced)
       return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;

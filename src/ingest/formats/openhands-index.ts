@@ -13,9 +13,10 @@
  *   (claims.ts), each against its own benchmark's records.
  * - `metadata.json`: the agent and model described; a record holding no attempt.
  */
-import { CANONICAL_NAMES } from "./canonical.js";
+import { keyedByTaskIds } from "./canonical.js";
 import { folderOf, stemOf } from "./paths.js";
-import type { DocumentAdapter, FieldRead, FormatAdapter } from "./types.js";
+import { noAttemptFormat } from "./no-attempt.js";
+import type { DocumentAdapter, FieldRead } from "./types.js";
 
 /** The raw status of an instance whose `resolved` is null: no alias maps it, so it is counted as unrecognized. */
 export const OUTCOME_UNKNOWN = "outcome_unknown";
@@ -39,9 +40,7 @@ export const openHandsInstancesFormat: DocumentAdapter = {
   name: "openhands-index",
   describes: "OpenHands Index instance_results/<benchmark>.json: one object {instance_id: {resolved, cost}}",
   reads: READS,
-  detectDocument: (first) =>
-    first.length > 0 &&
-    first.every((e) => !CANONICAL_NAMES.has(e.key) && isObject(e.value) && "resolved" in e.value && !("task_id" in e.value)),
+  detectDocument: (first) => keyedByTaskIds(first, (v) => isObject(v) && "resolved" in v && !("task_id" in v)),
   unitsOf: () => "entry",
   adaptEntry(entry, context) {
     const v = entry.value;
@@ -72,25 +71,25 @@ export const openHandsInstancesFormat: DocumentAdapter = {
   },
 };
 
-const SCORE_READS: readonly FieldRead[] = [
-  { source: "benchmark, score, metric", canonical: "-", note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark" },
-];
+export const openHandsScoresFormat = noAttemptFormat(
+  "openhands-scores",
+  "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
+  [
+    {
+      source: "benchmark, score, metric",
+      canonical: "-",
+      note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark",
+    },
+  ],
+  (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
+);
 
-export const openHandsScoresFormat: FormatAdapter = {
-  name: "openhands-scores",
-  describes: "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
-  reads: SCORE_READS,
-  detect: (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
-  adapt: () => ({ attempts: [] }),
-};
-
-export const openHandsMetadataFormat: FormatAdapter = {
-  name: "openhands-metadata",
-  describes: "OpenHands Index metadata.json: the agent and model described (name, version, token prices), a record holding no attempt",
-  reads: [{ source: "agent_name, model, directory_name, ...", canonical: "-", note: "read, not mapped: the model is taken from the folder of instance_results/" }],
-  detect: (r) => typeof r.agent_name === "string" && "directory_name" in r && "model" in r && r.task_id === undefined,
-  adapt: () => ({ attempts: [] }),
-};
+export const openHandsMetadataFormat = noAttemptFormat(
+  "openhands-metadata",
+  "OpenHands Index metadata.json: the agent and model described (name, version, token prices), a record holding no attempt",
+  [{ source: "agent_name, model, directory_name, ...", canonical: "-", note: "read, not mapped: the model is taken from the folder of instance_results/" }],
+  (r) => typeof r.agent_name === "string" && "directory_name" in r && "model" in r && r.task_id === undefined,
+);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);

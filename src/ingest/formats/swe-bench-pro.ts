@@ -5,7 +5,7 @@
  * run named after the file's folder. Instances the run did not attempt are
  * simply absent: `--expect-count 731` (or `--expect FILE`) puts them in `total`.
  */
-import { CANONICAL_NAMES } from "./canonical.js";
+import { keyedByTaskIds } from "./canonical.js";
 import { folderOf } from "./paths.js";
 import type { DocumentAdapter, FieldRead } from "./types.js";
 
@@ -22,7 +22,7 @@ export const sweBenchProFormat: DocumentAdapter = {
   describes: "SWE-Bench Pro eval_results.json: one object {instance_id: true|false}",
   reads: READS,
   // every first entry a boolean, under a key that is no canonical field (`{"resolved": true, ...}` is a record)
-  detectDocument: (first) => first.length > 0 && first.every((e) => typeof e.value === "boolean" && !CANONICAL_NAMES.has(e.key)),
+  detectDocument: (first) => keyedByTaskIds(first, (v) => typeof v === "boolean"),
   unitsOf: () => "entry",
   adaptEntry(entry, context) {
     if (typeof entry.value !== "boolean") return { error: `${entry.key}: expected true or false (resolved), got ${JSON.stringify(entry.value)}` };
