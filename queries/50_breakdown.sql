@@ -1,4 +1,6 @@
--- Defines: status_counts (trials per status on each basis), transitions (first -> final),
+-- Defines: status_counts (trials per status on each basis), status_detail_counts (the same
+--          per status and status_detail, e.g. tau-bench's step_limit failures, both bases
+--          side by side), transitions (first -> final),
 --          timeout_causes (kept timeout attempts per cause), diagnostics (timeout attempts,
 --          late passes, constraint violations, grader errors, missing), timeout_rate (final
 --          timeouts over all trials, DESIGN section 7), unrecognized_statuses.
@@ -10,6 +12,15 @@ select
     count(*) as trials
 from trial_outcomes
 group by basis, status;
+
+create or replace view status_detail_counts as
+select
+    status,
+    status_detail,
+    count(*) filter (where basis = 'first') as first_trials,
+    count(*) filter (where basis = 'final') as final_trials
+from trial_outcomes
+group by status, status_detail;
 
 create or replace view transitions as
 select

@@ -101,6 +101,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   };
   rates: RateCell[];
   status_counts: { first: Record<string, number>; final: Record<string, number> };
+  /** trials per status and status_detail (null when the record gave none), on each basis; view status_detail_counts */
+  status_detail_counts: { status: string; status_detail: string | null; first: number; final: number }[];
   transitions: { first: string; final: string; count: number }[];
   /** kept timeout attempts per cause (DESIGN section 5), every cause listed */
   timeout_causes: Record<string, number>;
@@ -114,6 +116,31 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   denominator_steps: { basis: string; denominator: string; removed: number | null }[];
   unrecognized_statuses: { value: string; attempts: number }[];
   rejects: { source: string; line: number; location: string | null; reason: string }[];
+  /** AgentCompass's own verdict per run of AgentCompass attempts (view agentcompass_verdict); empty without any */
+  agentcompass_verdict: AgentCompassVerdict[];
+}
+
+/**
+ * One run as AgentCompass itself judges it (seeds/003, "运行失败时"): with any task
+ * invalidated by a final FATAL the evaluation failed and `value` is null, and
+ * `reference_value` is the figure over the tasks not invalidated; otherwise
+ * `value` is the formal figure and `reference_value` null. Both are `passes /
+ * evaluated` (fractions; null over 0). Counts are trials (AgentCompass's logical
+ * attempts): `trials = evaluated + unavailable + invalidated`; `errors` is counted apart.
+ */
+export interface AgentCompassVerdict {
+  run_id: string | null;
+  evaluation_failed: boolean;
+  value: number | null;
+  reference_value: number | null;
+  tasks: number;
+  tasks_invalidated: number;
+  trials: number;
+  evaluated: number;
+  unavailable: number;
+  invalidated: number;
+  errors: number;
+  passes: number;
 }
 
 /** How many rejects the report lists (all are in the rejects table and `denom export --what rejects`). */
@@ -144,6 +171,12 @@ export async function readReport(
   const statusRows = await db.all("SELECT basis, status, trials FROM status_counts ORDER BY basis, trials DESC, status");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
   for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
+  const status_detail_counts = (
+    await db.all(
+      `SELECT status, status_detail, first_trials, final_trials FROM status_detail_counts
+       ORDER BY status, final_trials DESC, first_trials DESC, status_detail NULLS FIRST`,
+    )
+  ).map((r) => ({ status: r.status as string, status_detail: r.status_detail as string | null, first: r.first_trials as number, final: r.final_trials as number }));
   const transitions = (
     await db.all("SELECT first_status, final_status, trials FROM transitions ORDER BY trials DESC, first_status, final_status")
   ).map((r) => ({ first: r.first_status as string, final: r.final_status as string, count: r.trials as number }));
@@ -168,7 +201,12 @@ export async function readReport(
        ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
     )
   ) as unknown as ReportData["rejects"];
-  return { meta, accounting, rates, status_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, ...metrics };
+  const agentcompass_verdict = (await db.all(
+    `SELECT run_id, evaluation_failed, value, reference_value, tasks, tasks_invalidated, trials,
+            evaluated, unavailable, invalidated, errors, passes
+     FROM agentcompass_verdict ORDER BY run_key`,
+  )) as unknown as AgentCompassVerdict[];
+  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, agentcompass_verdict, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */

@@ -8,7 +8,7 @@ import type { Readable } from "node:stream";
 import type { Database } from "../db/database.js";
 import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
+import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
@@ -136,7 +136,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         counts.nonFinite += u.nonFinite;
       };
       const onUnit = (u: Unit) => {
-        const context = { source: src.name };
+        const context = { source: src.name, header: u.header ?? null };
         if (u.entry && u.document) return load(u, u.document.name, u.document.adaptEntry(u.entry, context));
         const chosen = formats.forRecord(u.value, u);
         if (!chosen) return; // held back until the source shows its format
@@ -148,7 +148,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         CONTAINER_KEYS,
         { unit: onUnit, blank: () => void counts.blank++, reject },
         namedFormat(src.name),
-        formats.chooseDocument,
+        { ...documentOptions(src.name), chooseDocument: formats.chooseDocument },
       );
       const unreadable = formats.unreadable();
       if (unreadable) throw new DataError(unreadable);

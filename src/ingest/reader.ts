@@ -25,6 +25,8 @@ export interface Unit {
   text: string;
   /** NaN / Infinity tokens read as null */
   nonFinite: number;
+  /** a JSON document's keys before its container array (see AdaptContext.header); absent otherwise */
+  header?: Record<string, unknown> | null;
   /** set when the unit is an entry of a document a DocumentAdapter claimed (`value` is then `{[key]: value}`) */
   entry?: DocumentEntry;
   /** the DocumentAdapter that claimed the document, with `entry` */
@@ -60,6 +62,22 @@ export interface ReadSummary {
 /** Top-level keys of a JSON document whose array elements are records (declared by the adapters). */
 export type ContainerKeys = ReadonlySet<string>;
 
+/** How a JSON document is read, beyond its container keys. */
+export interface DocumentOptions {
+  /**
+   * Top-level keys of a document read as one record whose values are skipped
+   * token by token, never assembled (a SWE-agent `.traj`'s `trajectory` and
+   * `history`: megabytes no adapter reads). The record is then read without them.
+   */
+  skipKeys?: ReadonlySet<string>;
+  /**
+   * Offered an object document's first entries (issue 9a): a DocumentAdapter
+   * that claims it has its entries streamed one by one (Unit.entry); null or
+   * absent reads the document as before.
+   */
+  chooseDocument?: DocumentChooser | null;
+}
+
 const SNIFF_BYTES = 1 << 20;
 const SNIFF_LINES = 5;
 const EXCERPT = 80;
@@ -80,15 +98,16 @@ export async function readUnits(
   containers: ContainerKeys,
   sink: UnitSink,
   named: "jsonl" | null = null,
-  chooseDocument: DocumentChooser | null = null,
+  options: DocumentOptions = {},
 ): Promise<ReadSummary> {
   if (named === "jsonl") return readJsonl(chunks, sink);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
-  return sniff(head.bytes, head.ended, containers, chooseDocument) === "jsonl"
+  const choose = options.chooseDocument ?? null;
+  return sniff(head.bytes, head.ended, containers, choose) === "jsonl"
     ? readJsonl(head.rest, sink)
-    : readDocument(head.rest, containers, sink, chooseDocument);
+    : readDocument(head.rest, containers, sink, options);
 }
 
 /**
@@ -153,7 +172,7 @@ async function readDocument(
   chunks: AsyncIterable<Buffer>,
   containers: ContainerKeys,
   sink: UnitSink,
-  chooseDocument: DocumentChooser | null,
+  options: DocumentOptions,
 ): Promise<ReadSummary> {
   let physicalLines = 0;
   let lastByte = 10;
@@ -164,7 +183,7 @@ async function readDocument(
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(containers, chooseDocument, (value, location, n, entry, document) => {
+  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, (value, location, n, entry, document) => {
     if (entry && document) {
       const text = JSON.stringify({ [entry.key]: entry.value });
       sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document });
@@ -175,7 +194,7 @@ async function readDocument(
       sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, excerpt(shown), "element");
       return;
     }
-    sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0 });
+    sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0, header: walker.header });
   });
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
@@ -232,6 +251,7 @@ function validPrefix(chunk: Buffer): string {
 }
 
 type Token = { name: string; value?: unknown };
+const NO_KEYS: ReadonlySet<string> = new Set();
 const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
 
 /**
@@ -257,6 +277,10 @@ class DocumentWalker {
   private pendingKey: string | null = null;
   private containerKey: string | null = null;
   private index = 0;
+  /** nesting inside a skipped top-level value; -1 when not skipping */
+  private skipDepth = -1;
+  /** the keys of the current top-level object read before its container array */
+  header: Record<string, unknown> | null = null;
   /** the document adapter reading the current top-level object's entries */
   private document: DocumentAdapter | null = null;
   /** still to ask chooseDocument about the current top-level object */
@@ -269,6 +293,7 @@ class DocumentWalker {
 
   constructor(
     private readonly containers: ContainerKeys,
+    private readonly skipKeys: ReadonlySet<string>,
     private readonly chooseDocument: DocumentChooser | null,
     private readonly emit: (value: unknown, location: string, n: number, entry?: DocumentEntry, document?: DocumentAdapter) => void,
   ) {}
@@ -287,6 +312,13 @@ class DocumentWalker {
   }
 
   consume(tok: Token): void {
+    if (this.skipDepth >= 0) {
+      // a skipped value: follow its nesting, assemble nothing
+      if (tok.name === "startObject" || tok.name === "startArray") this.skipDepth++;
+      else if (tok.name === "endObject" || tok.name === "endArray") this.skipDepth--;
+      if (this.skipDepth === 0) this.skipDepth = -1;
+      return;
+    }
     if (this.element) {
       this.element.consume(tok as never);
       if (this.element.done) this.finishElement();
@@ -314,6 +346,7 @@ class DocumentWalker {
         this.depth = 1;
         this.topObject = true;
         this.sawContainer = false;
+        this.header = null;
         this.whole = new Assembler();
         this.whole.consume(tok as never);
         this.document = null;
@@ -329,11 +362,19 @@ class DocumentWalker {
       if (tok.name === "keyValue") {
         const key = tok.value as string;
         this.pendingKey = !this.sawContainer && !this.document && this.containers.has(key) ? key : null;
+        if (this.pendingKey === null && this.skipKeys.has(key)) {
+          this.skipDepth = 0;
+          return;
+        }
         this.entryKey = key;
         this.whole?.consume(tok as never);
         return;
       }
       if (tok.name === "startArray" && this.pendingKey !== null) {
+        // the keys read so far are the document's header, given to each element's adapter
+        const before = this.whole?.current as Record<string, unknown> | undefined;
+        if (before) delete before[this.pendingKey];
+        this.header = before ?? null;
         this.whole = null;
         this.sawContainer = true;
         this.detecting = false;

@@ -22,10 +22,10 @@ const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
 
 /**
  * The endings of the files read in a folder and in an archive (a `.gz` may hold
- * JSONL, JSON or a tar): the one list for walking folders, taking archive
+ * JSONL, JSON or a tar; a `.traj` is a SWE-agent trajectory, one JSON document): the one list for walking folders, taking archive
  * members, and the messages that name them.
  */
-const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "gz", "tgz", "tar"];
+const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "gz", "tgz", "tar"];
 
 /** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");

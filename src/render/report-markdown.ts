@@ -10,7 +10,7 @@
 import type { ReportData } from "../commands/report.js";
 import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
-import { diagnosticFacts, metaFacts, removalSteps } from "./report-text.js";
+import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, removalSteps, statusRows } from "./report-text.js";
 
 export function renderReportMarkdown(data: ReportData): string {
   const m = data.meta;
@@ -54,12 +54,11 @@ export function renderReportMarkdown(data: ReportData): string {
     ),
   );
 
-  const statuses = [...new Set([...Object.keys(data.status_counts.first), ...Object.keys(data.status_counts.final)])];
   out.push("#### Trials by status");
   out.push(
     mdTable(
       ["status", "first", "final"],
-      statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]),
+      statusRows(data).map(([s, first, final]) => [escapeMarkdown(String(s).replace(/^ {2}/, "↳ ")), first, final]),
       ["left", "right", "right"],
     ),
   );
@@ -74,6 +73,8 @@ export function renderReportMarkdown(data: ReportData): string {
 
   const diagnostics = diagnosticFacts(data).map((l) => `- ${escapeMarkdown(l.trim())}`);
   if (diagnostics.length) out.push("#### Diagnostics", diagnostics.join("\n"));
+  if (data.agentcompass_verdict.length)
+    out.push(`#### ${escapeMarkdown(AGENTCOMPASS_HEADING)}`, agentCompassFacts(data).map((l) => `${l.startsWith("    ") ? "  " : ""}- ${escapeMarkdown(l.trim())}`).join("\n"));
 
   for (const block of metricsBlocks(data)) {
     out.push(`#### ${escapeMarkdown(block.title)}`);

@@ -16,6 +16,7 @@ export function renderReportText(data: ReportData, options: TextOptions): string
   out.push(timeoutSection(data, options));
   const diag = diagnosticsSection(data, options);
   if (diag) out.push(diag);
+  if (data.agentcompass_verdict.length) out.push([heading(AGENTCOMPASS_HEADING, options), ...agentCompassFacts(data)].join("\n"));
   out.push(...renderMetricsText(data, options));
   return `${out.join("\n\n")}\n`;
 }
@@ -103,9 +104,26 @@ export function removalSteps(data: ReportData): { denominator: string; basis: st
   return steps;
 }
 
-function statusSection(data: ReportData, options: TextOptions): string {
+/**
+ * The rows of "Trials by status": `[status, first, final]` per status, each
+ * followed by one indented row per `status_detail` when any trial of that status
+ * has one (`(no detail)` for those without), so a step limit or an exit status
+ * shows beside the status it mapped to. Shared by the text and markdown reports.
+ */
+export function statusRows(data: ReportData): (string | number)[][] {
   const statuses = [...new Set([...Object.keys(data.status_counts.first), ...Object.keys(data.status_counts.final)])];
-  const rows = statuses.map((s) => [s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]);
+  const rows: (string | number)[][] = [];
+  for (const s of statuses) {
+    rows.push([s, data.status_counts.first[s] ?? 0, data.status_counts.final[s] ?? 0]);
+    const details = data.status_detail_counts.filter((d) => d.status === s);
+    if (details.every((d) => d.status_detail === null)) continue;
+    for (const d of details) rows.push([`  ${d.status_detail ?? "(no detail)"}`, d.first, d.final]);
+  }
+  return rows;
+}
+
+function statusSection(data: ReportData, options: TextOptions): string {
+  const rows = statusRows(data);
   const moved = data.transitions.filter((t) => t.first !== t.final);
   const out = [heading("Trials by status", options), table(["status", "first", "final"], rows, ["left", "right", "right"], options)];
   const tr = data.timeout_rate;
@@ -141,5 +159,29 @@ export function diagnosticFacts(data: ReportData): string[] {
   if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
   if (data.accounting.unaccounted) lines.push(`  ! lines do not add up: ${data.accounting.unaccounted} = lines - records - blank - rejected (should be 0; please report it)`);
+  return lines;
+}
+
+/** The heading of AgentCompass's own verdict, in the text and markdown reports. */
+export const AGENTCOMPASS_HEADING = "AgentCompass's own verdict (a task ending on a FATAL after retries is invalidated)";
+
+/**
+ * AgentCompass's verdict on each run, beside denom's grid: two lines a run,
+ * indented as the text report prints them (also used by the markdown report).
+ */
+export function agentCompassFacts(data: ReportData): string[] {
+  const lines: string[] = [];
+  for (const v of data.agentcompass_verdict) {
+    const figure = `${v.passes}/${v.evaluated} ${percent(v.evaluation_failed ? v.reference_value : v.value)}`;
+    const name = v.run_id ?? "(default run)";
+    lines.push(
+      v.evaluation_failed
+        ? `  ${name}: evaluation failed, no formal value (${v.tasks_invalidated} of ${plural(v.tasks, "task")} invalidated); reference value ${figure} over the evaluated trials of the tasks left`
+        : `  ${name}: formal value ${figure} over the evaluated trials`,
+    );
+    lines.push(
+      `    ${plural(v.trials, "trial")} = ${v.evaluated} evaluated + ${v.unavailable} unavailable (no grade) + ${v.invalidated} invalidated; ${v.errors} ended on an ERROR`,
+    );
+  }
   return lines;
 }

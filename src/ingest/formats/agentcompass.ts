@@ -22,6 +22,7 @@
  * `resolved`, else `score` (full marks, >= 1, is a success); with no grade the
  * AgentCompass status is kept as written, so the attempt is counted as unrecognized.
  */
+import { basename } from "node:path";
 import type { FormatAdapter } from "./types.js";
 
 /** AgentCompass's attempt statuses: with an `issues` array they mark its records. */
@@ -89,7 +90,7 @@ export const agentCompassFormat: FormatAdapter = {
   name: "agentcompass",
   describes: "AgentCompass attempts: status completed/run_error/eval_error with issues [{severity, phase, code, message}]",
   detect: (r) => Array.isArray(r.issues) && typeof r.status === "string" && AGENTCOMPASS_STATUSES.has(r.status.trim().toLowerCase()),
-  adapt(record) {
+  adapt(record, context) {
     const issues: Issue[] = [];
     for (const [i, raw] of (record.issues as unknown[]).entries()) {
       if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return { error: `issues[${i}]: expected an object` };
@@ -101,7 +102,10 @@ export const agentCompassFormat: FormatAdapter = {
     }
     // AgentCompass's `correct` is the verifier's verdict: `resolved` when the record has none,
     // so a timeout that passed anyway is counted as a late pass
-    const out: Record<string, unknown> = { ...record, agentcompass_status: record.status };
+    const out: Record<string, unknown> = { ...record, ...placement(context.source, record), agentcompass_status: record.status };
+    // the attempt's final severity, as AgentCompass sorts tasks into details/fatal, error, normal:
+    // its own verdict (view agentcompass_verdict) invalidates a task on a final FATAL
+    out.agentcompass_severity = issues.some((x) => x.severity === "fatal") ? "fatal" : issues.some((x) => x.severity === "error") ? "error" : issues.length ? "warning" : "none";
     out.resolved = record.resolved ?? record.is_resolved ?? verdict(record.correct);
     if ((record.status as string).trim().toLowerCase() === "skipped") return { attempts: [{ ...out, ...SKIPPED }] };
     for (const rule of ISSUE_RULES) {
@@ -141,4 +145,38 @@ function lowerText(v: unknown): string | null {
 function verdict(v: unknown): boolean | null {
   if (typeof v === "boolean") return v;
   return v === 1 || v === 0 ? v === 1 : null;
+}
+
+/**
+ * Where a task result sits in an AgentCompass run directory says which trial
+ * and attempt it is (seeds/003, "重试失败的工作"): `<run>/details/<severity>/<task>/attempt-<n>/...`
+ * holds logical attempt n, an independent scoring sample: trial n - 1. Its
+ * discarded retries sit in `attempt-<n>/retries/`, numbered by the first number
+ * of their name (`retry-2.json`, `2/result.json`): attempt k of that trial.
+ * The result kept is the last attempt: 1 + its retry count (`retries`, a number
+ * or a list, or `retry_count`), so it follows its retries. The run is the folder
+ * holding `details/`; the task, when the result names none, its folder. A
+ * source elsewhere keeps the record's own fields.
+ */
+export function placement(source: string, record: Record<string, unknown>): Record<string, unknown> {
+  const path = source.slice(source.lastIndexOf("!") + 1).replaceAll("\\", "/");
+  const at = /(?:^|\/)attempt-(\d+)\/(.*)$/.exec(path);
+  if (!at) return {};
+  const placed: Record<string, unknown> = { trial: Number(at[1]) - 1 };
+  const retry = /^retries\/\D*(\d+)/.exec(at[2]);
+  placed.attempt = retry ? Number(retry[1]) : retryCount(record) + 1;
+  const taskDir = path.slice(0, at.index);
+  // the task's folder names it when the result does not
+  if (record.task_id === undefined && record.instance_id === undefined && record.sample_id === undefined && record.id === undefined)
+    placed.task_id = basename(taskDir) || undefined;
+  const run = /^(.*?)\/?details\//.exec(taskDir + "/");
+  if (run) placed.run_id = basename(run[1]) || null;
+  return placed;
+}
+
+/** How many retries the kept result says it made (0 when it does not say). */
+function retryCount(record: Record<string, unknown>): number {
+  const v = record.retries ?? record.retry_count;
+  if (Array.isArray(v)) return v.length;
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : 0;
 }

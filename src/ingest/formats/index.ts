@@ -8,18 +8,42 @@
  */
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
+import { inspectFormat } from "./inspect.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
+import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
 import { sweBenchResultsFormat } from "./swe-bench-results.js";
+import { tau2BenchFormat } from "./tau2-bench.js";
+import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
 import { terminalBenchFormat } from "./terminal-bench.js";
+import type { DocumentOptions } from "../reader.js";
 import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEntry, type FormatAdapter } from "./types.js";
 
 export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter } from "./types.js";
 
-/** Record adapters, in detection order; canonical last. */
-export const FORMATS: readonly FormatAdapter[] = [terminalBenchFormat, taskSummaryFormat, agentCompassFormat, openHandsScoresFormat, openHandsMetadataFormat, sweBenchPredsFormat, canonicalFormat];
+/**
+ * Record adapters, in detection order. Each harness's records are told apart by
+ * fields no other harness writes (tau-bench's `traj`, tau2-bench's
+ * `termination_reason`, Inspect's `epoch` with `input` and `target`, SWE-agent's
+ * `info.model_stats`, OpenHands' `benchmark` with `score` and `metric`, a
+ * prediction's `model_patch`), so the order only matters for the canonical
+ * record, which comes last.
+ */
+export const FORMATS: readonly FormatAdapter[] = [
+  terminalBenchFormat,
+  taskSummaryFormat,
+  agentCompassFormat,
+  tauBenchFormat,
+  tau2BenchFormat,
+  inspectFormat,
+  sweAgentFormat,
+  openHandsScoresFormat,
+  openHandsMetadataFormat,
+  sweBenchPredsFormat,
+  canonicalFormat,
+];
 
 /** Document adapters, in detection order (asked before the record adapters, for object documents only). */
 export const DOCUMENT_FORMATS: readonly DocumentAdapter[] = [sweBenchResultsFormat, openHandsInstancesFormat, sweBenchProFormat];
@@ -115,4 +139,10 @@ export class SourceFormats<U> {
       return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
     return `${this.source}: no input format recognises it (tried ${ALL_FORMATS.map((f) => f.name).join(", ")}); ${keys}; name its format with --input-format NAME (denom formats lists them)`;
   }
+}
+
+/** How a source is read when it is a JSON document: the keys its adapter skips, by the source's name (e.g. a `.traj`). */
+export function documentOptions(sourceName: string): DocumentOptions {
+  const keys = FORMATS.flatMap((f) => (f.skipKeys && f.skipKeys.names.test(sourceName) ? f.skipKeys.keys : []));
+  return keys.length ? { skipKeys: new Set(keys) } : {};
 }

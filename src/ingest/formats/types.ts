@@ -25,6 +25,12 @@
 export interface AdaptContext {
   /** display name of the source (file path, `archive!member`, or `-`) */
   source: string;
+  /**
+   * The keys of a JSON document read before its container array (Inspect's
+   * `eval`, tau2-bench's `info`), for adapters that need run-level facts beside
+   * each element; absent for JSONL lines and documents without a container.
+   */
+  header?: Record<string, unknown> | null;
 }
 
 /**
@@ -64,6 +70,12 @@ export interface FormatAdapter {
   reads?: readonly FieldRead[];
   /** top-level keys of a JSON document whose array elements are this format's records */
   containerKeys?: readonly string[];
+  /**
+   * Top-level keys never assembled when a source with a matching name is read
+   * as a JSON document (its bulk that this adapter does not read, e.g. a
+   * SWE-agent `.traj`'s `trajectory`); see reader.ts DocumentOptions.
+   */
+  skipKeys?: { names: RegExp; keys: readonly string[] };
   /** true when this adapter reads the record */
   detect(record: Record<string, unknown>): boolean;
   adapt(record: Record<string, unknown>, context: AdaptContext): Adapted;

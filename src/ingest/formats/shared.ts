@@ -1,0 +1,43 @@
+/** Small readers the harness adapters share: plain objects, source names. */
+import { basename } from "node:path";
+
+/** `v` as a plain object, or null (arrays and scalars are not). */
+export function objectOf(v: unknown): Record<string, unknown> | null {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** A finite number, or null. */
+export function numberOf(v: unknown): number | null {
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+
+/** A non-blank string, or null. */
+export function textOf(v: unknown): string | null {
+  return typeof v === "string" && v.trim() !== "" ? v : null;
+}
+
+/**
+ * A file's own name without its ending: `runs/gpt-4o-airline.json` ->
+ * `gpt-4o-airline`, `logs.tar.gz!trajs/x.traj` -> `x`. A run or task named
+ * after the file that holds it.
+ */
+export function stemOf(source: string): string {
+  const own = basename(source.slice(source.lastIndexOf("!") + 1));
+  return own.replace(/(\.(json|jsonl|ndjson|traj))?(\.gz)?$/i, "");
+}
+
+/** tau-bench's success test: a reward of 1 (within 1e-6, as its `is_successful` reads a float). */
+export function isFullReward(reward: number): boolean {
+  return Math.abs(reward - 1) < 1e-6;
+}
+
+/** Tool calls in OpenAI-style chat messages: the `tool_calls` of every assistant message. */
+export function countToolCalls(messages: unknown): number | null {
+  if (!Array.isArray(messages)) return null;
+  let n = 0;
+  for (const m of messages) {
+    const calls = objectOf(m)?.tool_calls;
+    if (Array.isArray(calls)) n += calls.length;
+  }
+  return n;
+}

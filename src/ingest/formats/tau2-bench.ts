@@ -1,0 +1,85 @@
+/**
+ * tau2-bench results (sierra-research/tau2-bench `Results` JSON:
+ * `{timestamp, info, tasks, simulations}`; ../shared/data/real/tau2-bench/MAPPING.md).
+ * Each element of `simulations[]` is one trial of a task, no retries.
+ *
+ * Status from `termination_reason` (the `TerminationReason` enum of
+ * `src/tau2/data_model/simulation.py`), kept as `status_detail` whatever it maps to:
+ * a normal end (`user_stop`, `agent_stop`) lets `reward_info.reward` decide
+ * (1 -> success, else failure); see TERMINATION_STATUS for the others.
+ */
+import { countToolCalls, isFullReward, numberOf, objectOf, stemOf, textOf } from "./shared.js";
+import type { FormatAdapter } from "./types.js";
+
+/**
+ * The terminations that decide the status by themselves. The step and error
+ * limits end a run the agent did not finish (tau2 scores them 0): failures.
+ * `timeout` is tau2's wall-clock budget per simulation. `user_error` is the user
+ * simulator's, part of the environment. `infrastructure_error` and
+ * `context_window_exceeded` are what tau2 itself leaves out of its metric
+ * denominators (`NON_EVALUABLE_TERMINATION_REASONS`): aborted, fault
+ * environment, so the `attributable` denominator matches tau2's own.
+ */
+export const TERMINATION_STATUS: Readonly<Record<string, string>> = {
+  max_steps: "failure",
+  too_many_errors: "failure",
+  agent_error: "failure",
+  timeout: "timeout",
+  user_error: "aborted",
+  infrastructure_error: "aborted",
+  context_window_exceeded: "aborted",
+  unexpected_error: "aborted",
+};
+
+/** The terminations of a conversation that ended by itself: the reward decides. */
+export const NORMAL_ENDS: readonly string[] = ["user_stop", "agent_stop"];
+
+export const tau2BenchFormat: FormatAdapter = {
+  name: "tau2-bench",
+  describes: "tau2-bench results: simulations[] with termination_reason, reward_info, times and costs",
+  containerKeys: ["simulations"],
+  detect: (r) => r.task_id !== undefined && typeof r.termination_reason === "string" && "reward_info" in r,
+  adapt(record, context) {
+    const reason = (record.termination_reason as string).trim().toLowerCase();
+    const reward = numberOf(objectOf(record.reward_info)?.reward);
+    const agentInfo = objectOf(objectOf(context.header?.info)?.agent_info);
+    const out: Record<string, unknown> = {
+      run_id: stemOf(context.source),
+      task_id: record.task_id,
+      trial: record.trial ?? 0,
+      attempt: 1,
+      status_detail: reason,
+      started_at: record.start_time ?? null,
+      ended_at: record.end_time ?? null,
+      score: reward,
+      cost_usd: record.agent_cost ?? null,
+      llm_tokens: agentTokens(record.messages),
+      tool_call_count: countToolCalls(record.messages),
+      agent: textOf(agentInfo?.implementation),
+      model: textOf(agentInfo?.llm),
+      // the user simulator's spend, not the agent's
+      user_cost_usd: numberOf(record.user_cost),
+      simulation_id: record.id ?? null,
+    };
+    const decided = TERMINATION_STATUS[reason];
+    if (decided) return { attempts: [{ ...out, status: decided }] };
+    if (!NORMAL_ENDS.includes(reason)) return { attempts: [{ ...out, status: reason }] }; // unrecognized, reported by value
+    if (reward === null) return { attempts: [{ ...out, status: "aborted", grader_error: "no reward_info.reward on a finished simulation" }] };
+    return { attempts: [{ ...out, status: isFullReward(reward) ? "success" : "failure" }] };
+  },
+};
+
+/** The agent's tokens: prompt + completion of every assistant message with `usage` (the user simulator's are not counted). */
+function agentTokens(messages: unknown): number | null {
+  if (!Array.isArray(messages)) return null;
+  let n = 0;
+  let seen = false;
+  for (const m of messages) {
+    const msg = objectOf(m);
+    const usage = objectOf(msg?.usage);
+    if (msg?.role !== "assistant" || !usage) continue;
+    seen = true;
+    n += (numberOf(usage.prompt_tokens) ?? 0) + (numberOf(usage.completion_tokens) ?? 0);
+  }
+  return seen ? n : null;
+}
