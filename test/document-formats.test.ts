@@ -34,7 +34,7 @@ async function readEntries(text: string, chunk: number) {
     new Set(["results"]),
     { unit: (u) => units.push(u), blank: () => {}, reject: (_l, location, reason) => rejects.push(`${location}: ${reason}`) },
     null,
-    (first) => DOCUMENT_FORMATS.find((f) => f.detectDocument(first, "x.json")) ?? null,
+    { chooseDocument: (first) => DOCUMENT_FORMATS.find((f) => f.detectDocument(first, "x.json")) ?? null },
   );
   return { summary, units, rejects };
 }
@@ -395,14 +395,23 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
     expect(mini.status_counts.final).toEqual({ success: 1, aborted: 90 });
   });
 
-  it("Multi-SWE-bench gpt-4o submission folder: predictions and report each with their own adapter", async () => {
+  it("Multi-SWE-bench gpt-4o submission folder: predictions, report and trajectories, each with its own adapter", async () => {
     const dir = join(REAL, "multi-swe-bench-java", "20240825_SWE-agent_gpt-4o-2024-05-13");
-    const out = await report([dir]);
+    const out = await report([dir, "--by", "run_id"]);
     const read = out.meta.sources.map((s: { name: string; adapter: string; records: number; attempts: number }) => [s.name.slice(dir.length + 1), s.adapter, s.records, s.attempts]);
-    // all_preds.jsonl: 85 lines (wc -l), predictions holding no attempt; results.json: 91 ids
-    expect(read).toContainEqual(["all_preds.jsonl", "swe-bench-preds", 85, 0]);
-    expect(read).toContainEqual(["results/results.json", "swe-bench-results", 91, 91]);
-    expect(cell(out, "final/total")).toMatchObject({ successes: 6, count: 91 });
+    // all_preds.jsonl: 85 lines (wc -l), predictions holding no attempt; results.json: 91 ids; 5 .traj files, one attempt each
+    expect(read).toEqual([
+      ["all_preds.jsonl", "swe-bench-preds", 85, 0],
+      ["results/results.json", "swe-bench-results", 91, 91],
+      ["trajs/apache__dubbo-11781.traj", "swe-agent", 1, 1],
+      ["trajs/fasterxml__jackson-core-1053.traj", "swe-agent", 1, 1],
+      ["trajs/fasterxml__jackson-core-1142.traj", "swe-agent", 1, 1],
+      ["trajs/fasterxml__jackson-core-1172.traj", "swe-agent", 1, 1],
+      ["trajs/fasterxml__jackson-core-1309.traj", "swe-agent", 1, 1],
+    ]);
+    // the report's run is the submission folder: 6/91
+    const submission = out.groups.find((g: { value: string }) => g.value === "20240825_SWE-agent_gpt-4o-2024-05-13");
+    expect(cell(submission, "final/total")).toMatchObject({ successes: 6, count: 91 });
   });
 });
 
