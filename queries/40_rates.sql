@@ -45,7 +45,10 @@ membership as (
 ),
 
 scopes as (
-    -- every scope has trials in `total`, so none is lost here
+    -- every scope has trials in `total`, so none is lost here; scope 0 (every trial) is
+    -- there even without a trial, so an input without records still has its eight n/a cells
+    select 0 as scope_id
+    union
     select distinct scope_id from membership
 ),
 

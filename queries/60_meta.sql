@@ -4,8 +4,9 @@
 --          records before the break are loaded and whose lost rest no line count can show),
 --          run_summary (window from the first start to the last end, counts, concurrency),
 --          timeout_limits, retry_policy (attempts per trial at most, which statuses were
---          retried, and how often).
--- Reads: sources, attempts, stg_attempts, attempts_classified, trials.
+--          retried, and how often), secrets_masked (per kind; `accounting.secrets_masked`
+--          is their sum).
+-- Reads: sources, masked_secrets, attempts, stg_attempts, attempts_classified, trials.
 create or replace view accounting as
 with
 
@@ -31,9 +32,24 @@ attempt_checks as (
         count(*) filter (where is_kept and status = 'unrecognized') as unrecognized,
         coalesce(sum(naive_timestamps), 0) as naive_timestamps
     from stg_attempts
+),
+
+masked as (
+    -- secrets masked at ingest (src/ingest/secrets.ts), in lines and source names
+    select coalesce(sum(secrets), 0) as secrets_masked
+    from masked_secrets
 )
 
-select * from lines cross join attempt_checks;
+select * from lines cross join attempt_checks cross join masked;
+
+create or replace view secrets_masked as
+-- secrets masked at ingest, per kind: how many, in how many lines (a source name counts as none)
+select
+    kind,
+    sum(secrets) as secrets,
+    count(line) as lines
+from masked_secrets
+group by kind;
 
 create or replace view run_summary as
 with

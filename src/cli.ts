@@ -15,6 +15,7 @@ import type { Io } from "./io.js";
 import { useColor } from "./io.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
+import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
 
 /** Rejects printed one by one on stderr before the rest are summarised. */
@@ -319,7 +320,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
         onReject: rejectPrinter(io),
-        onWarning: (text) => io.stderr.write(`denom: warning: ${text}\n`),
+        onWarning: warningPrinter(io),
       };
       const { runIngest } = await import("./commands/ingest.js");
       const data = await withProgress(io, options, () => runIngest(options));
@@ -447,8 +448,13 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     format: inputFormat(flags, outputs),
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
-    onWarning: (text) => io.stderr.write(`denom: warning: ${text}\n`),
+    onWarning: warningPrinter(io),
   };
+}
+
+/** Prints a warning on stderr, secrets masked (a path or an archive's message may hold one). */
+function warningPrinter(io: Io): (text: string) => void {
+  return (text) => io.stderr.write(`denom: warning: ${maskSecrets(text).text}\n`);
 }
 
 /** Prints the first rejects as they come, then counts the rest. */
@@ -519,12 +525,12 @@ function handleError(e: unknown, io: Io, debug: boolean): number {
     return ExitCode.usage;
   }
   if (e instanceof DenomError) {
-    io.stderr.write(`denom: ${e.message}\n`);
+    io.stderr.write(`denom: ${maskSecrets(e.message).text}\n`);
     if (debug && e.stack) io.stderr.write(`${e.stack}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  io.stderr.write(`denom: internal error: ${err?.message ?? String(e)}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
+  io.stderr.write(`denom: internal error: ${maskSecrets(err?.message ?? String(e)).text}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
   if (debug && err?.stack) io.stderr.write(`${err.stack}\n`);
   return ExitCode.data;
 }

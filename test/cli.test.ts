@@ -68,11 +68,12 @@ describe("dist/bin.js", () => {
     expect(r.stderr).toBe("");
   });
 
-  it("refuses stdin twice, and an input with no attempt at all", () => {
+  it("refuses stdin twice, and reports an input with no attempt at all (every rate n/a, exit 0; issue 7)", () => {
     expect(denomBin(["report", "-", "-"], "").code).toBe(2);
     const empty = denomBin(["report", "-"], "\n\n");
-    expect(empty.code).toBe(1);
-    expect(empty.stderr).toBe("denom: no attempt records in -: the input is empty or holds only blank lines\n");
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).toBe("denom: warning: no attempt records in -: the input is empty or holds only blank lines; every rate is n/a\n");
+    expect(empty.stdout).toContain("no attempt records in the inputs: every rate is n/a");
   });
 
   it("will not take a file that is not a DuckDB database for --db", () => {

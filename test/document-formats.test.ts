@@ -265,7 +265,7 @@ describe("the format of each source", () => {
     const dir = tempDir({ "x.json": JSON.stringify({ a: true, task_id: false }) });
     const detected = (await denom(["report", "--json", join(dir, "x.json")]));
     // task_id is a canonical name, so swe-bench-pro does not claim it; canonical rejects task_id false
-    expect(detected.code).toBe(1);
+    expect(detected.json().rejects).toEqual([expect.objectContaining({ line: 1, reason: "task_id: expected a string, got a boolean" })]);
     const forced = await denom(["report", "--json", join(dir, "x.json"), "--input-format", "swe-bench-pro"]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(finals(forced.json())).toEqual([[1, 2], [1, 2], [1, 2]]);

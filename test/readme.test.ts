@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ATTEMPT_FIELDS } from "../src/ingest/canonical.js";
 import { ALL_FORMATS } from "../src/ingest/formats/index.js";
 import { FAILURE_MODE_STATUS } from "../src/ingest/formats/terminal-bench.js";
+import { SECRET_KINDS } from "../src/ingest/secrets.js";
 import { ROOT } from "./helpers.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -35,6 +36,11 @@ describe("README.md", () => {
       if (f.name === "canonical") continue; // the canonical record's own table is checked above
       for (const r of f.reads ?? []) expect(readme, f.name).toContain(`| \`${r.source}\` | ${r.canonical} | ${r.note.replaceAll("|", "\\|")} |`);
     }
+  });
+
+  it("lists the secrets masked as declared in src/ingest/secrets.ts", () => {
+    const rows = SECRET_KINDS.map((k) => `| \`${k.kind}\` | ${k.describes.replaceAll("|", "\\|")} |`);
+    expect(readme).toContain(["| kind | masks |", "|---|---|", ...rows].join("\n"));
   });
 
   it("starts with the two set-up commands, then the main job on a shipped sample", () => {

@@ -79,6 +79,8 @@ export interface Meta {
   exclusions: Removal[];
   thresholds: { queue_share: number; loop_min: number; sluggish_ratio: number };
   status_map: Record<string, string>;
+  /** secrets masked at ingest, per kind (view secrets_masked): how many, in how many lines; each reads `[masked KIND #xxxxxxxx]` */
+  secrets_masked: { kind: string; secrets: number; lines: number }[];
 }
 
 export interface ReportData extends Omit<Metrics, "rates"> {
@@ -98,6 +100,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
     unaccounted: number;
     /** sources that broke part-way (a truncated gzip or tar): the records before the break are counted, the rest is lost */
     broken_sources: number;
+    /** secrets (API keys, tokens) masked at ingest in records, rejected lines and source names; meta.secrets_masked has them per kind */
+    secrets_masked: number;
   };
   rates: RateCell[];
   status_counts: { first: Record<string, number>; final: Record<string, number> };
@@ -230,6 +234,7 @@ export async function readMeta(db: Database, thresholds: Thresholds, statusMap: 
     `SELECT basis, denominator, fault, reason, trials FROM denominator_removals
      ORDER BY basis DESC, step, trials DESC, reason`,
   )) as unknown as Removal[];
+  const secrets_masked = (await db.all("SELECT kind, secrets, lines FROM secrets_masked ORDER BY secrets DESC, kind")) as unknown as Meta["secrets_masked"];
   return {
     tool: `denom ${VERSION}`,
     sources,
@@ -257,6 +262,7 @@ export async function readMeta(db: Database, thresholds: Thresholds, statusMap: 
     exclusions,
     thresholds: { queue_share: thresholds.queueShare, loop_min: thresholds.loopMin, sluggish_ratio: thresholds.sluggishRatio },
     status_map: statusMap,
+    secrets_masked,
   };
 }
 

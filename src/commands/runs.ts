@@ -4,11 +4,10 @@
  * inputs loaded and the views of queries/ in place.
  */
 import type { Readable } from "node:stream";
-import { Database, sqlString } from "../db/database.js";
+import { Database } from "../db/database.js";
 import { freezeLayers, loadQueries } from "../db/queries.js";
 import { openStoredForReading } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
-import { DataError } from "../errors.js";
 import { ingest, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
 
@@ -48,22 +47,29 @@ export async function applyDefinitions(
   db: Database,
   options: Pick<RunsOptions, "statusMap" | "thresholds" | "expectation"> & { by?: GroupKey | null },
 ): Promise<void> {
-  const pairs = Object.entries(options.statusMap).map(([k, v]) => `${sqlString(k)}: ${sqlString(v)}`);
-  await db.setVariable("status_map", pairs.length ? `MAP {${pairs.join(", ")}}` : "MAP {}::MAP(VARCHAR, VARCHAR)");
+  // text from the user (status names, task ids of --expect) travels as a bound parameter,
+  // never inside the SQL: a quote, semicolon or newline in it cannot change the statement
+  const pairs = Object.entries(options.statusMap).map(([key, value]) => ({ key, value }));
+  await db.run(
+    `SET VARIABLE status_map = map_from_entries(CAST(from_json($pairs, '[{"key":"VARCHAR","value":"VARCHAR"}]') AS STRUCT(key VARCHAR, value VARCHAR)[]))`,
+    { pairs: JSON.stringify(pairs) },
+  );
+  // the thresholds and the count are numbers parsed by definitions.ts, written as numeric literals
   await db.setVariable("queue_share", String(options.thresholds.queueShare));
   await db.setVariable("loop_min", String(options.thresholds.loopMin));
   await db.setVariable("sluggish_ratio", String(options.thresholds.sluggishRatio));
   const tasks = options.expectation?.tasks;
-  await db.setVariable("expected_tasks", tasks ? `[${tasks.map(sqlString).join(", ")}]::VARCHAR[]` : "NULL::VARCHAR[]");
+  await db.run(`SET VARIABLE expected_tasks = CAST(from_json($tasks::VARCHAR, '["VARCHAR"]') AS VARCHAR[])`, { tasks: tasks ? JSON.stringify(tasks) : null });
   await db.setVariable("expected_count", options.expectation?.count ? String(options.expectation.count) : "NULL::BIGINT");
-  await db.setVariable("group_by", options.by ? sqlString(options.by) : "NULL::VARCHAR");
+  await db.run("SET VARIABLE group_by = $by::VARCHAR", { by: options.by ?? null });
 }
 
 /**
  * Opens an in-memory database, loads every input and creates the views; or,
  * with `db`, attaches that file read-only and creates today's views over its
- * tables. Throws DataError when an input or the file cannot be read, or the
- * inputs hold no attempt at all; DenomError when a query file fails.
+ * tables. Throws DataError when an input or the file cannot be read; inputs that
+ * hold no attempt at all are no error (a warning; every rate is then n/a). Throws
+ * DenomError when a query file fails.
  */
 export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }): Promise<LoadedRuns> {
   const db = options.db ? await openStoredForReading(options.db) : await Database.open();
@@ -73,12 +79,13 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     await applyDefinitions(db, options);
     const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingest(db, options.inputs, options);
     if (!options.db && options.inputs.length > 0 && result.attempts === 0) {
-      // an empty file, empty stdin or a log whose every line was rejected: nothing to count,
-      // and almost surely the wrong input
-      throw new DataError(
+      // an empty file, empty stdin or a log whose every line was rejected: nothing to count.
+      // That is a finding, not an error (issue 7): the output says so, every rate is n/a, and
+      // the accounting shows where each line went (--strict still fails on the rejects)
+      options.onWarning?.(
         result.rejected > 0
-          ? `no attempt could be read from ${options.inputs.join(", ")}: every record was rejected (${result.rejected}, listed above)`
-          : `no attempt records in ${options.inputs.join(", ")}: the input is empty or holds only blank lines`,
+          ? `no attempt could be read from ${options.inputs.join(", ")}: every record was rejected (${result.rejected}, listed above); every rate is n/a`
+          : `no attempt records in ${options.inputs.join(", ")}: the input is empty or holds only blank lines; every rate is n/a`,
       );
     }
     options.onComputing?.();

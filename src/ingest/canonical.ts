@@ -120,7 +120,8 @@ const MAX_WHOLE: Readonly<Record<string, number>> = { int: 2_147_483_647, bigint
 /**
  * Checks and types one record already keyed by canonical names (or their aliases).
  * Returns `{error}` naming the field for: a missing `task_id` or `status`, a value of
- * the wrong type or out of bounds, an unreadable timestamp, or `ended_at < started_at`.
+ * the wrong type or out of bounds, an unreadable timestamp, or `ended_at < started_at`;
+ * and `{error}` for a value nested too deeply to be written back as JSON text.
  * Unknown fields are kept in `extra`, never a reject.
  */
 export function normalizeAttempt(record: Record<string, unknown>): NormalizeResult {
@@ -162,6 +163,9 @@ export function normalizeAttempt(record: Record<string, unknown>): NormalizeResu
     return { attempt: out as unknown as CanonicalAttempt };
   } catch (e) {
     if (e instanceof FieldError) return { error: e.message };
+    // JSON.parse reads any depth, but turning a value of 100,000 nested arrays back into
+    // text (extra, event arguments) overflows the stack: that record is a reject, not a crash
+    if (e instanceof RangeError) return { error: `a value is nested too deeply to store (${e.message})` };
     throw e;
   }
 }

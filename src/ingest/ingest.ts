@@ -11,6 +11,7 @@ import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
+import { maskSecrets, maskUnit } from "./secrets.js";
 import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
 
 /** A line that was not loaded, as shown to the user. */
@@ -95,24 +96,31 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total) : undefined;
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
-        const key = `${src.skipped}\t${src.reason}`;
+        const skipped = maskSecrets(src.skipped).text;
+        const key = `${skipped}\t${src.reason}`;
         if (known?.skippedFiles.has(key)) continue;
         known?.skippedFiles.add(key);
-        loader.skipped(src.skipped, src.reason);
+        loader.skipped(skipped, src.reason);
         continue;
       }
       const id = sourceId++;
       const counts = { records: 0, blank: 0, rejected: 0, attempts: 0, nonFinite: 0 };
-      const reject = (line: number, location: string | null, reason: string, shown: string, kind: RejectKind) => {
+      // secrets are masked here, before anything is stored or shown (secrets.ts)
+      const name = maskSecrets(src.name);
+      if (name.masked) loader.masked(id, null, "source name", name.counts);
+      const reject = (line: number, location: string | null, why: string, text: string, kind: RejectKind) => {
         counts.rejected++;
-        loader.reject(id, line, location, reason, shown);
-        options.onReject?.({ source: src.name, line, location, reason, kind });
+        const shown = maskSecrets(text);
+        if (shown.masked) loader.masked(id, line, location, shown.counts);
+        const reason = shortReason(maskSecrets(why).text);
+        loader.reject(id, line, location, reason, excerpt(shown.text));
+        options.onReject?.({ source: name.text, line, location, reason, kind });
       };
-      const formats = new SourceFormats<Unit>(src.name, options.format ?? null);
-      const load = (u: Unit, name: string, adapted: Adapted) => {
+      const formats = new SourceFormats<Unit>(name.text, options.format ?? null);
+      const load = (u: Unit, adapter: string, adapted: Adapted) => {
         const kind: RejectKind = u.location === null ? "line" : "element";
-        if ("error" in adapted) return reject(u.line, u.location, adapted.error, excerpt(u.text), kind);
-        formats.count(name);
+        if ("error" in adapted) return reject(u.line, u.location, adapted.error, u.text, kind);
+        formats.count(adapter);
         if ("metadata" in adapted) {
           counts.records++;
           loader.runMetadata(id, adapted.metadata);
@@ -123,21 +131,27 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
           const n = normalizeAttempt(record);
           if ("error" in n) {
             const where = adapted.attempts.length > 1 ? `record ${i + 1} of ${adapted.attempts.length}: ` : "";
-            return reject(u.line, u.location, where + n.error, excerpt(u.text), kind);
+            return reject(u.line, u.location, where + n.error, u.text, kind);
           }
           attempts.push(n.attempt);
         }
         const lineHash = createHash("sha1").update(u.text).digest("base64");
         for (const a of attempts) {
-          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: name, lineHash, nonFinite: u.nonFinite });
+          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: adapter, lineHash, nonFinite: u.nonFinite });
         }
         counts.records++;
         counts.attempts += attempts.length;
         counts.nonFinite += u.nonFinite;
       };
-      const onUnit = (u: Unit) => {
-        const context = { source: src.name, header: u.header ?? null };
-        if (u.entry && u.document) return load(u, u.document.name, u.document.adaptEntry(u.entry, context));
+      const onUnit = (raw: Unit) => {
+        const { unit: u, masked } = maskUnit(raw);
+        if (masked) loader.masked(id, u.line, u.location, masked);
+        const context = { source: name.text, header: u.header ?? null };
+        if (u.entry && u.document) {
+          // the entry as masked: maskUnit masks the unit's value, {[key]: value}, keys included
+          const [key, value] = Object.entries(u.value)[0] ?? [u.entry.key, u.entry.value];
+          return load(u, u.document.name, u.document.adaptEntry({ key, value, index: u.entry.index }, context));
+        }
         const chosen = formats.forRecord(u.value, u);
         if (!chosen) return; // held back until the source shows its format
         for (const held of chosen.release) load(held, "canonical", { attempts: [held.value] });
@@ -157,15 +171,15 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       if (sameAs !== undefined) {
         await loader.discardSource(id);
         sourceId = id;
-        result.skipped.push({ name: src.name, sha256, same_as: sameAs });
+        result.skipped.push({ name: name.text, sha256, same_as: sameAs });
         continue;
       }
-      known?.digests.set(sha256, src.name);
+      known?.digests.set(sha256, name.text);
       const problem = src.problem();
-      if (problem) options.onWarning?.(`${src.name}: ${problem}`);
+      if (problem) options.onWarning?.(`${name.text}: ${problem}`);
       loader.source({
         source_id: id,
-        name: src.name,
+        name: name.text,
         sha256,
         bytes,
         format: summary.format,
@@ -220,6 +234,11 @@ async function withoutKnownFiles(
     fresh.push(spec);
   }
   return fresh;
+}
+
+/** A reject reason of at most 300 characters (a reason quoting a value of a huge line stays readable). */
+function shortReason(reason: string): string {
+  return reason.length > 300 ? `${reason.slice(0, 300)}…` : reason;
 }
 
 /** Archive names: their members are the sources, so the archive's own digest is never stored. */

@@ -19,7 +19,11 @@ export interface PhysicalLine {
 
 /** Splits chunks of bytes into physical lines; feed chunks of any size, then call `end`. */
 export class LineSplitter {
-  private carry: Buffer | null = null;
+  /**
+   * The pieces of the line not ended yet, joined once its newline comes: joining
+   * at every chunk would copy a line of tens of MB thousands of times over.
+   */
+  private parts: Buffer[] = [];
   private lineNo = 0;
   private atStart = true;
 
@@ -31,12 +35,12 @@ export class LineSplitter {
   push(chunk: Buffer, onLine: (line: PhysicalLine) => void): void {
     let buf = chunk;
     if (this.atStart) {
-      if (this.carry) {
-        buf = Buffer.concat([this.carry, chunk]);
-        this.carry = null;
+      if (this.parts.length) {
+        buf = Buffer.concat([...this.parts, chunk]);
+        this.parts = [];
       }
       if (buf.length < 3 && buf.length > 0 && isBomPrefix(buf)) {
-        this.carry = buf;
+        this.parts = [buf];
         return;
       }
       if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
@@ -46,12 +50,13 @@ export class LineSplitter {
     let start = 0;
     let nl = buf.indexOf(10, start);
     if (nl === -1) {
-      this.carry = this.carry ? Buffer.concat([this.carry, buf]) : buf;
+      this.parts.push(buf);
       return;
     }
-    if (this.carry) {
-      this.emit(Buffer.concat([this.carry, buf.subarray(0, nl)]), onLine);
-      this.carry = null;
+    if (this.parts.length) {
+      this.parts.push(buf.subarray(0, nl));
+      this.emit(Buffer.concat(this.parts), onLine);
+      this.parts = [];
       start = nl + 1;
       nl = buf.indexOf(10, start);
     }
@@ -60,17 +65,17 @@ export class LineSplitter {
       start = nl + 1;
       nl = buf.indexOf(10, start);
     }
-    if (start < buf.length) this.carry = Buffer.from(buf.subarray(start));
+    if (start < buf.length) this.parts = [Buffer.from(buf.subarray(start))];
   }
 
   /** Emits the last line when the input did not end with a newline. */
   end(onLine: (line: PhysicalLine) => void): void {
-    if (this.carry && this.carry.length > 0) {
-      const rest = this.carry;
-      this.carry = null;
-      if (this.atStart && isBomPrefix(rest) && rest.length < 3) return;
-      this.emit(rest, onLine);
-    }
+    if (this.parts.length === 0) return;
+    const rest = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.parts = [];
+    if (rest.length === 0) return;
+    if (this.atStart && isBomPrefix(rest) && rest.length < 3) return;
+    this.emit(rest, onLine);
   }
 
   private emit(bytes: Buffer, onLine: (line: PhysicalLine) => void): void {
@@ -128,8 +133,13 @@ export function parseLine(text: string | null): LineResult {
 
 function jsonErrorText(e: unknown): string {
   const msg = (e as Error).message ?? String(e);
-  // V8: `Unexpected end of JSON input`, `Expected ',' or '}' after property value in JSON at position 71 (line 1 column 72)`
-  return msg.replace(/ \(line \d+ column \d+\)$/, "").replace(/ in JSON at position (\d+)/, (_m, pos: string) => ` at column ${Number(pos) + 1}`);
+  // V8: `Unexpected end of JSON input`, `Expected ',' or '}' after property value in JSON at position 71 (line 1 column 72)`,
+  // `Unexpected token 'B', "{"a": Bearer sk-"... is not valid JSON`: that quoted piece of the line is
+  // dropped (the excerpt shows the line, secrets masked; a piece cut mid-key could not be masked)
+  return msg
+    .replace(/ \(line \d+ column \d+\)$/, "")
+    .replace(/ in JSON at position (\d+)/, (_m, pos: string) => ` at column ${Number(pos) + 1}`)
+    .replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "");
 }
 
 /** Replaces bare NaN / Infinity / -Infinity tokens outside strings with `null`; returns the text and the count. */

@@ -63,6 +63,8 @@ export const TABLES: Record<string, Column[]> = {
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
+  // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
+  masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
 };
 
 /** Creates the tables (all, or the ones named) when missing (a `--db` file keeps them between runs). */
@@ -214,12 +216,17 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata"]) this.appenders[table].flushSync();
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets"]) this.appenders[table].flushSync();
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
+  }
+
+  /** Records that `counts` secrets (per kind) were masked in a line, element or (line null) the source's name. */
+  masked(sourceId: number, line: number | null, location: string | null, counts: Record<string, number>): void {
+    for (const [kind, n] of Object.entries(counts)) append(this.appenders.masked_secrets, TABLES.masked_secrets, [sourceId, line, location, kind, n]);
   }
 
   skipped(name: string, reason: string): void {

@@ -48,7 +48,8 @@ export type RejectKind = "line" | "element" | "document";
 export interface UnitSink {
   unit(u: Unit): void;
   blank(line: number): void;
-  reject(line: number, location: string | null, reason: string, excerpt: string, kind: RejectKind): void;
+  /** `text` is the rejected text in full (the sink masks secrets in it, then cuts its excerpt) */
+  reject(line: number, location: string | null, reason: string, text: string, kind: RejectKind): void;
 }
 
 export interface ReadSummary {
@@ -157,7 +158,7 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise
   const onLine = ({ no, text }: { no: number; text: string | null }) => {
     const r = parseLine(text);
     if (r.kind === "blank") sink.blank(no);
-    else if (r.kind === "reject") sink.reject(no, null, r.reason, excerpt(text ?? "(bytes that are not UTF-8)"), "line");
+    else if (r.kind === "reject") sink.reject(no, null, r.reason, text ?? "(bytes that are not UTF-8)", "line");
     else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite });
   };
   for await (const chunk of chunks) splitter.push(chunk, onLine);
@@ -191,10 +192,18 @@ async function readDocument(
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const shown = JSON.stringify(value) ?? "";
-      sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, excerpt(shown), "element");
+      sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
       return;
     }
-    sink.unit({ line: n, location, value: value as Record<string, unknown>, text: JSON.stringify(value), nonFinite: 0, header: walker.header });
+    let text: string;
+    try {
+      text = JSON.stringify(value);
+    } catch (e) {
+      // an element nested 100,000 deep: that element is a reject, the document reads on
+      sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
+      return;
+    }
+    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0, header: walker.header });
   });
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);

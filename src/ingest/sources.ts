@@ -6,7 +6,7 @@
  * their magic bytes, so a piped archive works too.
  */
 import { createHash, type Hash } from "node:crypto";
-import { createReadStream, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
+import { accessSync, constants as fsConstants, createReadStream, lstatSync, readdirSync, statSync, type Stats } from "node:fs";
 import { basename, join } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
@@ -104,7 +104,16 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void):
       continue;
     }
     if (st.isDirectory()) walk(path, out, onWarning);
-    else if (st.isFile() && RECORD_FILE.test(name)) out.push({ kind: "file", path, size: st.size });
+    else if (st.isFile() && RECORD_FILE.test(name)) {
+      try {
+        accessSync(path, fsConstants.R_OK);
+      } catch (e) {
+        // no read permission: named and skipped, as a broken link is (root reads anything)
+        onWarning(`${path}: ${describeFsError(e)}; skipped`);
+        continue;
+      }
+      out.push({ kind: "file", path, size: st.size });
+    }
   }
 }
 
@@ -197,21 +206,34 @@ async function* classify(name: string, raw: AsyncIterable<Buffer>): AsyncGenerat
     const problem = { text: null as string | null };
     const inflated = await peekBytes(gunzip(head.rest, problem), 512);
     if (isTar(inflated.bytes)) {
-      yield* tarMembers(name, inflated.rest, problem);
+      yield* tarMembers(name, inflated.rest, problem, digest);
       return;
     }
     yield { name, chunks: inflated.rest, digest: () => digest.result(), problem: () => problem.text };
     return;
   }
   if (isTar(head.bytes)) {
-    yield* tarMembers(name, head.rest, { text: null });
+    yield* tarMembers(name, head.rest, { text: null }, digest);
     return;
   }
   yield { name, chunks: head.rest, digest: () => digest.result(), problem: () => null };
 }
 
-async function* tarMembers(archive: string, chunks: AsyncIterable<Buffer>, problem: { text: string | null }): AsyncGenerator<SourceStream | SkippedMember> {
+/**
+ * The members of a tar archive, each its own source. When the archive breaks
+ * where no member can tell it (a corrupt or cut header, a gzip stream that ends
+ * between members), one more source named after the archive itself is yielded:
+ * no lines, and the break as its problem, so it is warned about, counted in
+ * `broken_sources` and fails `--strict`, never lost.
+ */
+async function* tarMembers(
+  archive: string,
+  chunks: AsyncIterable<Buffer>,
+  problem: { text: string | null },
+  digest: Digest,
+): AsyncGenerator<SourceStream | SkippedMember> {
   const extract = tar.extract();
+  let reported = false;
   let streamError: Error | null = null;
   pipeline(Readable.from(chunks), extract, (err) => {
     if (err) streamError = err;
@@ -233,16 +255,34 @@ async function* tarMembers(archive: string, chunks: AsyncIterable<Buffer>, probl
         const memberProblem = { text: null as string | null };
         for await (const inner of classify(member, guard(entry as AsyncIterable<Buffer>, memberProblem))) {
           if ("skipped" in inner) yield inner;
-          else yield { ...inner, problem: () => inner.problem() ?? memberProblem.text ?? problem.text };
+          else
+            yield {
+              ...inner,
+              problem: () => {
+                const text = inner.problem() ?? memberProblem.text ?? problem.text;
+                if (text !== null) reported = true;
+                return text;
+              },
+            };
         }
       } finally {
         entry.resume();
       }
     }
   } catch (e) {
-    problem.text = `tar archive ended early (${(e as Error).message}); the members read before the break are kept`;
+    // a cut archive ("Unexpected end of data") or a corrupt header ("Invalid tar header")
+    problem.text = `tar archive broken (${(e as Error).message}); the members read before the break are kept`;
   }
   if (streamError && !problem.text) problem.text = `archive could not be read to the end (${(streamError as Error).message})`;
+  if (problem.text !== null && !reported) {
+    const text = problem.text.replace("; the members read before the break are kept", "").replace("; the records read before the break are kept", "");
+    yield {
+      name: archive,
+      chunks: (async function* () {})(),
+      digest: () => digest.result(),
+      problem: () => `${text}; the members read before the break are kept`,
+    };
+  }
 }
 
 /** Passes a member's bytes through; an error (truncated archive) ends it and is recorded. */

@@ -52,7 +52,8 @@ export function parseTimestamp(value: unknown): TimestampResult {
   if (typeof value === "number") return fromEpoch(value);
   if (typeof value !== "string") return { error: `expected an ISO 8601 string or epoch seconds, got ${typeName(value)}` };
   // fast path: the common `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, which Date.parse reads exactly
-  if ((value.length === 20 || value.length === 24) && value.charCodeAt(value.length - 1) === 90 /* Z */ && value.charCodeAt(10) === 84 /* T */) {
+  // (days 29 to 31 take the slow path, which refuses 2025-02-30: Date.parse rolls it over to March)
+  if ((value.length === 20 || value.length === 24) && value.charCodeAt(value.length - 1) === 90 /* Z */ && value.charCodeAt(10) === 84 /* T */ && value.slice(8, 10) <= "28") {
     const ms = Date.parse(value);
     if (!Number.isNaN(ms)) return inRange({ micros: ms * 1000, naive: false }, value);
   }
@@ -66,8 +67,12 @@ export function parseTimestamp(value: unknown): TimestampResult {
   if (year < 1969 || year > 2201) return outOfRange(value);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60)
     return { error: `timestamp out of range: ${JSON.stringify(value)}` };
+  // 24:00:00 is the end of the day; 24:30 is no time
+  if (hour === 24 && (minute !== 0 || second !== 0)) return { error: `timestamp out of range: ${JSON.stringify(value)}` };
   let ms = Date.UTC(year, month - 1, day, hour, minute, second);
   if (Number.isNaN(ms)) return { error: `timestamp out of range: ${JSON.stringify(value)}` };
+  // Date.UTC rolls an impossible date over (2025-02-30 -> 2025-03-02): refuse it instead
+  if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return { error: `no such date: ${JSON.stringify(value)}` };
   let offsetMinutes = 0;
   if (offset && offset !== "Z" && offset !== "z") {
     const sign = offset[0] === "-" ? -1 : 1;

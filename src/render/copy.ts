@@ -77,10 +77,11 @@ export async function copyTo(db: Database, request: CopyRequest): Promise<{ rows
       : "";
   // qualified names in ORDER BY bind to the rows before REPLACE, so neutralising never reorders them
   const order = request.orderBy?.length ? ` ORDER BY ${request.orderBy.map((c) => `copied.${quoteName(c)}`).join(", ")}` : "";
-  const sql = `COPY (SELECT *${replace} FROM ${from}${order}) TO ${sqlString(request.path)} (${COPY_OPTIONS[request.format]})`;
+  // the path is a bound parameter: a quote or semicolon in a file name cannot change the statement
+  const sql = `COPY (SELECT *${replace} FROM ${from}${order}) TO $path (${COPY_OPTIONS[request.format]})`;
   let rows: number;
   try {
-    rows = Number((await db.one(sql))?.Count ?? 0);
+    rows = Number((await db.one(sql, { path: request.path }))?.Count ?? 0);
   } catch (e) {
     throw new DataError(`cannot write ${request.path}: ${duckdbMessage(e)}`, { cause: e });
   }

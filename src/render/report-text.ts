@@ -43,9 +43,14 @@ export function metaFacts(data: ReportData): string[] {
   const a = data.accounting;
   const lines: string[] = [];
   lines.push(`lines: ${a.lines} = ${a.records} records + ${a.blank} blank + ${a.rejected} rejected`);
+  if (m.attempts === 0) lines.push("no attempt records in the inputs: every rate is n/a");
   const checks = [`duplicates ${a.duplicates}`, `unrecognized statuses ${a.unrecognized}`, `naive timestamps ${a.naive_timestamps}`];
   if (a.non_finite) checks.push(`NaN/Infinity read as null ${a.non_finite}`);
   lines.push(`checks: ${checks.join(", ")}`);
+  if (a.secrets_masked) {
+    const kinds = m.secrets_masked.map((k) => `${k.kind} ${k.secrets}`).join(", ");
+    lines.push(`secrets masked: ${a.secrets_masked} (${kinds}); stored and shown as [masked KIND #hash]`);
+  }
   lines.push(`window: ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"}`);
   lines.push(m.concurrency === null ? "concurrency: n/a (no attempt has both start and end times)" : `concurrency: ${plural(m.concurrency, "attempt")} at once at most`);
   const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${t.attempts})`).join(", ");
