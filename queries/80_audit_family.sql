@@ -7,7 +7,8 @@
 --          audit_trial_cells, the trials grouped by run and by profile: every fact a definition
 --          of the family can ask about a trial, so that a definition's membership is a function
 --          of the profile alone (which is what makes equivalent definitions detectable exactly).
--- Reads: trials.
+-- Reads: trials, missing_trials (expected trials with no record, --expect / --expect-count:
+--        in every trial count, as the strict figure's `total` holds them, fault environment).
 create or replace view audit_definitions as
 with
 
@@ -92,7 +93,16 @@ create or replace view audit_trial_cells as
 with
 
 trials_ as (
-    select * from trials
+    select
+        run_key, trial, first_status, first_fault, first_is_late_pass, final_status, final_fault, final_is_late_pass,
+        any_invalid, any_environment, any_timeout, any_unverified_timeout, any_unrecognized, attempts_made
+    from trials
+    union all
+    -- an expected trial with no record: status missing, fault environment (DESIGN section 3)
+    select
+        run_key, trial, 'missing', 'environment', false, 'missing', 'environment', false,
+        false, true, false, false, false, 0
+    from missing_trials
 ),
 
 cells as (

@@ -38,6 +38,12 @@ export interface Claim {
    */
   lo: Fraction;
   hi: Fraction;
+  /**
+   * The benchmark the claim is about, for claims read from an OpenHands Index
+   * `scores.json`: audited only against the records of that benchmark (the
+   * attempts' `category`); absent for every other claim.
+   */
+  benchmark?: string;
 }
 
 const PERCENT = /^(\d+)(?:\.(\d+))?\s*%$/;
@@ -92,7 +98,10 @@ function halfUnit(units: bigint, scale: number): { lo: Fraction; hi: Fraction } 
 /**
  * Reads a `--claims` file: one claim a line, optionally followed by a label
  * (`0.3696 Orchestrator, tbench.ai leaderboard`); blank lines and lines starting
- * with `#` are skipped. Throws UsageError naming the file and line.
+ * with `#` are skipped. An OpenHands Index `scores.json` (a JSON array of
+ * `{benchmark, score (percent), metric}`) is read too: one claim per entry,
+ * `score%` labelled `benchmark (metric)`, scoped to its benchmark.
+ * Throws UsageError naming the file and line.
  */
 export function readClaimsFile(path: string): Claim[] {
   let text: string;
@@ -106,6 +115,8 @@ export function readClaimsFile(path: string): Claim[] {
 
 /** The parsing half of readClaimsFile. */
 export function parseClaimsText(text: string, name: string): Claim[] {
+  const scores = scoresClaims(text, name);
+  if (scores) return scores;
   const claims: Claim[] = [];
   text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
@@ -117,6 +128,34 @@ export function parseClaimsText(text: string, name: string): Claim[] {
   });
   if (claims.length === 0) throw new UsageError(`--claims ${name}: no claim in the file (one a line: CLAIM [LABEL])`);
   return claims;
+}
+
+/**
+ * The claims of an OpenHands Index `scores.json` (a small claims file, parsed
+ * whole like any `--claims` file), or null when `text` is not one. Throws
+ * UsageError for an entry whose score is not a percent.
+ */
+function scoresClaims(text: string, name: string): Claim[] | null {
+  if (!text.trimStart().startsWith("[")) return null;
+  let entries: unknown;
+  try {
+    entries = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(entries) || entries.length === 0) return null;
+  const isScore = (e: unknown): e is { benchmark: string; score: number; metric?: unknown } =>
+    e !== null && typeof e === "object" && typeof (e as Record<string, unknown>).benchmark === "string" && typeof (e as Record<string, unknown>).score === "number";
+  if (!entries.every(isScore)) return null;
+  return entries.map((e, i) => {
+    const metric = typeof e.metric === "string" ? ` (${e.metric})` : "";
+    const claim = parseClaim(`${e.score}%`, `--claims ${name}[${i}]:`, `${e.benchmark}${metric}, ${basenameOf(name)}`);
+    return { ...claim, benchmark: e.benchmark };
+  });
+}
+
+function basenameOf(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
 /** True when `rate` lies in the claim's tolerance, bounds included. */

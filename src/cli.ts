@@ -15,6 +15,7 @@ import type { Io } from "./io.js";
 import { useColor } from "./io.js";
 import { progressLine } from "./render/progress.js";
 import type { RejectNotice } from "./ingest/ingest.js";
+import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
 import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
 
@@ -31,7 +32,13 @@ interface CommonFlags {
   sluggishRatio: string;
   expect?: string;
   expectCount?: string;
+  inputFormat?: string;
+  /** report: an output format or an input format's name; other commands: an input format's name */
+  format?: string;
 }
+
+/** The output formats of `report --format`. */
+const REPORT_OUTPUTS = ["table", "json", "md"];
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -45,6 +52,7 @@ Examples:
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
+  $ denom report eval_results.json --input-format swe-bench-pro   # skip detection (denom formats lists the names)
 
 The grid shows successes/trials on two bases (first try, final after retries)
 over four denominators, each removing one named class from the one before:
@@ -130,15 +138,16 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--json", "print one JSON object (keys in the README) instead of tables; same as --format json")
-      .addOption(new Option("--format <format>", "table for a terminal, json, or md (GitHub markdown)").choices(["table", "json", "md"]).default("table"))
+      .option("--format <format>", "output: table for a terminal (default), json, or md (GitHub markdown); or the name of an input format, as --input-format")
       .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
   )
     .addHelpText("after", REPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { format: string; by?: GroupKey }) => {
-      if (flags.json && flags.format !== "table" && flags.format !== "json")
-        throw new UsageError(`--json and --format ${flags.format} ask for two outputs; give one of them`);
-      const format = flags.json ? "json" : flags.format;
-      const options = { ...runsOptions(inputs, flags, io, "report"), by: flags.by ?? null };
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
+      const output = flags.format !== undefined && REPORT_OUTPUTS.includes(flags.format) ? flags.format : "table";
+      if (flags.json && output !== "table" && output !== "json")
+        throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);
+      const format = flags.json ? "json" : output;
+      const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null };
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, options, () => runReport(options));
       if (format === "json") {
@@ -161,7 +170,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .description("Lists every timeout attempt with its cause (queue, external, loop, sluggish, unknown: the first rule that fires wins) and the evidence in words.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--cause <name>", "list only this cause: queue, external, loop, sluggish or unknown")
-      .option("--json", "print the rows as a JSON array instead of a table"),
+      .option("--json", "print the rows as a JSON array instead of a table")
+      .option("--format <name>", "the same as --input-format"),
   )
     .addHelpText("after", TIMEOUTS_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { cause?: string }) => {
@@ -187,7 +197,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--claim <rate>", "a published figure: 87.5%, 0.3696 or 70/80; repeatable", collect, [])
       .option("--claims <file>", "read claims from FILE, one a line: CLAIM [LABEL]")
-      .option("--json", "print one JSON object per claim; an array for several claims or --claims"),
+      .option("--json", "print one JSON object per claim; an array for several claims or --claims")
+      .option("--format <name>", "the same as --input-format"),
   )
     .addHelpText("after", AUDIT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { claim: string[]; claims?: string }) => {
@@ -207,6 +218,23 @@ export async function main(argv: string[], io: Io): Promise<number> {
     });
 
   addStoreCommands(program, io, (code) => (exitCode = code));
+
+  program
+    .command("formats")
+    .summary("the input formats denom reads, with the fields each reads")
+    .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
+    .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}]}]}")
+    .action(async (flags: { json?: boolean }) => {
+      const { runFormats } = await import("./commands/formats.js");
+      const data = runFormats();
+      if (flags.json) {
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(renderJson(data));
+      } else {
+        const { renderFormatsText } = await import("./render/formats-text.js");
+        io.stdout.write(renderFormatsText(data));
+      }
+    });
 
   try {
     await program.parseAsync(argv, { from: "user" });
@@ -260,7 +288,8 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .requiredOption("--out <file>", "the file to write: .csv, .parquet, .json or .jsonl")
       .addOption(new Option("--what <rows>", "which rows").choices(["trials", "attempts", "rates", "rejects", "timeouts"] satisfies ExportWhat[]).default("trials"))
-      .option("--raw-csv", "write CSV cells that start with = + - @ tab or CR as they are (default: a leading apostrophe)"),
+      .option("--raw-csv", "write CSV cells that start with = + - @ tab or CR as they are (default: a leading apostrophe)")
+      .option("--format <name>", "the same as --input-format"),
   )
     .addHelpText("after", EXPORT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
@@ -281,10 +310,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
     .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
     .option("--json", "print what was added and skipped as JSON")
+    .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+    .option("--format <name>", "the same as --input-format")
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean }) => {
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string }) => {
       const options: IngestCommandOptions = {
         inputs,
+        format: inputFormat(flags),
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -352,7 +384,8 @@ function addRunsFlags(cmd: Command): Command {
   return addDefinitionFlags(
     cmd
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
-      .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)"),
+      .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
+      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source"),
   );
 }
 
@@ -379,8 +412,29 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/**
+ * The adapter `--input-format NAME` (or `--format NAME`) names, or null for
+ * detection. `outputs` are the values `--format` takes as an output format
+ * (report), never an input format's name. Throws UsageError for a name that is
+ * no format, or two different names.
+ */
+function inputFormat(flags: { inputFormat?: string; format?: string }, outputs: readonly string[] = []): Adapter | null {
+  const viaFormat = flags.format !== undefined && !outputs.includes(flags.format) ? flags.format : undefined;
+  if (flags.inputFormat !== undefined && viaFormat !== undefined && flags.inputFormat !== viaFormat)
+    throw new UsageError(`--input-format ${flags.inputFormat} and --format ${viaFormat} name two input formats; give one of them`);
+  const name = flags.inputFormat ?? viaFormat;
+  if (name === undefined) return null;
+  const adapter = formatNamed(name);
+  if (!adapter) {
+    const flag = flags.inputFormat !== undefined ? "--input-format" : "--format";
+    const also = outputs.length ? ` (or an output: ${outputs.join(", ")})` : "";
+    throw new UsageError(`${flag} ${name}: no such format; use one of ${ALL_FORMATS.map((f) => f.name).join(", ")}${also}; denom formats lists what each reads`);
+  }
+  return adapter;
+}
+
 /** Turns the shared flags into typed options; throws UsageError naming the flag. */
-function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: string): RunsOptions {
+function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: string, outputs: readonly string[] = []): RunsOptions {
   if (inputs.length === 0 && !flags.db)
     throw new UsageError(`no input given: name files, folders or archives, or - for stdin (e.g. denom ${command} samples/seed-100.jsonl), or --db FILE kept by denom ingest`);
   if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("- given twice: stdin can be read once");
@@ -392,6 +446,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
+    format: inputFormat(flags, outputs),
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
     onWarning: warningPrinter(io),

@@ -29,7 +29,8 @@ describe("report --format md", () => {
       ["**completable**", "70/70 100.0%", "82/85 96.5%"], // 82/85 = 0.9647
     ]);
     const sha = createHash("sha256").update(readFileSync(SEED)).digest("hex");
-    expect(r.stdout).toContain(`| \`${SEED}\` | jsonl | \`${sha}\` |`);
+    // the source's line names the format that read it (issue 9)
+    expect(r.stdout).toContain(`| \`${SEED}\` | jsonl | canonical | \`${sha}\` |`);
     expect(r.stdout).toContain("#### Trials by status");
   });
 
@@ -38,7 +39,7 @@ describe("report --format md", () => {
     const r = await denom(["report", join(dir, "run|1*.jsonl"), "--format", "md"]);
     expect(r.code, r.stderr).toBe(0);
     const sourceRow = r.stdout.split("\n").find((l) => l.includes("run\\|1*.jsonl"));
-    expect(sourceRow && cells(sourceRow)).toHaveLength(8);
+    expect(sourceRow && cells(sourceRow)).toHaveLength(9);
     expect(r.stdout).toContain('unrecognized status "maybe\\|so\\*": 1 attempts');
   });
 

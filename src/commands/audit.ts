@@ -10,6 +10,7 @@ import type { Database } from "../db/database.js";
 import type { Row } from "../db/values.js";
 import { matchesClaim, meanOfRatios, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
+import { DataError } from "../errors.js";
 
 /** Options of `denom audit`: the shared run options and the claims to audit (at least one). */
 export interface AuditOptions extends RunsOptions {
@@ -112,10 +113,31 @@ export const NEAREST_SHOWN = 3;
 export async function runAudit(options: AuditOptions): Promise<AuditData> {
   const { db } = await loadRuns(options);
   try {
-    return await readAudit(db, options.claims);
+    return await readAudit(db, await claimsForLoaded(db, options));
   } finally {
     db.close();
   }
+}
+
+/**
+ * The claims to audit on the loaded runs: every claim, except that a claim
+ * scoped to a benchmark (OpenHands `scores.json`) is audited only when the runs
+ * hold that benchmark alone (the attempts' `category`); the others are named in
+ * a warning. Throws DataError when the runs mix benchmarks (a pooled figure is
+ * no benchmark's) or no claim is left.
+ */
+async function claimsForLoaded(db: Database, options: AuditOptions): Promise<Claim[]> {
+  if (!options.claims.some((c) => c.benchmark !== undefined)) return options.claims;
+  const loaded = (await db.all("SELECT DISTINCT category FROM attempts ORDER BY category")).map((r) => r.category as string | null);
+  if (loaded.length !== 1 || loaded[0] === null)
+    throw new DataError(
+      `the claims of scores.json are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit one instance_results/<benchmark>.json at a time`,
+    );
+  const kept = options.claims.filter((c) => c.benchmark === undefined || c.benchmark === loaded[0]);
+  const left = options.claims.filter((c) => !kept.includes(c)).map((c) => c.benchmark);
+  if (left.length) options.onWarning?.(`${left.length} claim${left.length === 1 ? "" : "s"} of scores.json not audited: the inputs hold ${loaded[0]} only, not ${left.join(", ")}`);
+  if (kept.length === 0) throw new DataError(`no claim is about ${loaded[0]}, the benchmark the inputs hold`);
+  return kept;
 }
 
 interface Candidate {

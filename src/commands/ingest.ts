@@ -11,7 +11,7 @@ import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/in
 import { expandInputs } from "../ingest/sources.js";
 import type { RunsOptions } from "./runs.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress"> {
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format"> {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */
@@ -26,6 +26,8 @@ export interface AddedSource {
   records: number;
   rejected: number;
   attempts: number;
+  /** the format adapters that read its records (null when none did, or the file predates issue 9) */
+  adapter: string | null;
 }
 
 export interface IngestData {
@@ -67,7 +69,7 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
     await db.run(committed ? "COMMIT" : "ROLLBACK");
     const added = committed
       ? ((await db.all(
-          "SELECT name, sha256, lines, records, rejected, attempts FROM sources WHERE source_id >= $first ORDER BY source_id",
+          "SELECT name, sha256, lines, records, rejected, attempts, adapter FROM sources WHERE source_id >= $first ORDER BY source_id",
           { first },
         )) as unknown as AddedSource[])
       : [];

@@ -53,6 +53,8 @@ export interface SourceInfo {
   attempts: number;
   physical_lines: number;
   problem: string | null;
+  /** the format adapters that read its records, e.g. `terminal-bench` or `swe-bench-pro` (null when none read one) */
+  adapter: string | null;
 }
 
 /** The meta block: whatever someone needs to recompute the denominators. */
@@ -214,7 +216,7 @@ export async function readReport(
 /** The meta block (DESIGN section 9), also the header of every export. */
 export async function readMeta(db: Database, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
   const sources = (await db.all(
-    `SELECT name, sha256, bytes, format, lines, records, blank, rejected, attempts, physical_lines, problem
+    `SELECT name, sha256, bytes, format, lines, records, blank, rejected, attempts, physical_lines, problem, adapter
      FROM sources ORDER BY source_id`,
   )) as unknown as SourceInfo[];
   const skipped_files = (await db.all("SELECT name, reason FROM skipped_files ORDER BY name")) as unknown as Meta["skipped_files"];

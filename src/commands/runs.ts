@@ -27,6 +27,8 @@ export interface RunsOptions {
   onReject?: IngestOptions["onReject"];
   onWarning?: IngestOptions["onWarning"];
   onProgress?: IngestOptions["onProgress"];
+  /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
+  format?: IngestOptions["format"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
 }

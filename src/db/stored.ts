@@ -32,6 +32,10 @@ export async function openStoredForReading(path: string): Promise<Database> {
     }
     await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
     await createTables(db, await checkTables(db, STORED, path, "read"));
+    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) {
+      // the file is read-only: a view of the same name, first on the search path, adds the column as NULL
+      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, NULL::${type} AS ${column} FROM ${STORED}.main.${table}`);
+    }
     return db;
   } catch (e) {
     db.close();
@@ -49,6 +53,8 @@ export async function openStoredForWriting(path: string): Promise<Database> {
   try {
     const current = await db.one("SELECT current_database() AS name");
     await createTables(db, await checkTables(db, String(current?.name), path, "write"));
+    for (const [table, column, type] of await lateColumnsMissing(db, String(current?.name)))
+      await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     return db;
   } catch (e) {
     db.close();
@@ -77,6 +83,26 @@ function checkDuckdbFile(path: string): void {
   if (read === 0) throw new DataError(`--db ${path}: the file is empty, not a DuckDB database; remove it, or name a new file for denom ingest to create`);
   if (read < 12 || head.toString("latin1", 8, 12) !== "DUCK")
     throw new DataError(`--db ${path}: not a DuckDB database file; name a new file (e.g. runs.duckdb) for denom ingest, or one it wrote`);
+}
+
+/**
+ * Columns added to a table after files were written with it: a file without
+ * one is still read (the column is NULL) and, when written to, gains it.
+ * [table, column, type]; each must be its table's last columns, in order.
+ */
+const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [["sources", "adapter", "VARCHAR"]];
+
+/** The LATE_COLUMNS that `database`'s tables lack. */
+async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {
+  const missing: (readonly [string, string, string])[] = [];
+  for (const late of LATE_COLUMNS) {
+    const row = await db.one(
+      `SELECT count(*) AS n FROM duckdb_columns() WHERE database_name = $database AND schema_name = 'main' AND table_name = $table AND column_name = $column`,
+      { database, table: late[0], column: late[1] },
+    );
+    if (Number(row?.n ?? 0) === 0) missing.push(late);
+  }
+  return missing;
 }
 
 /** Without these a file was not written by `denom ingest`. */
@@ -108,7 +134,8 @@ async function checkTables(db: Database, database: string, path: string, mode: "
       absent.push(table);
       continue;
     }
-    const missing = columns.map((c) => c.name).filter((name) => !have.has(name));
+    const late = new Set(LATE_COLUMNS.filter(([t]) => t === table).map(([, column]) => column));
+    const missing = columns.map((c) => c.name).filter((name) => !have.has(name) && !late.has(name));
     if (missing.length)
       throw new DataError(`--db ${path}: written by another version of denom (table ${table} lacks ${missing.join(", ")}); ingest the inputs into a new file`);
   }

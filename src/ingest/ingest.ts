@@ -6,8 +6,9 @@
 import { hash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.js";
+import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, documentOptions, formatFor } from "./formats/index.js";
+import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
@@ -49,6 +50,8 @@ export interface IngestOptions {
    * then removed. Used by `denom ingest --db`, so nothing counts twice.
    */
   skipKnownSources?: boolean;
+  /** `--input-format NAME`: read every source with this adapter instead of detecting one */
+  format?: Adapter | null;
 }
 
 /** A source left out because a source with the same sha256 is already loaded. */
@@ -72,7 +75,8 @@ export interface IngestResult {
 
 /**
  * Reads every input into `db` (tables created when missing). Throws DataError
- * when an input path cannot be read; a bad line is a reject, never an error.
+ * when an input path cannot be read, or a source is in no format denom reads
+ * (the message names it and the formats tried); a bad line is a reject, never an error.
  */
 export async function ingest(db: Database, inputs: readonly string[], options: IngestOptions): Promise<IngestResult> {
   const specs = expandInputs(inputs, options.onWarning);
@@ -116,13 +120,11 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         loader.reject(id, line, location, reason, excerpt(shown.text));
         options.onReject?.({ source: name.text, line, location, reason, kind });
       };
-      const onUnit = (raw: Unit) => {
-        const { unit: u, masked } = maskUnit(raw);
-        if (masked) loader.masked(id, u.line, u.location, masked);
+      const formats = new SourceFormats<Unit>(name.text, options.format ?? null);
+      const load = (u: Unit, adapter: string, adapted: Adapted) => {
         const kind: RejectKind = u.location === null ? "line" : "element";
-        const format = formatFor(u.value);
-        const adapted = format.adapt(u.value, { source: name.text, header: u.header ?? null });
         if ("error" in adapted) return reject(u.line, u.location, adapted.error, u.text, kind);
+        formats.count(adapter);
         if ("metadata" in adapted) {
           counts.records++;
           loader.runMetadata(id, adapted.metadata);
@@ -139,20 +141,36 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         }
         const lineHash = hash("sha1", u.text, "base64"); // one-shot: no Hash object per record
         for (const a of attempts) {
-          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: format.name, lineHash, nonFinite: u.nonFinite });
+          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: adapter, lineHash, nonFinite: u.nonFinite });
         }
         counts.records++;
         recordsRead++;
         counts.attempts += attempts.length;
         counts.nonFinite += u.nonFinite;
       };
+      const onUnit = (raw: Unit) => {
+        const { unit: u, masked } = maskUnit(raw);
+        if (masked) loader.masked(id, u.line, u.location, masked);
+        const context = { source: name.text, header: u.header ?? null };
+        if (u.entry && u.document) {
+          // the entry as masked: maskUnit masks the unit's value, {[key]: value}, keys included
+          const [key, value] = Object.entries(u.value)[0] ?? [u.entry.key, u.entry.value];
+          return load(u, u.document.name, u.document.adaptEntry({ key, value, index: u.entry.index }, context));
+        }
+        const chosen = formats.forRecord(u.value, u);
+        if (!chosen) return; // held back until the source shows its format
+        for (const held of chosen.release) load(held, "canonical", { attempts: [held.value] });
+        load(u, chosen.format.name, chosen.format.adapt(u.value, context));
+      };
       const summary = await readUnits(
         src.chunks,
         CONTAINER_KEYS,
         { unit: onUnit, blank: () => void counts.blank++, reject },
         namedFormat(src.name),
-        documentOptions(src.name),
+        { ...documentOptions(src.name), chooseDocument: formats.chooseDocument },
       );
+      const unreadable = formats.unreadable();
+      if (unreadable) throw new DataError(unreadable);
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);
       if (sameAs !== undefined) {
@@ -182,6 +200,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         non_finite: counts.nonFinite + summary.nonFinite,
         problem,
         loaded_at: Date.now() * 1000,
+        adapter: formats.adapters(),
       });
       result.sources++;
       result.records += counts.records;

@@ -44,7 +44,7 @@ export const TABLES: Record<string, Column[]> = {
     c("source_id", "INTEGER"), c("name", "VARCHAR"), c("sha256", "VARCHAR"), c("bytes", "BIGINT"),
     c("format", "VARCHAR"), c("physical_lines", "BIGINT"), c("lines", "BIGINT"), c("records", "BIGINT"),
     c("blank", "BIGINT"), c("rejected", "BIGINT"), c("attempts", "BIGINT"), c("non_finite", "BIGINT"),
-    c("problem", "VARCHAR"), c("loaded_at", "TIMESTAMPTZ"),
+    c("problem", "VARCHAR"), c("loaded_at", "TIMESTAMPTZ"), c("adapter", "VARCHAR"),
   ],
   attempts: [
     c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
@@ -150,6 +150,8 @@ export interface SourceRow {
   non_finite: number;
   problem: string | null;
   loaded_at: number;
+  /** the format adapters that read the source's records, e.g. `terminal-bench` (null when none did) */
+  adapter: string | null;
 }
 
 /** Where an attempt came from. */

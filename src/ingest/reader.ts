@@ -2,7 +2,9 @@
  * Turns a source's bytes into units: one JSON value with where it came from.
  * JSONL is split into physical lines and parsed line by line (lines.ts); a JSON
  * document (an array, or an object such as Terminal-Bench's `results.json`) is
- * streamed with stream-json, one unit per element of its record array.
+ * streamed with stream-json, one unit per element of its record array; an
+ * object document that a DocumentAdapter claims (by its first entries) is
+ * streamed entry by entry, one unit per entry or per element of an entry's id list.
  */
 import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
@@ -10,6 +12,7 @@ import { jsonParser } from "stream-json/parser.js";
 import { LineSplitter, parseLine } from "./lines.js";
 import { NonFiniteFilter } from "./non-finite.js";
 import { peek } from "./peek.js";
+import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
 
 /** One JSON value read from a source. */
 export interface Unit {
@@ -24,7 +27,17 @@ export interface Unit {
   nonFinite: number;
   /** a JSON document's keys before its container array (see AdaptContext.header); absent otherwise */
   header?: Record<string, unknown> | null;
+  /** set when the unit is an entry of a document a DocumentAdapter claimed (`value` is then `{[key]: value}`) */
+  entry?: DocumentEntry;
+  /** the DocumentAdapter that claimed the document, with `entry` */
+  document?: DocumentAdapter;
 }
+
+/**
+ * Picks the DocumentAdapter for an object document from its first whole
+ * top-level entries (at most DETECT_ENTRIES), or null to read it as before.
+ */
+export type DocumentChooser = (first: readonly DocumentEntry[]) => DocumentAdapter | null;
 
 /**
  * What a reject stands for: one JSONL line, one element of a JSON document (both
@@ -58,6 +71,12 @@ export interface DocumentOptions {
    * `history`: megabytes no adapter reads). The record is then read without them.
    */
   skipKeys?: ReadonlySet<string>;
+  /**
+   * Offered an object document's first entries (issue 9a): a DocumentAdapter
+   * that claims it has its entries streamed one by one (Unit.entry); null or
+   * absent reads the document as before.
+   */
+  chooseDocument?: DocumentChooser | null;
 }
 
 const SNIFF_BYTES = 1 << 20;
@@ -86,7 +105,8 @@ export async function readUnits(
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
-  return sniff(head.bytes, head.ended, containers) === "jsonl"
+  const choose = options.chooseDocument ?? null;
+  return sniff(head.bytes, head.ended, containers, choose) === "jsonl"
     ? readJsonl(head.rest, sink)
     : readDocument(head.rest, containers, sink, options);
 }
@@ -94,12 +114,13 @@ export async function readUnits(
 /**
  * JSONL or a JSON document? A document starts with `[`; or its first non-blank
  * line is a whole object holding a container array (a minified `results.json`:
- * `{"results": [...]}` on one line, whose elements are the records); or it has
+ * `{"results": [...]}` on one line, whose elements are the records), or one whose
+ * first entries a DocumentAdapter claims (a minified `{instance_id: bool}`); or it has
  * no line among its first five non-blank ones that is a whole JSON object by
  * itself and starts at the first column (a pretty-printed document indents its
  * inner objects).
  */
-export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys): "jsonl" | "json" {
+export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys, chooseDocument: DocumentChooser | null = null): "jsonl" | "json" {
   const text = head.toString("utf8").replace(/^\uFEFF/, "");
   const firstChar = text.trimStart()[0];
   if (firstChar === undefined) return "jsonl";
@@ -114,6 +135,7 @@ export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys
     const parsed = parseLine(line);
     if (parsed.kind !== "value") continue;
     if (seen === 1 && holdsContainer(parsed.value, containers)) return "json";
+    if (seen === 1 && chooseDocument && chooseDocument(firstEntries(parsed.value)) !== null) return "json";
     return "jsonl";
   }
   return seen === 0 && complete ? "jsonl" : "json";
@@ -122,6 +144,13 @@ export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys
 /** True when `value` has a container key holding an array (what DocumentWalker would stream the elements of). */
 function holdsContainer(value: Record<string, unknown>, containers: ContainerKeys): boolean {
   return Object.keys(value).some((k) => containers.has(k) && Array.isArray(value[k]));
+}
+
+/** The first DETECT_ENTRIES entries of an object, as a DocumentAdapter's detection sees them. */
+function firstEntries(value: Record<string, unknown>): DocumentEntry[] {
+  return Object.entries(value)
+    .slice(0, DETECT_ENTRIES)
+    .map(([key, v]) => ({ key, value: v, index: null }));
 }
 
 async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise<ReadSummary> {
@@ -155,7 +184,12 @@ async function readDocument(
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, (value, location, n) => {
+  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, (value, location, n, entry, document) => {
+    if (entry && document) {
+      const text = JSON.stringify({ [entry.key]: entry.value });
+      sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document });
+      return;
+    }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
       const shown = JSON.stringify(value) ?? "";
       sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
@@ -233,7 +267,10 @@ const VALUE_START = new Set(["startObject", "startArray", "stringValue", "number
  * Walks the packed stream-json tokens of one or more top-level values and emits
  * units: the elements of a top-level array; the elements of a top-level object's
  * container array (its first key named in `containers`, e.g. `results`), the
- * object's other keys being ignored; or else the top-level object itself.
+ * object's other keys being ignored; the entries of a top-level object that a
+ * DocumentAdapter claims (`chooseDocument`, asked once its first DETECT_ENTRIES
+ * entries are read or it ends): each entry, or each element of an entry's array,
+ * as its adapter's `unitsOf` says; or else the top-level object itself.
  */
 class DocumentWalker {
   /** units emitted so far */
@@ -242,7 +279,7 @@ class DocumentWalker {
   /** depth at which units live: 1 in a top-level array, 2 in a container; -1 elsewhere */
   private elementDepth = -1;
   private element: Assembler | null = null;
-  /** a top-level object assembled whole, until a container array shows up in it */
+  /** a top-level object assembled whole, until a container array or a document adapter takes it */
   private whole: Assembler | null = null;
   private topObject = false;
   private sawContainer = false;
@@ -253,11 +290,21 @@ class DocumentWalker {
   private skipDepth = -1;
   /** the keys of the current top-level object read before its container array */
   header: Record<string, unknown> | null = null;
+  /** the document adapter reading the current top-level object's entries */
+  private document: DocumentAdapter | null = null;
+  /** still to ask chooseDocument about the current top-level object */
+  private detecting = false;
+  /** the whole entries read while detecting */
+  private firstEntries: DocumentEntry[] = [];
+  /** key of the top-level entry being read (detecting, or in a document adapter's object) */
+  private entryKey: string | null = null;
+  private entryValue: Assembler | null = null;
 
   constructor(
     private readonly containers: ContainerKeys,
     private readonly skipKeys: ReadonlySet<string>,
-    private readonly emit: (value: unknown, location: string, n: number) => void,
+    private readonly chooseDocument: DocumentChooser | null,
+    private readonly emit: (value: unknown, location: string, n: number, entry?: DocumentEntry, document?: DocumentAdapter) => void,
   ) {}
 
   /** True between top-level values (nothing half-read). */
@@ -269,6 +316,7 @@ class DocumentWalker {
   where(): string {
     if (this.elementDepth === 2) return `${this.containerKey}[${this.index}]`;
     if (this.elementDepth === 1) return `[${this.index}]`;
+    if (this.document && this.entryKey !== null) return this.entryKey;
     return `value ${this.units + 1}`;
   }
 
@@ -291,6 +339,13 @@ class DocumentWalker {
       if (this.element.done) this.finishElement();
       return;
     }
+    if (this.entryValue) {
+      // a top-level entry of an object being detected or read by a document adapter
+      this.whole?.consume(tok as never);
+      this.entryValue.consume(tok as never);
+      if (this.entryValue.done) this.finishEntry();
+      return;
+    }
     if (this.depth === 0) {
       if (tok.name === "startArray") {
         this.depth = 1;
@@ -303,6 +358,9 @@ class DocumentWalker {
         this.header = null;
         this.whole = new Assembler();
         this.whole.consume(tok as never);
+        this.document = null;
+        this.detecting = this.chooseDocument !== null;
+        this.firstEntries = [];
       } else if (VALUE_START.has(tok.name)) {
         this.units++;
         this.emit(scalarOf(tok), `value ${this.units}`, this.units);
@@ -312,11 +370,12 @@ class DocumentWalker {
     if (this.depth === 1 && this.topObject) {
       if (tok.name === "keyValue") {
         const key = tok.value as string;
-        this.pendingKey = !this.sawContainer && this.containers.has(key) ? key : null;
+        this.pendingKey = !this.sawContainer && !this.document && this.containers.has(key) ? key : null;
         if (this.pendingKey === null && this.skipKeys.has(key)) {
           this.skipDepth = 0;
           return;
         }
+        this.entryKey = key;
         this.whole?.consume(tok as never);
         return;
       }
@@ -327,6 +386,7 @@ class DocumentWalker {
         this.header = before ?? null;
         this.whole = null;
         this.sawContainer = true;
+        this.detecting = false;
         this.containerKey = this.pendingKey;
         this.pendingKey = null;
         this.depth = 2;
@@ -335,6 +395,22 @@ class DocumentWalker {
         return;
       }
       this.pendingKey = null;
+      if (this.document && tok.name === "startArray" && this.document.unitsOf(this.entryKey as string) === "elements") {
+        // an id list: its elements are streamed one by one
+        this.containerKey = this.entryKey;
+        this.depth = 2;
+        this.elementDepth = 2;
+        this.index = 0;
+        return;
+      }
+      if ((this.detecting || this.document) && VALUE_START.has(tok.name)) {
+        this.whole?.consume(tok as never);
+        this.entryValue = new Assembler();
+        this.entryValue.consume(tok as never);
+        if (this.entryValue.done) this.finishEntry();
+        return;
+      }
+      if (tok.name === "endObject" && this.detecting) this.decide();
     }
     if (tok.name === "endArray" && this.depth === this.elementDepth) {
       this.depth--;
@@ -345,13 +421,50 @@ class DocumentWalker {
     if (tok.name === "startObject" || tok.name === "startArray") this.depth++;
     else if (tok.name === "endObject" || tok.name === "endArray") this.depth--;
     if (this.depth === 0 && this.topObject) {
-      if (this.whole && !this.sawContainer) {
+      if (this.whole && !this.sawContainer && !this.document) {
         this.units++;
         this.emit(this.whole.current, `value ${this.units}`, this.units);
       }
       this.whole = null;
       this.topObject = false;
+      this.document = null;
     }
+  }
+
+  /** A whole top-level entry was read: kept for detection, or handed to the document adapter. */
+  private finishEntry(): void {
+    const entry: DocumentEntry = { key: this.entryKey as string, value: this.entryValue!.current, index: null };
+    this.entryValue = null;
+    if (this.document) return this.emitEntry(entry);
+    this.firstEntries.push(entry);
+    if (this.firstEntries.length >= DETECT_ENTRIES) this.decide();
+  }
+
+  /** Asks chooseDocument about the entries read so far; a claimed object's entries are then emitted, not the whole. */
+  private decide(): void {
+    this.detecting = false;
+    const adapter = this.chooseDocument?.(this.firstEntries) ?? null;
+    const first = this.firstEntries;
+    this.firstEntries = [];
+    if (!adapter) return;
+    this.document = adapter;
+    this.whole = null;
+    for (const entry of first) this.emitEntry(entry);
+  }
+
+  /** Emits one whole entry as its document adapter reads it: itself, each element of its array, or nothing. */
+  private emitEntry(entry: DocumentEntry): void {
+    const units = this.document!.unitsOf(entry.key);
+    if (units === "skip") return;
+    if (units === "elements" && Array.isArray(entry.value)) {
+      entry.value.forEach((value, index) => {
+        this.units++;
+        this.emit(value, `${entry.key}[${index}]`, this.units, { key: entry.key, value, index }, this.document!);
+      });
+      return;
+    }
+    this.units++;
+    this.emit(entry.value, entry.key, this.units, entry, this.document!);
   }
 
   private finishElement(): void {
@@ -359,7 +472,13 @@ class DocumentWalker {
     this.element = null;
     this.units++;
     const location = this.elementDepth === 2 ? `${this.containerKey}[${this.index}]` : `[${this.index}]`;
-    this.index++;
+    const index = this.index++;
+    if (this.document && this.elementDepth === 2) {
+      const key = this.containerKey as string;
+      if (this.document.unitsOf(key) !== "skip") this.emit(value, location, this.units, { key, value, index }, this.document);
+      else this.units--;
+      return;
+    }
     this.emit(value, location, this.units);
   }
 }

@@ -18,9 +18,9 @@ export function renderReportMarkdown(data: ReportData): string {
   out.push(`### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`);
   out.push(
     mdTable(
-      ["source", "format", "sha256", "bytes", "lines", "records", "blank", "rejected"],
-      m.sources.map((s) => [code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""), s.format, code(s.sha256), bytes(s.bytes), s.lines, s.records, s.blank, s.rejected]),
-      ["left", "left", "left", "right", "right", "right", "right", "right"],
+      ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
+      m.sources.map((s) => [code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""), s.format, s.adapter ?? "", code(s.sha256), bytes(s.bytes), s.lines, s.records, s.blank, s.rejected]),
+      ["left", "left", "left", "left", "right", "right", "right", "right", "right"],
     ),
   );
   const facts = metaFacts(data);

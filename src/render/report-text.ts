@@ -27,7 +27,7 @@ function metaBlock(data: ReportData, options: TextOptions): string {
   lines.push(heading(`${m.tool} · ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`, options));
   for (const s of m.sources) {
     const unit = s.format === "json" ? "elements" : "lines";
-    lines.push(`  ${s.name}  ${bytes(s.bytes)}`);
+    lines.push(`  ${s.name}  ${bytes(s.bytes)}${s.adapter ? `  read as ${s.adapter}` : ""}`);
     lines.push(`    ${plural(s.lines, unit.slice(0, -1))} = ${plural(s.records, "record")} + ${s.blank} blank + ${s.rejected} rejected`);
     lines.push(`    sha256 ${s.sha256}`);
     if (s.problem) lines.push(`    ! ${s.problem}`);

@@ -15,7 +15,7 @@ export function renderIngestText(data: IngestData): string {
   if (data.committed) {
     const records = data.added.reduce((n, s) => n + s.records, 0);
     lines.push(`${data.db}: added ${plural(data.added.length, "source")} (${plural(records, "record")}, ${data.rejected} rejected)`);
-    for (const s of data.added) lines.push(`  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${s.lines} lines = ${s.records} records; ${plural(s.attempts, "attempt")}`);
+    for (const s of data.added) lines.push(`  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${s.lines} lines = ${s.records} records; ${plural(s.attempts, "attempt")}${s.adapter ? `; read as ${s.adapter}` : ""}`);
   } else {
     const why = [data.rejected ? `${plural(data.rejected, "line")} rejected` : "", data.broken_sources ? `${plural(data.broken_sources, "source")} broken part-way` : ""].filter(Boolean).join(", ");
     lines.push(`${data.db}: nothing added (--strict and ${why})`);

@@ -1,26 +1,35 @@
 /**
- * The format adapters, tried in order: the first whose `detect` accepts a raw
- * record maps it. The canonical record comes last and accepts anything (its
- * normaliser then says what is missing).
+ * The format adapters. Record adapters are tried in order per record: the first
+ * whose `detect` accepts it maps it; the canonical record comes last and accepts
+ * records that look like attempts (a task id or a status). Document adapters
+ * claim a whole object document by its first entries (types.ts). A source is
+ * read by the adapters that recognise its records; one that none recognises is
+ * an error (SourceFormats).
  */
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
 import { inspectFormat } from "./inspect.js";
+import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweAgentFormat } from "./swe-agent.js";
+import { sweBenchPredsFormat } from "./swe-bench-preds.js";
+import { sweBenchProFormat } from "./swe-bench-pro.js";
+import { sweBenchResultsFormat } from "./swe-bench-results.js";
 import { tau2BenchFormat } from "./tau2-bench.js";
 import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
 import { terminalBenchFormat } from "./terminal-bench.js";
 import type { DocumentOptions } from "../reader.js";
-import type { FormatAdapter } from "./types.js";
+import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEntry, type FormatAdapter } from "./types.js";
 
-export type { AdaptContext, Adapted, FormatAdapter } from "./types.js";
+export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter } from "./types.js";
 
 /**
- * Each harness's records are told apart by fields no other harness writes
- * (tau-bench's `traj`, tau2-bench's `termination_reason`, Inspect's `epoch` with
- * `input` and `target`, SWE-agent's `info.model_stats`), so the order only
- * matters for the canonical record, which comes last.
+ * Record adapters, in detection order. Each harness's records are told apart by
+ * fields no other harness writes (tau-bench's `traj`, tau2-bench's
+ * `termination_reason`, Inspect's `epoch` with `input` and `target`, SWE-agent's
+ * `info.model_stats`, OpenHands' `benchmark` with `score` and `metric`, a
+ * prediction's `model_patch`), so the order only matters for the canonical
+ * record, which comes last.
  */
 export const FORMATS: readonly FormatAdapter[] = [
   terminalBenchFormat,
@@ -30,15 +39,106 @@ export const FORMATS: readonly FormatAdapter[] = [
   tau2BenchFormat,
   inspectFormat,
   sweAgentFormat,
+  openHandsScoresFormat,
+  openHandsMetadataFormat,
+  sweBenchPredsFormat,
   canonicalFormat,
 ];
+
+/** Document adapters, in detection order (asked before the record adapters, for object documents only). */
+export const DOCUMENT_FORMATS: readonly DocumentAdapter[] = [sweBenchResultsFormat, openHandsInstancesFormat, sweBenchProFormat];
+
+/** Every adapter, as `denom formats` lists them and `--input-format` names them. */
+export const ALL_FORMATS: readonly Adapter[] = [...DOCUMENT_FORMATS, ...FORMATS];
 
 /** Top-level keys of JSON documents whose arrays hold records, from every adapter. */
 export const CONTAINER_KEYS: ReadonlySet<string> = new Set(FORMATS.flatMap((f) => f.containerKeys ?? []));
 
-/** The adapter for one raw record. */
-export function formatFor(record: Record<string, unknown>): FormatAdapter {
-  return FORMATS.find((f) => f.detect(record)) ?? canonicalFormat;
+/** The record adapter for one raw record, or null when none recognises it. */
+export function formatFor(record: Record<string, unknown>): FormatAdapter | null {
+  return FORMATS.find((f) => f.detect(record)) ?? null;
+}
+
+/** The adapter named `name` (what `--input-format` takes), or undefined. */
+export function formatNamed(name: string): Adapter | undefined {
+  return ALL_FORMATS.find((f) => f.name === name);
+}
+
+/** How many leading records of a source may go unrecognised before the source is declared unreadable. */
+export const UNRECOGNISED_LIMIT = 20;
+
+/**
+ * Which adapter reads each record of one source (DESIGN section 1, issue 9): the
+ * forced one (`--input-format`), else by detection. Until some record of the
+ * source is recognised, unrecognised ones are held back (at most
+ * UNRECOGNISED_LIMIT); once one is, they and any later stray record go to the
+ * canonical adapter, whose checks reject them naming the field (so a bad line
+ * of a log stays a reject). A source whose first UNRECOGNISED_LIMIT records (or
+ * all of them) are recognised by none is unreadable: its later records are not
+ * adapted (nothing of it is loaded) and `unreadable()` says why.
+ */
+export class SourceFormats<U> {
+  /** adapter name -> records it read in this source, in order of first use */
+  readonly used = new Map<string, number>();
+  private recognised = false;
+  /** more than UNRECOGNISED_LIMIT leading records recognised by none: the source is not a run record */
+  private gaveUp = false;
+  private held: U[] = [];
+  private unrecognised = 0;
+  private firstKeys: string[] | null = null;
+
+  constructor(
+    private readonly source: string,
+    private readonly forced: Adapter | null,
+  ) {}
+
+  /** The document chooser for the reader: the forced document adapter, detection, or none when a record adapter is forced. */
+  readonly chooseDocument = (first: readonly DocumentEntry[]): DocumentAdapter | null => {
+    if (this.forced) return isDocumentAdapter(this.forced) ? this.forced : null;
+    return DOCUMENT_FORMATS.find((f) => f.detectDocument(first, this.source)) ?? null;
+  };
+
+  /**
+   * The record adapter for `record` (unit `u`), and the held-back units to
+   * adapt first (with the canonical adapter); or null when the unit is held
+   * back (or dropped once the source is known to be unreadable).
+   */
+  forRecord(record: Record<string, unknown>, u: U): { format: FormatAdapter; release: U[] } | null {
+    if (this.gaveUp) return null;
+    const format = this.forced ? (isDocumentAdapter(this.forced) ? null : this.forced) : formatFor(record);
+    if (format) {
+      if (this.recognised) return { format, release: [] };
+      this.recognised = true;
+      const release = this.held;
+      this.held = [];
+      return { format, release };
+    }
+    if (this.recognised) return { format: canonicalFormat, release: [] };
+    this.unrecognised++;
+    this.firstKeys ??= Object.keys(record).slice(0, 8);
+    if (this.held.length < UNRECOGNISED_LIMIT) this.held.push(u);
+    else this.gaveUp = true;
+    return null;
+  }
+
+  /** Counts a record read by `name`. */
+  count(name: string): void {
+    this.used.set(name, (this.used.get(name) ?? 0) + 1);
+  }
+
+  /** The adapters that read this source, e.g. `terminal-bench`, or null when none read a record. */
+  adapters(): string | null {
+    return this.used.size ? [...this.used.keys()].join(", ") : null;
+  }
+
+  /** Why the source cannot be read (no record recognised), or null when it can. */
+  unreadable(): string | null {
+    if (!this.gaveUp && (this.recognised || this.unrecognised === 0)) return null;
+    const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
+    if (this.forced)
+      return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
+    return `${this.source}: no input format recognises it (tried ${ALL_FORMATS.map((f) => f.name).join(", ")}); ${keys}; name its format with --input-format NAME (denom formats lists them)`;
+  }
 }
 
 /** How a source is read when it is a JSON document: the keys its adapter skips, by the source's name (e.g. a `.traj`). */

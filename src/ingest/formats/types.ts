@@ -1,4 +1,25 @@
-/** What every format adapter provides (STYLE convention 6). */
+/**
+ * What every format adapter provides (STYLE convention 6).
+ *
+ * Two kinds (issue 9):
+ * - FormatAdapter (a *record* adapter, the original interface, unchanged and
+ *   backwards compatible): one raw record (a JSONL line, or an element of a
+ *   JSON document's array) -> canonical attempts. `detect` is asked per record.
+ * - DocumentAdapter (kind "document", added by issue 9a): a JSON document whose
+ *   top-level *object* holds the records as its entries (`{instance_id: bool}`,
+ *   `{instance_id: {resolved, cost}}`) or as id lists (`{resolved: [ids], ...}`).
+ *   The reader streams the object entry by entry (stream-json tokens, never the
+ *   whole document), asks `detectDocument` with the first entries, and then
+ *   hands every entry (or every element of an entry's array) to `adaptEntry`.
+ *
+ * Both kinds may declare `reads` (the fields they read, for `denom formats` and
+ * the README); a record adapter without it is listed with "(not declared)".
+ * Which adapter reads a source is decided per source (formats/index.ts):
+ * `--input-format NAME` forces one; else a document adapter claims an object
+ * document by its first entries, and record adapters claim records by `detect`
+ * (the canonical one only records that look like attempts: a task id or a status).
+ * A source none of them recognises is an error naming the file and the formats tried.
+ */
 
 /** Where a raw record came from, for adapters that derive a run identity from it. */
 export interface AdaptContext {
@@ -15,6 +36,7 @@ export interface AdaptContext {
 /**
  * What one raw record becomes:
  * - `attempts`: records keyed by canonical field names (canonical.ts checks their types);
+ *   an empty list is a record that holds no attempt (e.g. a published claim);
  * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table);
  * - `error`: why the record cannot be read (the line is rejected).
  */
@@ -23,11 +45,29 @@ export type Adapted =
   | { metadata: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null } }
   | { error: string };
 
+/**
+ * One field an adapter reads, for `denom formats` and the README's mapping tables:
+ * test/readme.test.ts checks that README.md holds every declared row as
+ * `| \`source\` | canonical | note |` (so declare `reads`, then paste the rows).
+ */
+export interface FieldRead {
+  /** the source field as the harness writes it (`resolved`, `<instance_id>`, `incomplete_ids[]`) */
+  source: string;
+  /** the canonical field(s) it becomes, or `-` when only checked */
+  canonical: string;
+  /** how values map, what is ambiguous and how denom decides */
+  note: string;
+}
+
 export interface FormatAdapter {
-  /** short name, stored with every attempt (`attempts.format`) */
+  /** absent or "record" (every adapter written before issue 9a is a record adapter) */
+  kind?: "record";
+  /** short name, stored with every attempt (`attempts.format`); what `--input-format` takes */
   name: string;
   /** one line for the README: which harness, which file */
   describes: string;
+  /** the fields read (optional, for `denom formats`) */
+  reads?: readonly FieldRead[];
   /** top-level keys of a JSON document whose array elements are this format's records */
   containerKeys?: readonly string[];
   /**
@@ -39,4 +79,52 @@ export interface FormatAdapter {
   /** true when this adapter reads the record */
   detect(record: Record<string, unknown>): boolean;
   adapt(record: Record<string, unknown>, context: AdaptContext): Adapted;
+}
+
+/**
+ * One top-level entry of an object document, as a DocumentAdapter sees it:
+ * `{key, value, index: null}` for an entry read whole, or one element of an
+ * entry's array (`unitsOf(key) === "elements"`) as `{key, value: element, index}`.
+ */
+export interface DocumentEntry {
+  key: string;
+  value: unknown;
+  /** 0-based element index inside the entry's array; null for a whole entry */
+  index: number | null;
+}
+
+/** What the reader does with a top-level entry of a document adapter's object. */
+export type EntryUnits = "entry" | "elements" | "skip";
+
+export interface DocumentAdapter {
+  kind: "document";
+  /** short name, stored with every attempt (`attempts.format`); what `--input-format` takes */
+  name: string;
+  describes: string;
+  reads: readonly FieldRead[];
+  /**
+   * True when an object document is this format's, judged on its first
+   * top-level entries: up to DETECT_ENTRIES (3) whole entries (fewer when the
+   * object has fewer), each `{key, value, index: null}`, and the source's name.
+   */
+  detectDocument(first: readonly DocumentEntry[], source: string): boolean;
+  /**
+   * How the entries under `key` are read: `entry` = the entry is one record;
+   * `elements` = each element of its array is one record (an id list), streamed
+   * one by one; `skip` = not a record (counts, bookkeeping lists), not counted
+   * as a line of the source, as Terminal-Bench's top-level keys beside `results`.
+   */
+  unitsOf(key: string): EntryUnits;
+  adaptEntry(entry: DocumentEntry, context: AdaptContext): Adapted;
+}
+
+/** Either kind of adapter. */
+export type Adapter = FormatAdapter | DocumentAdapter;
+
+/** How many whole top-level entries a DocumentAdapter's `detectDocument` is shown at most. */
+export const DETECT_ENTRIES = 3;
+
+/** True for a document adapter. */
+export function isDocumentAdapter(a: Adapter): a is DocumentAdapter {
+  return a.kind === "document";
 }

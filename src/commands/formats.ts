@@ -1,0 +1,28 @@
+/**
+ * `denom formats`: the input formats denom reads, each with the fields it reads
+ * and the canonical fields they become (the adapters' own declarations,
+ * src/ingest/formats/). Reads no input.
+ */
+import { ALL_FORMATS, type FieldRead } from "../ingest/formats/index.js";
+
+/** One adapter as listed. */
+export interface FormatInfo {
+  /** what `--input-format` takes, and what the meta block shows per source */
+  name: string;
+  /** `document`: claims a whole JSON object document by its first entries; `record`: claims records one by one */
+  kind: "record" | "document";
+  describes: string;
+  /** the fields read; empty when the adapter declares none */
+  reads: FieldRead[];
+}
+
+export interface FormatsData {
+  formats: FormatInfo[];
+}
+
+/** Every adapter, in the order detection tries them (document adapters first). */
+export function runFormats(): FormatsData {
+  return {
+    formats: ALL_FORMATS.map((f) => ({ name: f.name, kind: f.kind ?? "record", describes: f.describes, reads: [...(f.reads ?? [])] })),
+  };
+}
