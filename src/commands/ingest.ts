@@ -5,6 +5,7 @@
  * source whose sha256 is already in the file is skipped and listed, never
  * counted twice. One call is one transaction: it adds all or nothing.
  */
+import { storeLayers } from "../db/layer-cache.js";
 import { loadQueries } from "../db/queries.js";
 import { openStoredForWriting } from "../db/stored.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
@@ -65,6 +66,9 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       throw e;
     }
     await db.run(committed ? "COMMIT" : "ROLLBACK");
+    // the base layers for the default definitions, kept for report --db (recomputed only when the
+    // sources or denom's queries changed: an ingest that added nothing leaves them)
+    await storeLayers(db);
     const added = committed
       ? ((await db.all(
           "SELECT name, sha256, lines, records, rejected, attempts FROM sources WHERE source_id >= $first ORDER BY source_id",

@@ -5,8 +5,9 @@
  */
 import type { Readable } from "node:stream";
 import { Database } from "../db/database.js";
+import { usableLayers } from "../db/layer-cache.js";
 import { freezeLayers, loadQueries } from "../db/queries.js";
-import { openStoredForReading } from "../db/stored.js";
+import { openStoredForReading, STORED } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
@@ -89,7 +90,8 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
       );
     }
     options.onComputing?.();
-    await freezeLayers(db);
+    // a kept file may hold the layers ingest computed under these very definitions
+    await freezeLayers(db, options.db ? await usableLayers(db, STORED, options) : undefined);
     return { db, ingest: result };
   } catch (e) {
     db.close();

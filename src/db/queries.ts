@@ -67,9 +67,14 @@ export const FROZEN_LAYERS = [
  * every view built on these) reads the copy instead of recomputing the chain
  * from the attempts table. The definitions stay in queries/; only their
  * evaluation is shared.
+ *
+ * `stored` names the layers to take from the attached `--db` file instead
+ * (src/db/layer-cache.ts, usableLayers: computed by `ingest` under the same
+ * definitions): each becomes a TEMP VIEW over `stored.main.layer_<name>`, no copy.
  */
-export async function freezeLayers(db: Database): Promise<void> {
+export async function freezeLayers(db: Database, stored: ReadonlySet<string> = new Set()): Promise<void> {
   for (const view of FROZEN_LAYERS) {
-    await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
+    if (stored.has(view)) await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
+    else await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
   }
 }
