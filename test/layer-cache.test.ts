@@ -11,6 +11,7 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Database } from "../src/db/database.js";
+import { STORED_LAYERS } from "../src/db/layer-cache.js";
 import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";
 
 const SEED = join(ROOT, "samples", "seed-100.jsonl");
@@ -78,7 +79,11 @@ describe("stored layers of ingest --db", () => {
   /** seed-100 ingested, with its stored evaluation tampered: a session that reads it shows 0 successes */
   async function tampered() {
     const s = await seeded();
-    await edit(s.db, "UPDATE layer_rate_cells SET successes = 0, rate = 0", "UPDATE layer_trials SET first_status = 'failure', final_status = 'failure'");
+    await edit(
+      s.db,
+      "UPDATE layer_figure_intervals SET successes = 0, value = 0 WHERE figure = 'rate'",
+      "UPDATE layer_trials SET first_status = 'failure', final_status = 'failure'",
+    );
     return s;
   }
 
@@ -109,16 +114,14 @@ describe("stored layers of ingest --db", () => {
     await edit(
       db,
       "DROP TABLE layer_key",
-      ...["stg_attempts", "attempt_timeout_cause", "attempt_faults", "trials", "trial_outcomes", "rate_cells", "pass_at_k_by_task"].map(
-        (l) => `DROP TABLE layer_${l}`,
-      ),
+      ...STORED_LAYERS.map((l) => `DROP TABLE layer_${l}`),
     );
     expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
   });
 
   it("a file missing one layer table is computed, not half read", async () => {
     const { seed, db } = await seeded();
-    await edit(db, "UPDATE layer_rate_cells SET successes = 0", "DROP TABLE layer_trials");
+    await edit(db, "UPDATE layer_figure_intervals SET successes = 0", "DROP TABLE layer_trials");
     expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
   });
 

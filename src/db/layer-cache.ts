@@ -35,10 +35,37 @@ export const BASE_LAYERS = ["stg_attempts", "attempt_timeout_cause", "attempt_fa
  */
 export const DEFAULT_ONLY_LAYERS = ["trial_outcomes", "rate_cells", "pass_at_k_by_task"] as const;
 
-/** Every stored layer, in FROZEN_LAYERS (dependency) order. */
-export const STORED_LAYERS: readonly string[] = FROZEN_LAYERS.filter(
-  (l) => (BASE_LAYERS as readonly string[]).includes(l) || (DEFAULT_ONLY_LAYERS as readonly string[]).includes(l),
-);
+/**
+ * Views `report` reads that are costly over millions of attempts (meta over
+ * every attempt, efficiency percentiles, bootstrap intervals, per-call figures
+ * over the events, the trial inventory), in dependency order. Not frozen per
+ * session (FROZEN_LAYERS); stored, like DEFAULT_ONLY_LAYERS, for the default
+ * definitions only: they read group_by or the expectation through
+ * trial_outcomes.
+ */
+export const REPORT_LAYERS = [
+  "trial_scopes",
+  "run_summary",
+  "timeout_limits",
+  "retry_policy",
+  "denominator_removals",
+  "diagnostics",
+  "figure_intervals",
+  "efficiency",
+  "duration_by_status",
+  "call_outcomes",
+  "trial_inventory",
+  "inventory_runs",
+  "inventory_totals",
+] as const;
+
+/** Every stored layer, in dependency order: the frozen ones (FROZEN_LAYERS order), then REPORT_LAYERS. */
+export const STORED_LAYERS: readonly string[] = [
+  ...FROZEN_LAYERS.filter(
+    (l) => (BASE_LAYERS as readonly string[]).includes(l) || (DEFAULT_ONLY_LAYERS as readonly string[]).includes(l),
+  ),
+  ...REPORT_LAYERS,
+];
 
 /** The table of FILE holding layer NAME. */
 export function layerTable(name: string): string {
@@ -146,13 +173,13 @@ export async function storeLayers(db: Database): Promise<boolean> {
  * none when the file has no stored layers or their key differs (another
  * denom's queries, other sources); BASE_LAYERS when the session's status map
  * and thresholds are the defaults; DEFAULT_ONLY_LAYERS too when it has no
- * `--expect` and no `--by`.
+ * `--expect` and no `--by`, and REPORT_LAYERS with them.
  */
 export async function usableLayers(db: Database, catalog: string, defs: LayerDefinitions): Promise<Set<string>> {
   const usable = new Set<string>();
   if (definitionsFingerprint(defs) !== definitionsFingerprint(DEFAULT_DEFINITIONS)) return usable;
   if (!(await storedKeyMatches(db, catalog))) return usable;
   for (const layer of BASE_LAYERS) usable.add(layer);
-  if (!defs.expectation && !defs.by) for (const layer of DEFAULT_ONLY_LAYERS) usable.add(layer);
+  if (!defs.expectation && !defs.by) for (const layer of [...DEFAULT_ONLY_LAYERS, ...REPORT_LAYERS]) usable.add(layer);
   return usable;
 }

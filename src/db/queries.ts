@@ -70,11 +70,17 @@ export const FROZEN_LAYERS = [
  *
  * `stored` names the layers to take from the attached `--db` file instead
  * (src/db/layer-cache.ts, usableLayers: computed by `ingest` under the same
- * definitions): each becomes a TEMP VIEW over `stored.main.layer_<name>`, no copy.
+ * definitions): each becomes a TEMP VIEW over `stored.main.layer_<name>`, no copy;
+ * so do the stored views that are not frozen layers (e.g. efficiency).
  */
 export async function freezeLayers(db: Database, stored: ReadonlySet<string> = new Set()): Promise<void> {
   for (const view of FROZEN_LAYERS) {
     if (stored.has(view)) await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
     else await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
+  }
+  // stored views beyond the frozen layers (layer-cache.ts REPORT_LAYERS): read, never computed here
+  for (const view of stored) {
+    if (!(FROZEN_LAYERS as readonly string[]).includes(view))
+      await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
   }
 }
