@@ -66,21 +66,23 @@ export const FROZEN_LAYERS = [
  * DuckDB resolves names in the temp schema first, so every later query (and
  * every view built on these) reads the copy instead of recomputing the chain
  * from the attempts table. The definitions stay in queries/; only their
- * evaluation is shared.
- *
- * `stored` names the layers to take from the attached `--db` file instead
- * (src/db/layer-cache.ts, usableLayers: computed by `ingest` under the same
- * definitions): each becomes a TEMP VIEW over `stored.main.layer_<name>`, no copy;
- * so do the stored views that are not frozen layers (e.g. efficiency).
+ * evaluation is shared. Layers in `stored` are skipped: readStoredLayers has
+ * put them in place already.
  */
 export async function freezeLayers(db: Database, stored: ReadonlySet<string> = new Set()): Promise<void> {
   for (const view of FROZEN_LAYERS) {
-    if (stored.has(view)) await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
-    else await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
+    if (!stored.has(view)) await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
   }
-  // stored views beyond the frozen layers (layer-cache.ts REPORT_LAYERS): read, never computed here
-  for (const view of stored) {
-    if (!(FROZEN_LAYERS as readonly string[]).includes(view))
-      await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
-  }
+}
+
+/**
+ * Puts the layers named in `stored` in place from the attached `--db` file
+ * (src/db/layer-cache.ts, usableLayers: evaluated by `ingest` under the same
+ * definitions): each becomes a TEMP VIEW `<name>` over `stored.main.layer_<name>`,
+ * no copy, shadowing the view of queries/ like freezeLayers' tables do. Called
+ * before loadQueries, so that creating the views of queries/ binds against
+ * these instead of expanding the whole chain down to the attempts.
+ */
+export async function readStoredLayers(db: Database, stored: ReadonlySet<string>): Promise<void> {
+  for (const view of stored) await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
 }
