@@ -4,7 +4,11 @@
  * `query --db`) read nothing again. Ingesting more files later adds them; a
  * source whose sha256 is already in the file is skipped and listed, never
  * counted twice. One call is one transaction: it adds all or nothing.
+ * Afterwards it stores the evaluation of the costly views for the default
+ * definitions as `layer_<view>` tables (src/db/layer-cache.ts), which
+ * `report --db` reads while their key matches; the definitions stay in queries/.
  */
+import { storeLayers } from "../db/layer-cache.js";
 import { loadQueries } from "../db/queries.js";
 import { openStoredForWriting } from "../db/stored.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
@@ -46,8 +50,12 @@ export interface IngestData {
 
 /**
  * Adds the inputs to FILE (created with its tables and views when missing; the
- * views are re-created, so the file carries today's definitions).
+ * views are re-created, so the file carries today's definitions), then
+ * recomputes the stored layers when the sources or denom's queries changed
+ * since they were stored (storeLayers; an ingest that adds nothing leaves them).
  * Throws DataError when an input or FILE cannot be read; nothing is added then.
+ * An error while storing the layers comes after the sources were committed:
+ * they stay added, and the old layers' key no longer matches, so readers compute.
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
@@ -67,6 +75,9 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       throw e;
     }
     await db.run(committed ? "COMMIT" : "ROLLBACK");
+    // the base layers for the default definitions, kept for report --db (recomputed only when the
+    // sources or denom's queries changed: an ingest that added nothing leaves them)
+    await storeLayers(db);
     const added = committed
       ? ((await db.all(
           "SELECT name, sha256, lines, records, rejected, attempts, adapter FROM sources WHERE source_id >= $first ORDER BY source_id",

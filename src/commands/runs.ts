@@ -5,8 +5,9 @@
  */
 import type { Readable } from "node:stream";
 import { Database } from "../db/database.js";
-import { freezeLayers, loadQueries } from "../db/queries.js";
-import { openStoredForReading } from "../db/stored.js";
+import { usableLayers } from "../db/layer-cache.js";
+import { freezeLayers, loadQueries, readStoredLayers } from "../db/queries.js";
+import { openStoredForReading, STORED } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
@@ -77,6 +78,9 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
   const db = options.db ? await openStoredForReading(options.db) : await Database.open({ temporary: needsDisk(specs) });
   try {
     if (!options.db) await createTables(db);
+    // a kept file may hold layers ingest evaluated under these very definitions
+    const stored = options.db ? await usableLayers(db, STORED, options) : new Set<string>();
+    await readStoredLayers(db, stored);
     await loadQueries(db);
     await applyDefinitions(db, options);
     const result = options.db ? { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] } : await ingestSpecs(db, specs, options);
@@ -91,7 +95,7 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
       );
     }
     options.onComputing?.();
-    await freezeLayers(db);
+    await freezeLayers(db, stored);
     return { db, ingest: result };
   } catch (e) {
     db.close();

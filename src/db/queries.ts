@@ -66,10 +66,23 @@ export const FROZEN_LAYERS = [
  * DuckDB resolves names in the temp schema first, so every later query (and
  * every view built on these) reads the copy instead of recomputing the chain
  * from the attempts table. The definitions stay in queries/; only their
- * evaluation is shared.
+ * evaluation is shared. Layers in `stored` are skipped: readStoredLayers has
+ * put them in place already.
  */
-export async function freezeLayers(db: Database): Promise<void> {
+export async function freezeLayers(db: Database, stored: ReadonlySet<string> = new Set()): Promise<void> {
   for (const view of FROZEN_LAYERS) {
-    await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
+    if (!stored.has(view)) await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
   }
+}
+
+/**
+ * Puts the layers named in `stored` in place from the attached `--db` file
+ * (src/db/layer-cache.ts, usableLayers: evaluated by `ingest` under the same
+ * definitions): each becomes a TEMP VIEW `<name>` over `stored.main.layer_<name>`,
+ * no copy, shadowing the view of queries/ like freezeLayers' tables do. Called
+ * before loadQueries, so that creating the views of queries/ binds against
+ * these instead of expanding the whole chain down to the attempts.
+ */
+export async function readStoredLayers(db: Database, stored: ReadonlySet<string>): Promise<void> {
+  for (const view of stored) await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
 }

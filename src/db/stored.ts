@@ -11,7 +11,7 @@ import { createTables, TABLES } from "../ingest/loader.js";
 import { Database, sqlString } from "./database.js";
 
 /** The catalog name the file is attached under in a reading session. */
-const STORED = "stored";
+export const STORED = "stored";
 
 /**
  * Opens FILE for reading: an in-memory session with FILE attached READ_ONLY and

@@ -1,0 +1,157 @@
+/**
+ * The layers `denom ingest --db` stores (src/db/layer-cache.ts): a reading
+ * session with the default definitions takes them from the file and gives
+ * exactly the report of the inputs; other definitions, a stale key or a file
+ * without them compute as before; ingesting more sources refreshes them.
+ *
+ * samples/seed-100.jsonl (one run, no run_id): final/total 82/100,
+ * first/attributable 70/90.
+ */
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { Database } from "../src/db/database.js";
+import { STORED_LAYERS } from "../src/db/layer-cache.js";
+import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";
+
+const SEED = join(ROOT, "samples", "seed-100.jsonl");
+
+/** 4 more tasks of the same (unnamed) run: 3 successes, 1 failure */
+const MORE = jsonl(
+  { task_id: "a1", status: "success" },
+  { task_id: "a2", status: "success" },
+  { task_id: "a3", status: "success" },
+  { task_id: "a4", status: "failure" },
+);
+
+async function reportJson(args: string[]) {
+  const r = await denom(["report", "--json", ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.json();
+}
+
+/** Runs statements on the file directly, as a user editing it by hand would. */
+async function edit(path: string, ...sql: string[]): Promise<void> {
+  const db = await Database.open({ path });
+  try {
+    for (const s of sql) await db.run(s);
+  } finally {
+    db.close();
+  }
+}
+
+async function layerKey(path: string) {
+  const db = await Database.open({ path, readOnly: true });
+  try {
+    return await db.all("SELECT definitions, sources, computed_at::VARCHAR AS computed_at FROM layer_key");
+  } finally {
+    db.close();
+  }
+}
+
+/** A fresh folder with seed-100 ingested into runs.duckdb. */
+async function seeded(files: Record<string, string> = {}) {
+  const dir = tempDir(files);
+  const seed = join(dir, "seed.jsonl");
+  copyFileSync(SEED, seed);
+  const db = join(dir, "runs.duckdb");
+  const r = await denom(["ingest", seed, "--db", db]);
+  expect(r.code, r.stderr).toBe(0);
+  return { dir, seed, db };
+}
+
+describe("stored layers of ingest --db", () => {
+  it("are written with their key, and report --db over them equals the report of the input", async () => {
+    const { seed, db } = await seeded();
+    expect(await layerKey(db)).toHaveLength(1);
+    const stored = await reportJson(["--db", db]);
+    expect(cell(stored, "final/total")).toMatchObject({ successes: 82, count: 100 });
+    expect(cell(stored, "first/attributable")).toMatchObject({ successes: 70, count: 90 });
+    expect(stored).toEqual(await reportJson([seed]));
+  });
+
+  it("serve --by and --expect-count (base layers read, the rest computed) with the figures of the input", async () => {
+    const { seed, db } = await seeded();
+    expect(await reportJson(["--db", db, "--by", "agent"])).toEqual(await reportJson([seed, "--by", "agent"]));
+    expect(await reportJson(["--db", db, "--expect-count", "120"])).toEqual(await reportJson([seed, "--expect-count", "120"]));
+  });
+
+  /** seed-100 ingested, with its stored evaluation tampered: a session that reads it shows 0 successes */
+  async function tampered() {
+    const s = await seeded();
+    await edit(
+      s.db,
+      "UPDATE layer_figure_intervals SET successes = 0, value = 0 WHERE figure = 'rate'",
+      "UPDATE layer_trials SET first_status = 'failure', final_status = 'failure'",
+    );
+    return s;
+  }
+
+  it("are read when the key matches", async () => {
+    const { db } = await tampered();
+    expect(cell(await reportJson(["--db", db]), "final/total")).toMatchObject({ successes: 0, count: 100 });
+    // --by recomputes trial_outcomes and the cells, but from the stored trials
+    expect(cell(await reportJson(["--db", db, "--by", "agent"]), "final/total")).toMatchObject({ successes: 0, count: 100 });
+  });
+
+  it("are ignored under other thresholds or status pairs, or a stale key", async () => {
+    const { seed, db } = await tampered();
+
+    // other thresholds or status pairs: computed from the attempts, as the inputs give it
+    for (const flags of [["--queue-share", "0.5"], ["--sluggish-ratio", "1.5"], ["--status-map", "failure=invalid"]]) {
+      const stored = await reportJson(["--db", db, ...flags]);
+      expect(stored, flags.join(" ")).toEqual(await reportJson([seed, ...flags]));
+    }
+    expect(cell(await reportJson(["--db", db, "--status-map", "failure=invalid"]), "final/valid")).toMatchObject({ successes: 82 });
+
+    // a key computed under other queries (an older denom) is not used
+    await edit(db, "UPDATE layer_key SET definitions = 'computed by another denom'");
+    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+  }, 240_000);
+
+  it("are not needed: a file without them (written before them) still reads", async () => {
+    const { seed, db } = await seeded();
+    await edit(
+      db,
+      "DROP TABLE layer_key",
+      ...STORED_LAYERS.map((l) => `DROP TABLE layer_${l}`),
+    );
+    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+  });
+
+  it("a file missing one layer table is computed, not half read", async () => {
+    const { seed, db } = await seeded();
+    await edit(db, "UPDATE layer_figure_intervals SET successes = 0", "DROP TABLE layer_trials");
+    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+  });
+
+  it("are refreshed when a source is added, and left when nothing is", async () => {
+    const { dir, seed, db } = await seeded({ "more.jsonl": MORE });
+    const before = await layerKey(db);
+    // the same source again with --strict: nothing added, the layers stay as they were
+    const again = await denom(["ingest", seed, "--db", db, "--strict", "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ added: [] });
+    expect(await layerKey(db)).toEqual(before);
+
+    const more = join(dir, "more.jsonl");
+    expect((await denom(["ingest", more, "--db", db])).code).toBe(0);
+    const after = await layerKey(db);
+    expect(after[0].sources).not.toBe(before[0].sources);
+    expect(after[0].definitions).toBe(before[0].definitions);
+    const stored = await reportJson(["--db", db]);
+    // 82/100 + 3/4 of the same run; first/attributable 70/90 + 3/4
+    expect(cell(stored, "final/total")).toMatchObject({ successes: 85, count: 104 });
+    expect(cell(stored, "first/attributable")).toMatchObject({ successes: 73, count: 94 });
+    expect(stored).toEqual(await reportJson([seed, more]));
+  });
+
+  it("a file ingested before the layers existed gets them on the next ingest, even one that adds nothing", async () => {
+    const { seed, db } = await seeded();
+    await edit(db, "DROP TABLE layer_key");
+    const r = await denom(["ingest", seed, "--db", db, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await layerKey(db)).toHaveLength(1);
+    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+  });
+});
