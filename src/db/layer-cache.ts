@@ -93,14 +93,26 @@ export const DEFAULT_DEFINITIONS: LayerDefinitions = { statusMap: {}, thresholds
  * fingerprint evaluate the base layers identically over the same tables.
  */
 export function definitionsFingerprint(defs: Pick<LayerDefinitions, "statusMap" | "thresholds">, dir: string = QUERIES_DIR): string {
-  const hash = createHash("sha256");
-  for (const file of queryFiles(dir)) {
-    hash.update(`${file}\0${readFileSync(join(dir, file), "utf8")}\0`);
-  }
   const pairs = Object.entries(defs.statusMap).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const t = defs.thresholds;
-  hash.update(JSON.stringify({ statusMap: pairs, thresholds: [t.queueShare, t.loopMin, t.sluggishRatio] }));
-  return hash.digest("hex");
+  return createHash("sha256")
+    .update(queriesDigest(dir))
+    .update(JSON.stringify({ statusMap: pairs, thresholds: [t.queueShare, t.loopMin, t.sluggishRatio] }))
+    .digest("hex");
+}
+
+const queriesDigests = new Map<string, string>();
+
+/** A hex sha256 of the queries/*.sql names and text in run order; read from disk once per folder and process. */
+function queriesDigest(dir: string): string {
+  let digest = queriesDigests.get(dir);
+  if (digest === undefined) {
+    const hash = createHash("sha256");
+    for (const file of queryFiles(dir)) hash.update(`${file}\0${readFileSync(join(dir, file), "utf8")}\0`);
+    digest = hash.digest("hex");
+    queriesDigests.set(dir, digest);
+  }
+  return digest;
 }
 
 /**
@@ -112,13 +124,10 @@ async function sourcesFingerprint(db: Database, catalog: string): Promise<string
   return createHash("sha256").update(String(row?.list ?? "")).digest("hex");
 }
 
-/** True when `catalog` holds a table named `name` in schema main. */
-async function hasTable(db: Database, catalog: string, name: string): Promise<boolean> {
-  const row = await db.one(
-    "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = $catalog AND schema_name = 'main' AND table_name = $name",
-    { catalog, name },
-  );
-  return Number(row?.n) > 0;
+/** The names of the tables in schema main of `catalog`. */
+async function tablesOf(db: Database, catalog: string): Promise<Set<string>> {
+  const rows = await db.all("SELECT table_name FROM duckdb_tables() WHERE database_name = $catalog AND schema_name = 'main'", { catalog });
+  return new Set(rows.map((r) => String(r.table_name)));
 }
 
 /**
@@ -126,8 +135,8 @@ async function hasTable(db: Database, catalog: string, name: string): Promise<bo
  * definitions of today's queries/ over today's sources, with every layer table present.
  */
 async function storedKeyMatches(db: Database, catalog: string): Promise<boolean> {
-  if (!(await hasTable(db, catalog, LAYER_KEY_TABLE))) return false;
-  for (const layer of STORED_LAYERS) if (!(await hasTable(db, catalog, layerTable(layer)))) return false;
+  const tables = await tablesOf(db, catalog);
+  if (!tables.has(LAYER_KEY_TABLE) || !STORED_LAYERS.every((layer) => tables.has(layerTable(layer)))) return false;
   const key = await db.all(`SELECT definitions, sources FROM ${catalog}.main.${LAYER_KEY_TABLE}`);
   if (key.length !== 1) return false;
   return key[0].definitions === definitionsFingerprint(DEFAULT_DEFINITIONS) && key[0].sources === (await sourcesFingerprint(db, catalog));

@@ -14,7 +14,7 @@
  * - `metadata.json`: the agent and model described; a record holding no attempt.
  */
 import { keyedByTaskIds } from "./canonical.js";
-import { folderOf, stemOf } from "./paths.js";
+import { folderOf, objectOf, stemOf } from "./shared.js";
 import { noAttemptFormat } from "./no-attempt.js";
 import type { DocumentAdapter, FieldRead } from "./types.js";
 
@@ -35,16 +35,22 @@ const READS: readonly FieldRead[] = [
   { source: "(none)", canonical: "trial 0, attempt 1", note: "one run per model and benchmark" },
 ];
 
+/** `{resolved, cost, ...}` without a task_id of its own (a record carrying one is canonical). */
+function isInstanceResult(v: unknown): boolean {
+  const o = objectOf(v);
+  return o !== null && "resolved" in o && !("task_id" in o);
+}
+
 export const openHandsInstancesFormat: DocumentAdapter = {
   kind: "document",
   name: "openhands-index",
   describes: "OpenHands Index instance_results/<benchmark>.json: one object {instance_id: {resolved, cost}}",
   reads: READS,
-  detectDocument: (first) => keyedByTaskIds(first, (v) => isObject(v) && "resolved" in v && !("task_id" in v)),
+  detectDocument: (first) => keyedByTaskIds(first, isInstanceResult),
   unitsOf: () => "entry",
   adaptEntry(entry, context) {
-    const v = entry.value;
-    if (!isObject(v)) return { error: `${entry.key}: expected {resolved, cost}, got ${JSON.stringify(v)}` };
+    const v = objectOf(entry.value);
+    if (!v) return { error: `${entry.key}: expected {resolved, cost}, got ${JSON.stringify(entry.value)}` };
     const { resolved, cost, ...rest } = v;
     if (resolved !== null && typeof resolved !== "boolean")
       return { error: `${entry.key}: resolved: expected true, false or null, got ${JSON.stringify(resolved)}` };
@@ -90,7 +96,3 @@ export const openHandsMetadataFormat = noAttemptFormat(
   [{ source: "agent_name, model, directory_name, ...", canonical: "-", note: "read, not mapped: the model is taken from the folder of instance_results/" }],
   (r) => typeof r.agent_name === "string" && "directory_name" in r && "model" in r && r.task_id === undefined,
 );
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}

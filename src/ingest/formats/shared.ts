@@ -1,5 +1,5 @@
-/** Small readers the harness adapters share: plain objects, source names. */
-import { basename } from "node:path";
+/** Small readers the harness adapters share: plain objects, source names, run identities from paths. */
+import { basename, dirname } from "node:path";
 
 /** `v` as a plain object, or null (arrays and scalars are not). */
 export function objectOf(v: unknown): Record<string, unknown> | null {
@@ -24,6 +24,18 @@ export function textOf(v: unknown): string | null {
 export function stemOf(source: string): string {
   const own = basename(source.slice(source.lastIndexOf("!") + 1));
   return own.replace(/(\.(json|jsonl|ndjson|traj))?(\.gz)?$/i, "");
+}
+
+/**
+ * The folder a file lies in, `levels` up (1 = its own folder), from a source's
+ * display name; an archive member (`a.tar.gz!run/x.json`) counts its path inside
+ * the archive, then the archive's name. Null for stdin (`-`) or a bare name.
+ */
+export function folderOf(source: string, levels = 1): string | null {
+  let path = source.replace(/!/g, "/");
+  for (let i = 0; i < levels; i++) path = dirname(path);
+  const name = basename(path);
+  return name === "." || name === "/" || name === "" ? null : name;
 }
 
 /** tau-bench's success test: a reward of 1 (within 1e-6, as its `is_successful` reads a float). */

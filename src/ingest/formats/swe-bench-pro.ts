@@ -6,7 +6,7 @@
  * simply absent: `--expect-count 731` (or `--expect FILE`) puts them in `total`.
  */
 import { keyedByTaskIds } from "./canonical.js";
-import { folderOf } from "./paths.js";
+import { folderOf } from "./shared.js";
 import type { DocumentAdapter, FieldRead } from "./types.js";
 
 const READS: readonly FieldRead[] = [

@@ -8,7 +8,7 @@
  * are not records. The outcome lists are disjoint in the harness's report; an id
  * listed twice is a duplicate attempt (DESIGN section 4), counted and reported.
  */
-import { folderOf } from "./paths.js";
+import { folderOf } from "./shared.js";
 import type { DocumentAdapter, DocumentEntry, FieldRead } from "./types.js";
 
 /** One outcome list: the canonical fields each id in it gets. */
