@@ -295,7 +295,8 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .addHelpText("after", EXPORT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
       const options = { ...runsOptions(inputs, flags, io, "export --out trials.csv"), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
-      const { runExport } = await import("./commands/export.js");
+      const { exportFormat, runExport } = await import("./commands/export.js");
+      exportFormat(options);
       const data = await withProgress(io, options, () => inSession(options, (session) => runExport(session, options)));
       if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
       const { renderExportText } = await import("./render/store-text.js");

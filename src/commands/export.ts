@@ -98,15 +98,23 @@ async function selection(session: Session, what: ExportWhat): Promise<Selection>
 }
 
 /**
- * Loads the runs (or opens `--db`), writes the export and FILE.meta.json.
- * Throws UsageError when the extension names no format or FILE is one of the
- * inputs, DataError when an input cannot be read or a file cannot be written.
+ * The format `--out` names. Throws UsageError when the extension names no
+ * format or FILE is one of the inputs; called before anything is read.
  */
-export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
+export function exportFormat(options: Pick<ExportOptions, "out" | "inputs" | "db">): CopyFormat {
   const format = copyFormatOf(options.out);
   const target = resolve(options.out);
   if ([...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);
+  return format;
+}
+
+/**
+ * Writes the export and FILE.meta.json from an open session. Throws as
+ * exportFormat does, DataError when a file cannot be written.
+ */
+export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
+  const format = exportFormat(options);
   const db = session.db;
   const written = await copyTo(db, { ...(await selection(session, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
   const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
