@@ -1,6 +1,7 @@
 -- pass_at_k_intervals: the pass@k and pass^k rows of figure_intervals (recomputes the
 --   bootstrap: read figure_intervals once when both halves are needed).
 -- Reads: figure_intervals.
+-- Not materialized: a filter of figure_intervals.
 create or replace view pass_at_k_intervals as
 select
     a.scope_id,
