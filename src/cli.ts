@@ -297,15 +297,21 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       const { parseCellName, runCompare } = await import("./commands/compare.js");
       const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
       if (flags.baseline !== undefined && !flags.by) throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
-      let options: CompareOptions;
+      const runs = runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", REPORT_OUTPUTS);
+      let data;
       if (flags.by) {
-        options = { ...runsOptions(inputs, flags, io, "compare results/ --by agent --baseline NAME", REPORT_OUTPUTS), by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse };
+        const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse };
+        const byRuns = { ...runs, by: flags.by };
+        data = await withProgress(io, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options)));
       } else {
         if (flags.db) throw new UsageError(`--db ${flags.db} holds one set of runs: compare its groups with --by FIELD --baseline VALUE`);
         if (inputs.length !== 2) throw new UsageError(`compare takes two inputs, baseline A and candidate B (got ${inputs.length}); or one input with --by FIELD --baseline VALUE`);
-        options = { ...runsOptions(inputs, flags, io, "compare", REPORT_OUTPUTS), inputs: [], baseline: inputs[0], candidate: inputs[1], failIfWorse };
+        const options: CompareOptions = { baseline: inputs[0], candidate: inputs[1], failIfWorse };
+        // each input in its own session: two inputs without run ids never become one run
+        data = await withProgress(io, runs, () =>
+          inSession({ ...runs, inputs: [inputs[0]] }, (a) => inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options))),
+        );
       }
-      const data = await withProgress(io, options, () => runCompare(options));
       if (format === "json") {
         const { renderCompareJson } = await import("./render/compare-json.js");
         io.stdout.write(renderCompareJson(data));
@@ -341,8 +347,8 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       const { parseCondition, runGate } = await import("./commands/gate.js");
       const conditions = [...flags.min.map((c) => parseCondition(c, "min")), ...flags.max.map((c) => parseCondition(c, "max"))];
       if (!conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
-      const options = { ...runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8"), conditions };
-      const data = await withProgress(io, options, () => runGate(options));
+      const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8");
+      const data = await withProgress(io, runs, () => inSession(runs, (session) => runGate(session, { conditions })));
       if (flags.json) {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data));

@@ -8,25 +8,21 @@
  * flips between cells, where the difference comes from, the discordant tasks,
  * and each side's own grid as `denom report` prints it.
  *
- * Every figure comes from the views of queries/compare/ (created only by this
- * command, once the session's layers are frozen, so they bind against those
- * tables and cost other commands nothing); nothing is computed here. With two inputs each is read in its own session (so two
- * inputs without run ids never collapse into one run); the candidate's trials
- * travel to the baseline's session as a Parquet file in a temporary folder and
- * shadow the views compare_side_trials / compare_side_membership /
- * compare_pairings there (TEMP tables of the same names, as freezeLayers does).
+ * Every figure comes from the marts of queries/marts/compare/; nothing is
+ * computed here. With two inputs each is read in its own session (so two inputs
+ * without run ids never collapse into one run); the candidate's trials travel
+ * to the baseline's session as a Parquet file in a temporary folder, added to
+ * compare_side_trials / compare_side_membership there, and compare_pairings
+ * pairs the two sides.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../db/database.js";
-import { loadQueries, QUERIES_DIR } from "../db/queries.js";
-import type { Cell, Row } from "../db/values.js";
+import type { Cell, Row, Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
 import { UsageError } from "../errors.js";
 import { readMetrics, type Interval } from "./report-metrics.js";
 import type { RateCell } from "./report.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
 
 export type Basis = RateCell["basis"];
 export type Denominator = RateCell["denominator"];
@@ -37,8 +33,8 @@ export interface CellName {
   denominator: Denominator;
 }
 
-export interface CompareOptions extends Omit<RunsOptions, "inputs"> {
-  /** two inputs: baseline A then candidate B, each a file, folder or archive */
+export interface CompareOptions {
+  /** two inputs: baseline A then candidate B, each a file, folder or archive (their names in the output) */
   baseline?: string;
   candidate?: string;
   /** one set of inputs split by `--by`: the groups compared */
@@ -196,73 +192,61 @@ export function parseCellName(text: string, flag: string): CellName {
 }
 
 /**
- * Runs the comparison. Two inputs (`baseline`, `candidate`): each read in its own
- * session. One input set with `by` and `baselineValue`: the baseline group
- * against every other group. Throws UsageError when the baseline value names no
- * group, DataError when an input cannot be read.
+ * The sessions a comparison reads: two inputs, each in its own session (A =
+ * `baseline`, B = `candidate`), or one session whose `--by` groups are the sides
+ * (`candidate` null).
  */
-export async function runCompare(options: CompareOptions): Promise<CompareData> {
-  if (options.by) return compareGroups(options);
-  if (!options.baseline || !options.candidate) throw new UsageError("compare needs two inputs, baseline A and candidate B, or one with --by FIELD --baseline VALUE");
-  // `return await` below: a session closed while a query still runs on it crashes DuckDB
-  const a = await loadCompareRuns({ ...options, inputs: [options.baseline], by: null });
-  let b: Awaited<ReturnType<typeof loadRuns>> | null = null;
-  try {
-    b = await loadCompareRuns({ ...options, inputs: [options.candidate], by: null });
-    const candidateRates = (await readMetrics(b.db, {})).rates;
-    const accounting = [await accountingOf(a.db, [options.baseline]), await accountingOf(b.db, [options.candidate])];
-    await bringCandidate(b.db, a.db);
-    const baselineRates = (await readMetrics(a.db, {})).rates;
-    const sides = new Map<number, SideInfo>([
-      [0, { label: options.baseline, inputs: [options.baseline], group: null, rates: baselineRates }],
-      [1, { label: options.candidate, inputs: [options.candidate], group: null, rates: candidateRates }],
-    ]);
-    const comparisons = await readComparisons(a.db, sides, options.failIfWorse ?? null);
-    return await finish("inputs", null, comparisons, accounting, a.db);
-  } finally {
-    b?.db.close();
-    a.db.close();
-  }
+export interface CompareSessions {
+  baseline: Session;
+  candidate: Session | null;
 }
 
-async function compareGroups(options: CompareOptions): Promise<CompareData> {
-  const by = options.by!;
+/** The relations that hold a side's trials: B's travel to A's session. */
+const SIDE_RELATIONS = ["compare_side_trials", "compare_side_membership"] as const;
+
+/**
+ * Runs the comparison. Two sessions: A against B. One session: the group
+ * `baselineValue` of `by` against every other group. Throws UsageError when
+ * the baseline value names no group or there is no second group.
+ */
+export async function runCompare(sessions: CompareSessions, options: CompareOptions): Promise<CompareData> {
+  const failIfWorse = options.failIfWorse ?? null;
+  if (!sessions.candidate) return compareGroups(sessions.baseline, options);
+  const a = sessions.baseline;
+  const b = sessions.candidate;
+  const baselineInputs = options.baseline ? [options.baseline] : [];
+  const candidateInputs = options.candidate ? [options.candidate] : [];
+  const candidateRates = (await readMetrics(b, {})).rates;
+  const baselineRates = (await readMetrics(a, {})).rates;
+  const accounting = [await accountingOf(a, baselineInputs), await accountingOf(b, candidateInputs)];
+  await bringCandidate(b, a);
+  const sides = new Map<number, SideInfo>([
+    [0, { label: options.baseline ?? "A", inputs: baselineInputs, group: null, rates: baselineRates }],
+    [1, { label: options.candidate ?? "B", inputs: candidateInputs, group: null, rates: candidateRates }],
+  ]);
+  return finish("inputs", null, await readComparisons(a, sides, failIfWorse), accounting, a);
+}
+
+async function compareGroups(session: Session, options: CompareOptions): Promise<CompareData> {
+  const by = options.by;
+  if (!by) throw new UsageError("compare needs two inputs, baseline A and candidate B, or one with --by FIELD --baseline VALUE");
   const inputs = options.inputs ?? [];
-  const { db } = await loadCompareRuns({ ...options, inputs, by });
-  try {
-    const metrics = await readMetrics(db, { by });
-    const scopes = await db.all("SELECT scope_id, group_value FROM trial_scopes WHERE is_group ORDER BY scope_id");
-    const values = scopes.map((s) => s.group_value as string | null);
-    if (options.baselineValue === undefined || options.baselineValue === null)
-      throw new UsageError(`--by ${by} needs --baseline VALUE, the group every other is compared with; values: ${listValues(values)}`);
-    if (!values.includes(options.baselineValue))
-      throw new UsageError(`--baseline ${options.baselineValue}: no ${by} has this value; values: ${listValues(values)}`);
-    if (values.length < 2) throw new UsageError(`--by ${by}: only one group (${listValues(values)}); compare needs a second one, or two inputs A B`);
-    await db.run("SET VARIABLE compare_baseline = $value::VARCHAR", { value: options.baselineValue });
-    const label = (v: string | null) => (v === null ? `${by} not given` : `${by}=${v}`);
-    const sides = new Map(
-      scopes.map((s, i) => [s.scope_id as number, { label: label(s.group_value as string | null), inputs, group: s.group_value as string | null, rates: metrics.groups[i].rates }]),
-    );
-    const comparisons = await readComparisons(db, sides, options.failIfWorse ?? null);
-    return await finish("by", by, comparisons, [await accountingOf(db, inputs)], db);
-  } finally {
-    db.close();
-  }
-}
-
-/** The views of DESIGN section 11, beside the report's. */
-export const COMPARE_QUERIES_DIR = join(QUERIES_DIR, "compare");
-
-/** loadRuns, then the compare views over its frozen layers. */
-async function loadCompareRuns(options: Parameters<typeof loadRuns>[0]): Promise<Awaited<ReturnType<typeof loadRuns>>> {
-  const loaded = await loadRuns(options);
-  try {
-    await loadQueries(loaded.db, COMPARE_QUERIES_DIR);
-  } catch (e) {
-    loaded.db.close();
-    throw e;
-  }
-  return loaded;
+  const metrics = await readMetrics(session, { by });
+  const scopes = await session.select("compare/group_scopes");
+  const values = scopes.map((s) => s.group_value as string | null);
+  if (options.baselineValue === undefined || options.baselineValue === null)
+    throw new UsageError(`--by ${by} needs --baseline VALUE, the group every other is compared with; values: ${listValues(values)}`);
+  if (!values.includes(options.baselineValue))
+    throw new UsageError(`--baseline ${options.baselineValue}: no ${by} has this value; values: ${listValues(values)}`);
+  if (values.length < 2) throw new UsageError(`--by ${by}: only one group (${listValues(values)}); compare needs a second one, or two inputs A B`);
+  // read by compare_pairings, created (and materialized) after this
+  await session.db.run("SET VARIABLE compare_baseline = $value::VARCHAR", { value: options.baselineValue });
+  const label = (v: string | null) => (v === null ? `${by} not given` : `${by}=${v}`);
+  const sides = new Map<number, SideInfo>(
+    scopes.map((s, i) => [s.scope_id as number, { label: label(s.group_value as string | null), inputs, group: s.group_value as string | null, rates: metrics.groups[i].rates }]),
+  );
+  const comparisons = await readComparisons(session, sides, options.failIfWorse ?? null);
+  return finish("by", by, comparisons, [await accountingOf(session, inputs)], session);
 }
 
 function listValues(values: (string | null)[]): string {
@@ -270,33 +254,46 @@ function listValues(values: (string | null)[]): string {
 }
 
 /**
- * Copies the candidate session's side rows (side 0 there) into the baseline's
+ * Adds the candidate session's side rows (side 0 there) to the baseline's
  * session as side 1, through a Parquet file in a fresh temporary folder
- * (removed at once), and pairs side 0 with side 1.
+ * (removed at once), and pairs side 0 with side 1. The side relations and
+ * compare_pairings are views (`Not materialized`): in A's session each is put
+ * aside for a TEMP table of the same name, before anything that reads them is
+ * created (the session creates a relation once, and later views bind by name).
  */
-async function bringCandidate(from: Database, to: Database): Promise<void> {
+async function bringCandidate(from: Session, to: Session): Promise<void> {
+  await from.need(SIDE_RELATIONS);
+  await to.need([...SIDE_RELATIONS, "compare_pairings"]);
   const dir = mkdtempSync(join(tmpdir(), "denom-compare-"));
   try {
-    for (const relation of ["compare_side_trials", "compare_side_membership"]) {
+    for (const relation of SIDE_RELATIONS) {
       const path = join(dir, `${relation}.parquet`);
       // relation names are constants of this file; the path travels as a bound parameter
-      await from.run(`COPY (SELECT * FROM ${relation} WHERE side_id = 0) TO $path (FORMAT parquet)`, { path });
-      await to.run(
-        `CREATE OR REPLACE TEMP TABLE ${relation} AS
-         SELECT * FROM main.${relation} WHERE side_id = 0
+      await from.db.run(`COPY (SELECT * FROM ${relation} WHERE side_id = 0) TO $path (FORMAT parquet)`, { path });
+      await to.db.run(
+        `CREATE TEMP TABLE ${relation}_both AS
+         SELECT * FROM ${relation} WHERE side_id = 0
          UNION ALL BY NAME
          SELECT * REPLACE (1::BIGINT AS side_id) FROM read_parquet($path)`,
         { path },
       );
+      await replaceView(to, relation, `${relation}_both`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  await to.run("CREATE OR REPLACE TEMP TABLE compare_pairings AS SELECT 1::BIGINT AS pairing_id, 0::BIGINT AS baseline_side, 1::BIGINT AS candidate_side");
+  await to.db.run("CREATE TEMP TABLE compare_pairings_both AS SELECT 1::BIGINT AS pairing_id, 0::BIGINT AS baseline_side, 1::BIGINT AS candidate_side");
+  await replaceView(to, "compare_pairings", "compare_pairings_both");
 }
 
-async function accountingOf(db: Database, inputs: string[]): Promise<CompareData["accounting"][number]> {
-  const a = (await db.one("SELECT lines, records, rejected, duplicates, broken_sources FROM accounting")) as Row;
+/** Drops the session's TEMP view `name` and renames the TEMP table `table` to it. */
+async function replaceView(session: Session, name: string, table: string): Promise<void> {
+  await session.db.run(`DROP VIEW temp.main.${name}`);
+  await session.db.run(`ALTER TABLE temp.main.${table} RENAME TO ${name}`);
+}
+
+async function accountingOf(session: Session, inputs: string[]): Promise<CompareData["accounting"][number]> {
+  const a = (await session.selectOne("meta/accounting")) as Row;
   return {
     inputs,
     lines: a.lines as number,
@@ -307,8 +304,8 @@ async function accountingOf(db: Database, inputs: string[]): Promise<CompareData
   };
 }
 
-async function finish(mode: CompareData["mode"], by: GroupKey | null, comparisons: Comparison[], accounting: CompareData["accounting"], db: Database): Promise<CompareData> {
-  const z = (await db.one("SELECT z, z_power FROM compare_settings")) as Row;
+async function finish(mode: CompareData["mode"], by: GroupKey | null, comparisons: Comparison[], accounting: CompareData["accounting"], session: Session): Promise<CompareData> {
+  const z = (await session.selectOne("compare/settings")) as Row;
   return {
     mode,
     by,
@@ -323,19 +320,16 @@ async function finish(mode: CompareData["mode"], by: GroupKey | null, comparison
 type SideInfo = { label: string; inputs: string[]; group: string | null; rates: RateCell[] };
 
 /** Reads every pairing of the session's compare_pairings. */
-async function readComparisons(db: Database, sides: Map<number, SideInfo>, failIfWorse: CellName | null): Promise<Comparison[]> {
-  const pairings = await db.all("SELECT pairing_id, baseline_side, candidate_side FROM compare_pairings ORDER BY pairing_id");
-  const names = new Map((await db.all("SELECT * FROM compare_side_names ORDER BY side_id")).map((r) => [r.side_id as number, r]));
-  const coverage = await db.all("SELECT * FROM compare_coverage ORDER BY pairing_id");
-  const unpaired = await db.all("SELECT pairing_id, side, task_id FROM compare_unpaired_tasks ORDER BY pairing_id, side, task_id");
-  const cells = await db.all("SELECT * FROM compare_cells ORDER BY pairing_id, basis_order, step");
-  const flips = await db.all(
-    `SELECT * FROM compare_flips
-     ORDER BY pairing_id, same_basis DESC, greatest(lead_basis_order, trail_basis_order) DESC, least(lead_step, trail_step), greatest(lead_step, trail_step), lead_basis_order DESC`,
-  );
-  const removals = await db.all("SELECT * FROM compare_removals ORDER BY pairing_id, side, basis, step, trials DESC, reason");
-  const attribution = await db.all("SELECT * FROM compare_attribution ORDER BY pairing_id, side");
-  const discordant = await db.all("SELECT * FROM compare_discordant_tasks ORDER BY pairing_id, abs(difference) DESC, task_id");
+async function readComparisons(session: Session, sides: Map<number, SideInfo>, failIfWorse: CellName | null): Promise<Comparison[]> {
+  const pairings = await session.select("compare/pairings");
+  const names = new Map((await session.select("compare/side_names")).map((r) => [r.side_id as number, r]));
+  const coverage = await session.select("compare/coverage");
+  const unpaired = await session.select("compare/unpaired_tasks");
+  const cells = await session.select("compare/cells");
+  const flips = await session.select("compare/flips");
+  const removals = await session.select("compare/removals");
+  const attribution = await session.select("compare/attribution");
+  const discordant = await session.select("compare/discordant_tasks");
 
   return pairings.map((p) => {
     const id = p.pairing_id;

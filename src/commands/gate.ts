@@ -1,14 +1,14 @@
 /**
  * `denom gate INPUT... --min CELL=X --max METRIC=Y`: checks a run for CI
  * (DESIGN section 11). Each condition names a figure of the view gate_figures
- * (queries/91_gate.sql): a rate cell `basis/denominator` (a fraction) or a
+ * (queries/marts/gate/gate_figures.sql): a rate cell `basis/denominator` (a fraction) or a
  * metric (timeout_rate, environment_share: fractions; constraint_violations,
  * grader_errors, rejected: counts; p95_s: seconds; cost_per_success: USD).
  * A condition on a figure that is n/a (a rate over 0 trials, no cost recorded)
  * fails: nothing shows it holds. Nothing is computed here.
  */
 import { UsageError } from "../errors.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { Session } from "../db/session.js";
 
 /** The metrics a condition may name besides the eight cells. */
 export const GATE_METRICS = ["timeout_rate", "environment_share", "constraint_violations", "grader_errors", "rejected", "p95_s", "cost_per_success"] as const;
@@ -23,7 +23,7 @@ export interface GateCondition {
   threshold: number;
 }
 
-export interface GateOptions extends RunsOptions {
+export interface GateOptions {
   conditions: GateCondition[];
 }
 
@@ -67,35 +67,30 @@ export function parseCondition(text: string, bound: "min" | "max"): GateConditio
   return { figure, bound, threshold: isPercent ? n / 100 : n };
 }
 
-/** Loads the inputs and judges every condition, in the order given. Throws UsageError without a condition. */
-export async function runGate(options: GateOptions): Promise<GateData> {
+/** Judges every condition on the session's runs, in the order given. Throws UsageError without a condition. */
+export async function runGate(session: Session, options: GateOptions): Promise<GateData> {
   if (!options.conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
-  const { db } = await loadRuns(options);
-  try {
-    const figures = new Map((await db.all("SELECT figure, value, numerator, denominator FROM gate_figures ORDER BY figure_order")).map((r) => [r.figure as string, r]));
-    const accounting = (await db.one("SELECT rejected, broken_sources FROM accounting"))!;
-    const conditions = options.conditions.map((c): GateResult => {
-      const f = figures.get(c.figure);
-      const value = (f?.value ?? null) as number | null;
-      const passed = value !== null && (c.bound === "min" ? value >= c.threshold : value <= c.threshold);
-      return {
-        condition: `${c.figure} ${c.bound === "min" ? ">=" : "<="} ${c.threshold}`,
-        figure: c.figure,
-        bound: c.bound,
-        threshold: c.threshold,
-        value,
-        numerator: (f?.numerator ?? null) as number | null,
-        denominator: (f?.denominator ?? null) as number | null,
-        passed,
-      };
-    });
+  const figures = new Map((await session.select("gate/gate_figures")).map((r) => [r.figure as string, r]));
+  const accounting = (await session.selectOne("meta/accounting"))!;
+  const conditions = options.conditions.map((c): GateResult => {
+    const f = figures.get(c.figure);
+    const value = (f?.value ?? null) as number | null;
+    const passed = value !== null && (c.bound === "min" ? value >= c.threshold : value <= c.threshold);
     return {
-      passed: conditions.every((c) => c.passed),
-      conditions,
-      rejected: accounting.rejected as number,
-      broken_sources: accounting.broken_sources as number,
+      condition: `${c.figure} ${c.bound === "min" ? ">=" : "<="} ${c.threshold}`,
+      figure: c.figure,
+      bound: c.bound,
+      threshold: c.threshold,
+      value,
+      numerator: (f?.numerator ?? null) as number | null,
+      denominator: (f?.denominator ?? null) as number | null,
+      passed,
     };
-  } finally {
-    db.close();
-  }
+  });
+  return {
+    passed: conditions.every((c) => c.passed),
+    conditions,
+    rejected: accounting.rejected as number,
+    broken_sources: accounting.broken_sources as number,
+  };
 }

@@ -22,6 +22,6 @@ export function renderGateText(data: GateData): string {
     return `${c.passed ? "ok  " : "FAIL"} ${c.figure} = ${gateValue(c, c.value)}${counts}, ${c.bound} ${gateValue(c, c.threshold)}${c.value === null ? ": n/a never passes" : ""}`;
   });
   const failed = data.conditions.filter((c) => !c.passed).length;
-  lines.push(failed ? `gate failed: ${plural(failed, "condition")} of ${data.conditions.length} not met (exit 4)` : `gate passed: all ${plural(data.conditions.length, "condition")} hold`);
+  lines.push(failed ? `gate failed: ${plural(failed, "condition")} of ${data.conditions.length} not met (exit 4)` : data.conditions.length === 1 ? "gate passed: the condition holds" : `gate passed: all ${data.conditions.length} conditions hold`);
   return `${lines.join("\n")}\n`;
 }

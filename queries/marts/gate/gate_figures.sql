@@ -1,8 +1,7 @@
--- Defines: gate_figures, every figure a `denom gate` condition can name (DESIGN section 11),
---          one row each: the eight rate cells `basis/denominator` (rate = successes/count,
---          a fraction) and the metrics timeout_rate, environment_share,
---          constraint_violations, grader_errors, rejected, p95_s, cost_per_success.
---          `value` is NULL when the figure is n/a (a rate over 0 trials, no cost recorded).
+-- gate_figures: every figure a `denom gate` condition can name (DESIGN section 11), one row
+--   each: the eight rate cells `basis/denominator` (rate = successes/count, a fraction) and
+--   the metrics timeout_rate, environment_share, constraint_violations, grader_errors,
+--   rejected, p95_s, cost_per_success; `value` NULL when the figure is n/a.
 -- Reads: rate_grid, timeout_rate, trial_outcomes, diagnostics, accounting, efficiency.
 create or replace view gate_figures as
 with
