@@ -1,6 +1,7 @@
 -- compare_removals: what each step of the chain removed from each side's trials of the
 --   common tasks, by reason (the words of denominator_removals), on each basis.
--- Reads: compare_pairing_sides, compare_side_trials, compare_task_presence, denominators.
+-- Reads: compare_pairing_sides, compare_side_trials, compare_task_presence, denominators,
+--   removal_reason.
 -- Not materialized: read once.
 create or replace view compare_removals as
 -- what each step of the chain removed from each side's trials of the common tasks, by
@@ -21,12 +22,7 @@ removed as (
         o.status,
         o.status_detail,
         o.timeout_cause,
-        case
-            when o.fault = 'task' then 'invalid task' || coalesce(' (' || o.status_detail || ')', '')
-            when o.fault = 'unknown' then 'unrecognized status "' || o.raw_status || '"'
-            when o.status = 'timeout' then 'timeout, cause ' || coalesce(o.timeout_cause, 'unknown')
-            else o.status || coalesce(' (' || o.status_detail || ')', '')
-        end as reason
+        removal_reason(o.fault, o.status, o.status_detail, o.timeout_cause, o.raw_status) as reason
     from compare_pairing_sides as s
     join compare_side_trials as o using (side_id)
     join compare_task_presence as t on t.pairing_id = s.pairing_id and t.task_id = o.task_id and t.is_common
