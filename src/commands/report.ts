@@ -10,25 +10,14 @@ import type { Session } from "../db/session.js";
 import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
-import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
+import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
+
+export type { RateCell } from "./report-metrics.js";
 import type { RunsOptions } from "../ingest/runs.js";
 
 export interface ReportOptions extends RunsOptions {
   /** `--by`: every figure again per value of this field */
   by?: GroupKey | null;
-}
-
-/** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
-export interface RateCell {
-  basis: "first" | "final";
-  denominator: "total" | "valid" | "attributable" | "completable";
-  successes: number;
-  count: number;
-  rate: number | null;
-  /** 95% interval of `rate` as fractions; null when `count` is 0 */
-  ci95: Interval;
-  /** wilson over single trials; bootstrap (task-clustered) with several trials per task */
-  ci_method: CiMethod;
 }
 
 /** What one step of the denominator chain removed on one basis, by reason. */
