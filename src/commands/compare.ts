@@ -21,8 +21,7 @@ import { join } from "node:path";
 import type { Cell, Row, Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
 import { UsageError } from "../errors.js";
-import { readMetrics, type Interval } from "./report-metrics.js";
-import type { RateCell } from "./report.js";
+import { readMetrics, type Interval, type RateCell } from "./report-metrics.js";
 
 export type Basis = RateCell["basis"];
 export type Denominator = RateCell["denominator"];
