@@ -2,6 +2,7 @@
 --   successes/count and mean share, the difference B - A, its task-clustered se, ci95, the
 --   test (mcnemar_exact or z) and p_value, the discordant counts, mde80 and tasks_needed.
 -- Reads: compare_pairings, denominators, compare_task_cells, compare_settings, erfc_nr.
+-- Not materialized: eight rows per pairing; nothing for ingest to keep.
 create or replace view compare_cells as
 with
 

@@ -3,6 +3,7 @@
 --   the metrics timeout_rate, environment_share, constraint_violations, grader_errors,
 --   rejected, p95_s, cost_per_success; `value` NULL when the figure is n/a.
 -- Reads: rate_grid, timeout_rate, trial_outcomes, diagnostics, accounting, efficiency.
+-- Not materialized: fifteen rows over marts the report keeps already.
 create or replace view gate_figures as
 with
 
