@@ -1,12 +1,13 @@
 /**
  * The loader (DESIGN section 1): DuckDB appenders into the tables `sources`,
- * `attempts`, `events`, `rejects`, `run_metadata` and `skipped_files`. The
+ * `attempts`, `events`, `rejects`, `run_metadata`, `run_logs`, `owed_trials` and `skipped_files`. The
  * column lists below are the one declaration of those tables: CREATE TABLE and
  * the appenders both come from them.
  */
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
 import type { Database } from "../db/database.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
+import type { RunLog } from "./formats/types.js";
 
 type SqlType = "VARCHAR" | "BIGINT" | "INTEGER" | "DOUBLE" | "BOOLEAN" | "TIMESTAMPTZ";
 
@@ -62,6 +63,14 @@ export const TABLES: Record<string, Column[]> = {
   run_metadata: [
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
+  // a harness log's own account of its run (formats/types.ts RunLog; Inspect's header), one row per log
+  run_logs: [
+    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("invocation", "VARCHAR"), c("task", "VARCHAR"), c("model", "VARCHAR"),
+    c("status", "VARCHAR"), c("error_message", "VARCHAR"), c("total_samples", "BIGINT"), c("completed_samples", "BIGINT"),
+    c("incomplete", "BOOLEAN"), c("owed_trials", "BIGINT"), c("dict_score_trials", "BIGINT"), c("score_keys", "VARCHAR"), c("detail", "VARCHAR"),
+  ],
+  // the trials a log owes (Inspect: dataset.sample_ids x epochs); those with no attempt enter total as missing
+  owed_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER")],
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
@@ -220,6 +229,18 @@ export class Loader {
     this.batches.run_metadata.row([sourceId, m.run_id, m.agent, m.model, m.concurrency]);
   }
 
+  /**
+   * Stores what a log says of its run, and the trials it owes. `dict` counts
+   * the trials left unscored for a dict-valued score, with the keys seen.
+   */
+  runLog(sourceId: number, log: RunLog, dict: { trials: number; keys: readonly string[] }): void {
+    this.batches.run_logs.row([
+      sourceId, log.run_id, log.invocation, log.task, log.model, log.status, log.error_message, log.total_samples, log.completed_samples,
+      log.incomplete, log.owed.length, dict.trials, dict.keys.length ? dict.keys.join(", ") : null, log.detail,
+    ]);
+    for (const o of log.owed) this.batches.owed_trials.row([sourceId, log.run_id, o.task_id, o.trial]);
+  }
+
   /** sha256 -> name of every source in the database, for skipping one loaded before. */
   async sourceDigests(): Promise<Map<string, string>> {
     const rows = await this.db.all("SELECT sha256, name FROM sources ORDER BY source_id");
@@ -244,14 +265,14 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets"]) {
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials"]) {
       this.batches[table].flush();
       this.appenders[table].flushSync();
     }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 
