@@ -1,0 +1,214 @@
+/**
+ * Inspect AI `.eval` archives (issue 13): the real logs of ../shared/data/real
+ * (hand counts in their PROVENANCE.md; skipped when that folder is absent), and
+ * archives built here with yazl (test/eval-archives.ts), every figure worked
+ * out by hand from the members written below.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { cell, denom, hasShared, REAL, tarOf, tempDir } from "./helpers.js";
+import { evalArchive, evalSpec, sample, type Member } from "./eval-archives.js";
+
+type Out = any;
+const grid = (out: Out, key: string) => [cell(out, key).successes, cell(out, key).count];
+/** final/total per group of `--by`, as {value: [successes, count]}. */
+const perGroup = (out: Out) =>
+  Object.fromEntries(out.groups.map((g: Out) => [g.value, grid(g, "final/total")]));
+
+/** Writes archives into a fresh folder; returns the folder and the paths. */
+async function archives(files: Record<string, Member[]>): Promise<{ dir: string; paths: string[] }> {
+  const dir = tempDir();
+  const paths: string[] = [];
+  for (const [name, members] of Object.entries(files)) {
+    const path = join(dir, name);
+    writeFileSync(path, await evalArchive(members));
+    paths.push(path);
+  }
+  return { dir, paths };
+}
+
+const tool = (ts: string, fn: string, args: object) => ({ event: "tool", timestamp: ts, function: fn, arguments: args, result: "big result never kept" });
+const model = (ts: string, extra: object = {}) => ({ event: "model", timestamp: ts, model: "openai/m", input: ["never kept"], output: {}, ...extra });
+
+describe("Inspect .eval logs of ../shared/data/real", () => {
+  it.skipIf(!hasShared)("give each eval's accuracy as final/total, one run per eval (hand counts of PROVENANCE.md)", async () => {
+    const dirs = ["inspect-ai-test-fixtures", "inspect-flow-evalset", "inspect-metr-hawk", "inspect-mmlu-gpt4"].map((d) => join(REAL, d));
+    const r = await denom(["report", "--json", "--by", "run_id", ...dirs]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(perGroup(out)).toEqual({
+      // inspect-mmlu-gpt4: C 223 of 285 (listing.json accuracy 0.7824561)
+      "4BDAxLL9NuXrrTvX5UqUHE": [223, 285],
+      // inspect-metr-hawk: small.eval 6 epochs all 1; class-eval 5 samples all C
+      CLPhCQJvY7wQmn2ueDnBSn: [6, 6],
+      HohPwG5cWUrsNzWFJYNsAF: [5, 5],
+      // inspect-flow-evalset: gpqa x gpt-5 and x gpt-5-mini C C C C; mmlu x 2 models I
+      dzZf2YdNwP6UenC4uEqKcu: [4, 4],
+      mSZCspX5VLcohVxH4axkU2: [4, 4],
+      JC25V3Z9kZkEW9K3EA8MU9: [0, 1],
+      RsAxy9xB4DH98TmVricdtZ: [0, 1],
+      // inspect-ai-test-fixtures with eval_id: mmlu I, I; guess_number 0.0; log_read_sample C
+      hreidF96JC4WPV5AcxxAP5: [0, 1],
+      Dj4Li7NchTfQSiX7eKXLLN: [0, 1],
+      gsM63GyMBKgA3p4sHAMAfG: [0, 1],
+      C3pqnFnsCUx6ZpmsRU9Ape: [1, 1],
+      // older writers (no eval_id): run_id/task_id/model from each header
+      "3RWm2YmdLiKCyQMzEcERin/WckPjG7ovQZLAiZF2fZpog/azureai/Meta-Llama-3-1-405B-Instruct-jqf": [3, 4], // log_streaming: C x3, I
+      "BpiPFmbVcMCRUAXv8ovCTx/9eTnG3tV8jGRYoTPMH54Ee/ollama/llama3.1": [0, 1], // log_formats: I
+      // custom.eval is the same blob as the input-task log: one identical duplicate, collapsed
+      "PV42ZvREM6CdVdjeiEGW9e/hxs4q9azL3ySGkjJirypKZ/openai/gpt-4o-mini": [1, 1],
+      "2wRuCQ9hGYaGPyAdoobgYV/mj7khqpMM4GBCfVQozKgzB/openai/gpt-4o-mini": [8, 10], // C x8, I x2
+      "nnS4q9qsuCrCzsBcQLnBLA/dPiJifoWeEQBrfWsAopzWr/openai/gpt-4o-mini": [0, 10], // no scores: 10 unscored
+    });
+    expect(out.meta.runs).toBe(16);
+    // 17 logs, 336 sample files + the duplicate's 1: 337 records
+    expect([out.accounting.records, out.accounting.duplicates_identical, out.accounting.unrecognized]).toEqual([337, 1, 10]);
+    // listing.json beside the mmlu log is skipped with a note, not read
+    expect(out.meta.skipped_files.map((s: Out) => s.name)).toEqual([join(REAL, "inspect-mmlu-gpt4", "listing.json")]);
+  });
+
+  it.skipIf(!hasShared)("reproduce the published MMLU accuracy 0.7824561 as final/total through denom audit", async () => {
+    const log = join(REAL, "inspect-mmlu-gpt4", "2025-07-30T18-42-38+00-00_mmlu_ZYEnfbu3nstBuwzjiAGzuG.eval");
+    const r = await denom(["audit", "--json", "--claim", "0.7824561", log]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(out.reproduced).toBe(true);
+    expect(out.strict).toMatchObject({ successes: 223, count: 285 });
+    expect(out.matches[0]).toMatchObject({ basis: "final", exclude: [], successes: 223, count: 285 });
+  });
+
+  it.skipIf(!hasShared)("keep waiting time (total_time - working_time) per attempt and tool calls from the events", async () => {
+    const r = await denom(["export", "--what", "attempts", "--out", join(tempDir(), "a.csv"), join(REAL, "inspect-metr-hawk", "small.eval")]);
+    expect(r.code).toBe(0);
+    const q = await denom(["report", "--json", join(REAL, "inspect-metr-hawk", "small.eval")]);
+    // six epochs of 12 model and 12 tool events each (PROVENANCE: 1 task x 6 epochs)
+    expect(q.json().efficiency.tool_calls_mean).toBeGreaterThan(0);
+  });
+});
+
+describe(".eval archives built with yazl", () => {
+  const header = (spec: object, extra: object = {}) => ({ version: 2, status: "success", eval: spec, results: { total_samples: 3, completed_samples: 3 }, ...extra });
+  const spec = evalSpec({ eval_id: "E1", run_id: "R1", task: "popularity", model: "openai/m", ids: [1, 2, 3] });
+  const monolith = (method: Member["method"]): Member[] => [
+    { name: "header.json", content: header(spec), method },
+    { name: "samples/1_epoch_1.json", content: sample(1, 1, "C"), method },
+    { name: "samples/2_epoch_1.json", content: sample(2, 1, "I"), method },
+    { name: "samples/3_epoch_1.json", content: sample(3, 1, 1.0), method },
+    { name: "summaries.json", content: [], method },
+    { name: "reductions.json", content: [], method },
+  ];
+
+  it("read monolith samples (deflate): C, I and 1.0 are 2 of 3, task ids carry the Inspect task", async () => {
+    const { paths } = await archives({ "a.eval": monolith("deflate") });
+    const out = (await denom(["report", "--json", ...paths])).json();
+    expect(grid(out, "final/total")).toEqual([2, 3]);
+    expect([out.meta.tasks, out.meta.trials, out.meta.runs]).toEqual([3, 3, 1]);
+    const csv = join(tempDir(), "t.csv");
+    await denom(["export", "--what", "trials", "--out", csv, ...paths]);
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(csv, "utf8")).toContain("popularity/2");
+  });
+
+  it("read zstd members as their deflate twin reads", async () => {
+    const { paths } = await archives({ "z.eval": monolith("zstd"), "d.eval": monolith("deflate") });
+    const z = (await denom(["report", "--json", paths[0]])).json();
+    const d = (await denom(["report", "--json", paths[1]])).json();
+    expect(grid(z, "final/total")).toEqual([2, 3]);
+    expect(z.rates).toEqual(d.rates);
+    expect(z.accounting.records).toBe(3);
+  });
+
+  it("read a chunked sample's events from its events/{start}.json parts in order: five identical calls time out as a loop", async () => {
+    const calls = [0, 1, 2, 3, 4].map((i) => tool(`2025-01-01T00:00:0${i}Z`, "bash", { cmd: "ls" }));
+    const shell = { id: 7, epoch: 1, input: "x", target: "y", scores: { match: { value: "I" } }, limit: { type: "time", limit: 60 }, total_time: 60, working_time: 58 };
+    const { paths } = await archives({
+      "c.eval": [
+        { name: "header.json", content: header(evalSpec({ eval_id: "E7", run_id: "R", task: "t", model: "m", ids: [7] })) },
+        { name: "samples/7_epoch_1/sample.json", content: shell },
+        { name: "samples/7_epoch_1/skeleton.json", content: {} },
+        // written out of order: the reader sorts by start (0 before 2)
+        { name: "samples/7_epoch_1/events/2.json", content: calls.slice(2) },
+        { name: "samples/7_epoch_1/events/0.json", content: [model("2025-01-01T00:00:00Z"), ...calls.slice(0, 2)] },
+        { name: "samples/7_epoch_1/events/stats.json", content: {} },
+      ],
+    });
+    const out = (await denom(["report", "--json", ...paths])).json();
+    expect(out.status_counts.final).toEqual({ timeout: 1 });
+    // 5 consecutive bash {"cmd":"ls"} calls >= --loop-min 5; the wait share 2/60 is no queue
+    expect(out.timeout_causes).toMatchObject({ loop: 1, queue: 0 });
+    expect(out.efficiency.tool_calls_mean).toBe(5);
+  });
+
+  it("keep two tasks x two models sharing one run_id as four runs, nothing dropped", async () => {
+    const files: Record<string, Member[]> = {};
+    for (const task of ["popularity", "security"])
+      for (const m of ["openai/a", "openai/b"]) {
+        const id = `${task}-${m.slice(-1)}`;
+        // every log numbers its samples 1 and 2; popularity x a passes both, every other log passes sample 1 only
+        const pass2 = task === "popularity" && m === "openai/a";
+        files[`${id}.eval`] = [
+          { name: "header.json", content: header(evalSpec({ eval_id: id, run_id: "SHARED", task, model: m, ids: [1, 2] })) },
+          { name: "samples/1_epoch_1.json", content: sample(1, 1, "C") },
+          { name: "samples/2_epoch_1.json", content: sample(2, 1, pass2 ? "C" : "I") },
+        ];
+      }
+    const { dir } = await archives(files);
+    const out = (await denom(["report", "--json", "--by", "run_id", dir])).json();
+    expect(perGroup(out)).toEqual({ "popularity-a": [2, 2], "popularity-b": [1, 2], "security-a": [1, 2], "security-b": [1, 2] });
+    expect([out.meta.runs, out.meta.trials, out.accounting.duplicates]).toEqual([4, 8, 0]);
+    expect(grid(out, "final/total")).toEqual([5, 8]);
+    const byModel = (await denom(["report", "--json", "--by", "model", dir])).json();
+    expect(perGroup(byModel)).toEqual({ "openai/a": [3, 4], "openai/b": [2, 4] });
+  });
+
+  it("leave a dict-valued score unscored naming its keys, and read it at --score-key", async () => {
+    const dictScore = (p: number, s: number) => ({ problem: p, subproblem: s });
+    const { paths } = await archives({
+      "d.eval": [
+        { name: "header.json", content: header(evalSpec({ eval_id: "D", run_id: "R", task: "t", model: "m", ids: [1, 2, 3] })) },
+        { name: "samples/1_epoch_1.json", content: sample(1, 1, dictScore(1, 0.4)) },
+        { name: "samples/2_epoch_1.json", content: sample(2, 1, dictScore(0, 1)) },
+        { name: "samples/3_epoch_1.json", content: sample(3, 1, dictScore(1, 1)) },
+      ],
+    });
+    const without = await denom(["report", "--json", ...paths]);
+    expect(grid(without.json(), "final/total")).toEqual([0, 3]);
+    expect(without.json().accounting.unrecognized).toBe(3);
+    expect(without.stderr).toContain("3 trials have a dict-valued score (keys problem, subproblem) and are unscored: name the key that decides success with --score-key KEY");
+    const problem = (await denom(["report", "--json", "--score-key", "problem", ...paths])).json();
+    expect(grid(problem, "final/total")).toEqual([2, 3]); // samples 1 and 3
+    const sub = (await denom(["report", "--json", "--score-key", "subproblem", ...paths])).json();
+    expect(grid(sub, "final/total")).toEqual([2, 3]); // samples 2 and 3 (0.4 is below 1)
+  });
+
+  it("read .eval files inside a tar.gz and from stdin", async () => {
+    const bytes = await evalArchive(monolith("deflate"));
+    const tgz = join(tempDir(), "logs.tar.gz");
+    writeFileSync(tgz, gzipSync(await tarOf({ "logs/a.eval": bytes })));
+    expect(grid((await denom(["report", "--json", tgz])).json(), "final/total")).toEqual([2, 3]);
+    expect(grid((await denom(["report", "--json", "-"], bytes)).json(), "final/total")).toEqual([2, 3]);
+  });
+
+  it("name a zip that is no Inspect log", async () => {
+    const { paths } = await archives({ "plain.zip": [{ name: "notes.txt", content: "hello" }] });
+    const r = await denom(["report", ...paths]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("a zip archive without header.json or _journal/start.json, so no Inspect .eval log (it holds notes.txt)");
+  });
+
+  it("reject a sample member that does not parse, naming it, and read the others", async () => {
+    const { paths } = await archives({
+      "b.eval": [
+        { name: "header.json", content: header(spec) },
+        { name: "samples/1_epoch_1.json", content: sample(1, 1, "C") },
+        { name: "samples/2_epoch_1.json", content: '{"id": 2, "epoch": 1, "input": "x",' },
+      ],
+    });
+    const r = await denom(["report", "--json", ...paths]);
+    const out = r.json();
+    expect([out.accounting.records, out.accounting.rejected]).toEqual([1, 1]);
+    expect(r.stderr).toContain("(samples/2_epoch_1.json)");
+  });
+});
