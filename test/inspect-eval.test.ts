@@ -4,11 +4,12 @@
  * archives built here with yazl (test/eval-archives.ts), every figure worked
  * out by hand from the members written below.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cell, denom, hasShared, REAL, tarOf, tempDir } from "./helpers.js";
+import { cell, denom, hasShared, REAL, ROOT, tarOf, tempDir } from "./helpers.js";
 import { evalArchive, evalSpec, sample, type Member } from "./eval-archives.js";
 
 type Out = any;
@@ -80,11 +81,16 @@ describe("Inspect .eval logs of ../shared/data/real", () => {
   });
 
   it.skipIf(!hasShared)("keep waiting time (total_time - working_time) per attempt and tool calls from the events", async () => {
-    const r = await denom(["export", "--what", "attempts", "--out", join(tempDir(), "a.csv"), join(REAL, "inspect-metr-hawk", "small.eval")]);
-    expect(r.code).toBe(0);
-    const q = await denom(["report", "--json", join(REAL, "inspect-metr-hawk", "small.eval")]);
-    // six epochs of 12 model and 12 tool events each (PROVENANCE: 1 task x 6 epochs)
-    expect(q.json().efficiency.tool_calls_mean).toBeGreaterThan(0);
+    const csv = join(tempDir(), "a.csv");
+    const log = join(REAL, "inspect-metr-hawk", "small.eval");
+    expect((await denom(["export", "--what", "attempts", "--out", csv, log])).code).toBe(0);
+    const rows = parse(readFileSync(csv, "utf8"), { columns: true }) as Record<string, string>[];
+    // PROVENANCE.md: total_time - working_time per epoch: 73.8-71.7, 226.4-58.6, 214.1-65.8, 67.8-66.0, 254.7-69.8, 240.5-58.3
+    expect(rows.map((r) => Math.round(Number(r.waiting_s) * 10) / 10)).toEqual([2.1, 167.8, 148.3, 1.8, 184.9, 182.2]);
+    // the sample's duration is its total_time when it has no started_at/completed_at
+    expect(rows.map((r) => Math.round(Number(r.duration_s) * 10) / 10)).toEqual([73.8, 226.4, 214.1, 67.8, 254.7, 240.5]);
+    // tool events per epoch (python: events with event == "tool"): 13 12 12 13 14 12
+    expect(rows.map((r) => Number(r.tool_call_count))).toEqual([13, 12, 12, 13, 14, 12]);
   });
 });
 
@@ -107,7 +113,6 @@ describe(".eval archives built with yazl", () => {
     expect([out.meta.tasks, out.meta.trials, out.meta.runs]).toEqual([3, 3, 1]);
     const csv = join(tempDir(), "t.csv");
     await denom(["export", "--what", "trials", "--out", csv, ...paths]);
-    const { readFileSync } = await import("node:fs");
     expect(readFileSync(csv, "utf8")).toContain("popularity/2");
   });
 
@@ -210,5 +215,30 @@ describe(".eval archives built with yazl", () => {
     const out = r.json();
     expect([out.accounting.records, out.accounting.rejected]).toEqual([1, 1]);
     expect(r.stderr).toContain("(samples/2_epoch_1.json)");
+  });
+});
+
+describe("Inspect .json logs", () => {
+  it("keep three models of one eval set sharing run_id and sample ids as three runs (the 66/100 of issue 13)", async () => {
+    // three logs of one `inspect eval` call: same run_id, samples 1..3 each; model a passes 3, b 2, c 1
+    const files: Record<string, string> = {};
+    ["a", "b", "c"].forEach((m, i) => {
+      const samples = [1, 2, 3].map((id) => sample(id, 1, id <= 3 - i ? "C" : "I"));
+      files[`${m}.json`] = JSON.stringify({ version: 2, status: "success", eval: evalSpec({ eval_id: `E-${m}`, run_id: "ONE", task: "t", model: m, ids: [1, 2, 3] }), samples });
+    });
+    const dir = tempDir(files);
+    const out = (await denom(["report", "--json", "--by", "model", dir])).json();
+    expect(perGroup(out)).toEqual({ a: [3, 3], b: [2, 3], c: [1, 3] });
+    expect([out.meta.runs, out.meta.trials, out.accounting.duplicates]).toEqual([3, 9, 0]);
+  });
+});
+
+describe("docs/formats/inspect.md", () => {
+  it("holds the mapping table as denom formats --md inspect generates it from the adapter's declarations", async () => {
+    const doc = readFileSync(join(ROOT, "docs", "formats", "inspect.md"), "utf8");
+    const block = doc.slice(doc.indexOf("<!-- generated: denom formats --md inspect -->\n") + 47, doc.indexOf("<!-- end generated -->"));
+    const r = await denom(["formats", "--md", "inspect"]);
+    expect(block).toBe(r.stdout);
+    expect(r.stdout).toContain("| `.eval samples/{id}_epoch_{n}.json` | one trial |");
   });
 });

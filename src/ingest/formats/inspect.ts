@@ -34,7 +34,7 @@
  * the sample itself is the last attempt.
  *
  * Times: `started_at`/`completed_at` of the sample when written (Inspect >=
- * 0.3.16x), else the first event's timestamp and that plus `total_time`
+ * 0.3.16x), else the first model or tool event's timestamp and that plus `total_time`
  * seconds. `waiting_s` = `total_time - working_time`: the time the sample
  * spent waiting (rate limits, shared resources), evidence for the timeout
  * classifier. Events: `model` -> `llm_call` (status `error`, `retried` when it
@@ -69,6 +69,10 @@ const GRADES: Readonly<Record<string, number>> = { C: 1, P: 0.5, I: 0, N: 0 };
 
 /** The fields read, for `denom formats` and docs/formats/inspect.md (generated from these). */
 const READS: readonly FieldRead[] = [
+  { source: ".eval header.json", canonical: "the eval header", note: "the EvalLog without samples, read first; a later copy of the member (rewritten in place) wins" },
+  { source: ".eval samples/{id}_epoch_{n}.json", canonical: "one trial", note: "a monolith sample; or chunked: `samples/{id}_epoch_{n}/sample.json` with its events in `events/{start}.json`, read in order of start" },
+  { source: ".eval summaries.json, _journal/summaries/{n}.json", canonical: "one trial", note: "only a summary with no sample member, when the log completed more samples than it holds" },
+  { source: ".eval reductions.json", canonical: "-", note: "not read: denom reduces trials itself (pass@k, rates over trials)" },
   { source: "eval.eval_id", canonical: "run_id", note: "one run per eval (one task x one model); logs older than eval_id: `run_id/task_id/model`" },
   { source: "eval.eval_set_id, eval.run_id", canonical: "invocation", note: "the eval set, else the `inspect eval` call; `--by invocation` groups by it" },
   { source: "eval.task + samples[].id", canonical: "task_id", note: "`<task>/<id>` (`popularity/17`): sample ids restart at 1 in every task" },
@@ -78,16 +82,16 @@ const READS: readonly FieldRead[] = [
   { source: "samples[].limit.type", canonical: "status", note: "time, working: timeout; operator: aborted; message, token, cost, context, custom: failure (detail `<type>_limit`)" },
   { source: "samples[].scores (first scorer)", canonical: "status, score", note: "C 1, P 0.5, I/N 0, booleans, numbers: 1 success, below failure; a dict value needs `--score-key KEY`, else unscored" },
   { source: "eval.config.time_limit, working_limit, limit.limit", canonical: "timeout_limit_s", note: "the limit of the type that stopped the sample, else time_limit" },
-  { source: "samples[].started_at, completed_at", canonical: "started_at, ended_at", note: "else the first event's timestamp and that plus total_time" },
+  { source: "samples[].started_at, completed_at", canonical: "started_at, ended_at", note: "else the first model or tool event's timestamp, and that plus total_time" },
   { source: "samples[].total_time - working_time", canonical: "waiting_s", note: "time spent waiting (rate limits, shared resources): queue evidence for a timeout" },
   { source: "samples[].model_usage", canonical: "llm_tokens, cost_usd", note: "total_tokens summed over models; total_cost when every model has one" },
   { source: "samples[].events[] model", canonical: "events llm_call", note: "status error, retried (retries > 0) or ok; pending: llm_request still waiting" },
   { source: "samples[].events[] tool", canonical: "events tool_call", note: "function and arguments (loop detection), status error or ok; tool_call_count" },
-  { source: "eval.model", canonical: "model", note: "" },
-  { source: "status, error.message", canonical: "meta runs[]", note: "the log's own status (started, success, cancelled, error) and error, per run" },
-  { source: "results.total_samples, completed_samples", canonical: "meta runs[]", note: "as the log counts them (sample x epoch)" },
+  { source: "eval.model", canonical: "model", note: "every trial of the eval; `--by model`" },
+  { source: "status, error.message", canonical: "meta run_logs[]", note: "the log's own status (started, success, cancelled, error) and error, per run" },
+  { source: "results.total_samples, completed_samples", canonical: "meta run_logs[]", note: "as the log counts them (sample x epoch)" },
   { source: "eval.dataset.sample_ids x eval.config.epochs", canonical: "missing trials", note: "owed trials with no sample enter total as missing" },
-  { source: "_journal/start.json (no header.json)", canonical: "meta runs[] status started", note: ".eval only: a log still running or crashed, flagged incomplete; its samples are read" },
+  { source: "_journal/start.json (no header.json)", canonical: "meta run_logs[] status started", note: ".eval only: a log still running or crashed, flagged incomplete; its samples are read" },
 ];
 
 export const inspectFormat: FormatAdapter = {
