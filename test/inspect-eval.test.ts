@@ -188,6 +188,68 @@ describe(".eval archives built with yazl", () => {
     expect(grid(sub, "final/total")).toEqual([2, 3]); // samples 2 and 3 (0.4 is below 1)
   });
 
+  it("read a log with only _journal/ (still running or crashed) as status started, its samples counted, flagged incomplete", async () => {
+    const s1 = sample(1, 1, "C");
+    const { paths } = await archives({
+      "j.eval": [
+        { name: "_journal/start.json", content: { version: 2, eval: evalSpec({ eval_id: "J", run_id: "R", task: "t", model: "m", ids: [1, 2, 3] }), plan: {} } },
+        { name: "samples/1_epoch_1.json", content: s1 },
+        // sample 2 finished but its member was never flushed: its journal summary stands in
+        { name: "_journal/summaries/1.json", content: [{ ...s1, messages: undefined }] },
+        { name: "_journal/summaries/2.json", content: [{ id: 2, epoch: 1, input: "x", target: "T", scores: { match: { value: "I" } } }] },
+      ],
+    });
+    const out = (await denom(["report", "--json", ...paths])).json();
+    // trials: 1 C (member), 2 I (summary), 3 owed and never written: missing
+    expect(grid(out, "final/total")).toEqual([1, 3]);
+    expect(grid(out, "final/attributable")).toEqual([1, 2]);
+    expect(out.diagnostics.missing).toBe(1);
+    expect(out.meta.run_logs).toEqual([
+      expect.objectContaining({ run_id: "J", invocation: "R", status: "started", incomplete: true, owed_trials: 3, trials: 2, missing_trials: 1 }),
+    ]);
+  });
+
+  it("keep a cancelled log's owed samples in total as missing, and a header without samples as a run of missing trials", async () => {
+    const { paths } = await archives({
+      "c.eval": [
+        {
+          name: "header.json",
+          content: header(evalSpec({ eval_id: "C", run_id: "R", task: "t", model: "m", ids: [1, 2, 3, 4] }), { status: "cancelled", results: { total_samples: 4, completed_samples: 2 } }),
+        },
+        { name: "samples/1_epoch_1.json", content: sample(1, 1, "C") },
+        { name: "samples/2_epoch_1.json", content: sample(2, 1, "C") },
+      ],
+      "e.eval": [
+        // 2 samples x 2 epochs owed, none written
+        { name: "header.json", content: header(evalSpec({ eval_id: "E", run_id: "R", task: "u", model: "m", ids: [1, 2], epochs: 2 }), { status: "error", error: { message: "sandbox failed" }, results: null }) },
+      ],
+    });
+    const r = await denom(["report", "--json", "--by", "run_id", ...paths]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    // C: 2 successes of 4 owed; E: 0 of 4 owed
+    expect(perGroup(out)).toEqual({ C: [2, 4], E: [0, 4] });
+    expect(grid(out, "final/total")).toEqual([2, 8]);
+    expect(grid(out, "final/attributable")).toEqual([2, 2]);
+    expect(out.status_counts.final).toEqual({ success: 2, missing: 6 });
+    expect(out.meta.run_logs).toEqual([
+      expect.objectContaining({ run_id: "C", status: "cancelled", error_message: null, total_samples: 4, completed_samples: 2, incomplete: false, owed_trials: 4, trials: 2, missing_trials: 2 }),
+      expect.objectContaining({ run_id: "E", status: "error", error_message: "sandbox failed", total_samples: null, owed_trials: 4, trials: 0, missing_trials: 4 }),
+    ]);
+  });
+
+  it("group the runs of one eval set by invocation", async () => {
+    const files: Record<string, Member[]> = {};
+    for (const [id, run] of [["a", "R1"], ["b", "R2"], ["c", "R3"]])
+      files[`${id}.eval`] = [
+        { name: "header.json", content: header(evalSpec({ eval_id: id, run_id: run, eval_set_id: id === "c" ? "OTHER" : "SET", task: "t", model: id, ids: [1] })) },
+        { name: "samples/1_epoch_1.json", content: sample(1, 1, id === "b" ? "I" : "C") },
+      ];
+    const { dir } = await archives(files);
+    const out = (await denom(["report", "--json", "--by", "invocation", dir])).json();
+    expect(perGroup(out)).toEqual({ SET: [1, 2], OTHER: [1, 1] });
+  });
+
   it("read .eval files inside a tar.gz and from stdin", async () => {
     const bytes = await evalArchive(monolith("deflate"));
     const tgz = join(tempDir(), "logs.tar.gz");

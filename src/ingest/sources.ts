@@ -403,7 +403,9 @@ function isTar(b: Buffer): boolean {
 }
 
 /**
- * The bytes a file will give once decompressed: its size, or for a gzip (told
+ * The bytes a file will give once decompressed: its size; for a zip
+ * ZIP_EXPANSION times it (its members are read one at a time, but what they
+ * load is bounded by what they hold); or for a gzip (told
  * by its magic bytes, whatever its name) the size its trailer records (ISIZE,
  * the uncompressed length modulo 4 GiB, of the last member). Deflate expands
  * at most 1032 times, so a gzip under 4 MiB cannot have wrapped; a bigger one
@@ -411,12 +413,17 @@ function isTar(b: Buffer): boolean {
  * end) says nothing: Infinity. A file that cannot be read gives its size
  * (reading it later reports why).
  */
+const ZIP_EXPANSION = 10;
+
 export function expandedBytes(path: string, size: number): number {
   const head = Buffer.alloc(4);
   try {
     const fd = openSync(path, "r");
     try {
-      if (readSync(fd, head, 0, 2, 0) !== 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
+      const got = readSync(fd, head, 0, 4, 0);
+      // a zip (an Inspect .eval) of JSON members: deflate and zstd shrink JSON about tenfold
+      if (got === 4 && isZip(head)) return size * ZIP_EXPANSION;
+      if (got < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
       if (size < 18 || readSync(fd, head, 0, 4, size - 4) !== 4) return Infinity;
       const isize = head.readUInt32LE(0);
       return isize >= size || size < 4 * 1024 * 1024 ? isize : Infinity;

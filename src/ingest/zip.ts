@@ -9,6 +9,10 @@
  */
 import { Decompress } from "fzstd";
 import yauzl from "yauzl";
+import { inflateRawSync } from "node:zlib";
+
+/** Members up to this size (uncompressed) are read and inflated whole; bigger ones are streamed. */
+const WHOLE_MEMBER_MAX = 8 * 1024 * 1024;
 
 /** The first bytes of a zip archive (a local file header), or of an empty one (end of central directory). */
 export function isZip(head: Buffer): boolean {
@@ -77,6 +81,16 @@ export class ZipArchive {
     if (!entry) throw new Error(`no member ${name}`);
     if (entry.isEncrypted()) throw new Error(`member ${name} is encrypted`);
     const method = entry.compressionMethod;
+    if (method === 8 && entry.uncompressedSize <= WHOLE_MEMBER_MAX) {
+      // a small member: its compressed bytes in one read, inflated in one call (a stream
+      // costs a thread-pool round trip per chunk, which a busy machine makes slow)
+      const parts: Buffer[] = [];
+      for await (const chunk of await this.zip.openReadStreamPromise(entry, { decodeFileData: false })) parts.push(chunk as Buffer);
+      const out = inflateRawSync(Buffer.concat(parts), { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+      if (out.length !== entry.uncompressedSize) throw new Error(`member ${name} inflated to ${out.length} bytes, the archive records ${entry.uncompressedSize}`);
+      yield out;
+      return;
+    }
     if (method === 0 || method === 8) {
       for await (const chunk of await this.zip.openReadStreamPromise(entry)) yield chunk as Buffer;
       return;
