@@ -304,3 +304,28 @@ describe("docs/formats/inspect.md", () => {
     expect(r.stdout).toContain("| `.eval samples/{id}_epoch_{n}.json` | one trial |");
   });
 });
+
+describe("a --db file written before issue 13", () => {
+  it("is read (waiting_s, invocation NULL; no run logs) and gains the columns and tables when an .eval is ingested into it", async () => {
+    const { Database } = await import("../src/db/database.js");
+    const dir = tempDir({ "a.jsonl": JSON.stringify({ task_id: "t", status: "success" }) + "\n" });
+    const file = join(dir, "old.duckdb");
+    expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", file])).code).toBe(0);
+    const db = await Database.open({ path: file });
+    for (const sql of ["ALTER TABLE attempts DROP COLUMN invocation", "ALTER TABLE attempts DROP COLUMN waiting_s", "DROP TABLE run_logs", "DROP TABLE owed_trials"]) await db.run(sql);
+    db.close();
+    const read = await denom(["report", "--json", "--db", file]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(grid(read.json(), "final/total")).toEqual([1, 1]);
+    const log = join(dir, "x.eval");
+    writeFileSync(log, await evalArchive([
+      { name: "header.json", content: { status: "success", eval: evalSpec({ eval_id: "X", run_id: "R", task: "t", model: "m", ids: [1, 2] }) } },
+      { name: "samples/1_epoch_1.json", content: sample(1, 1, "C", { total_time: 10, working_time: 4 }) },
+    ]));
+    const added = await denom(["ingest", log, "--db", file]);
+    expect(added.code, added.stderr).toBe(0);
+    const after = (await denom(["report", "--json", "--by", "invocation", "--db", file])).json();
+    // the jsonl's t (no invocation) and X's t/1 (success) and t/2 (owed, missing)
+    expect(perGroup(after)).toEqual({ R: [1, 2], null: [1, 1] });
+  });
+});

@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DataError } from "../errors.js";
-import { createTables, TABLES } from "../ingest/loader.js";
+import { createTables, LATE_ATTEMPT_COLUMNS, TABLES } from "../ingest/loader.js";
 import { Database, sqlString } from "./database.js";
 
 /** The catalog name the file is attached under in a reading session. */
@@ -32,9 +32,11 @@ export async function openStoredForReading(path: string): Promise<Database> {
     }
     await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
     await createTables(db, await checkTables(db, STORED, path, "read"));
-    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) {
-      // the file is read-only: a view of the same name, first on the search path, adds the column as NULL
-      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, NULL::${type} AS ${column} FROM ${STORED}.main.${table}`);
+    const late = new Map<string, string[]>();
+    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);
+    for (const [table, columns] of late) {
+      // the file is read-only: a view of the same name, first on the search path, adds the columns as NULL
+      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, ${columns.join(", ")} FROM ${STORED}.main.${table}`);
     }
     return db;
   } catch (e) {
@@ -90,7 +92,7 @@ function checkDuckdbFile(path: string): void {
  * one is still read (the column is NULL) and, when written to, gains it.
  * [table, column, type]; each must be its table's last columns, in order.
  */
-const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [["sources", "adapter", "VARCHAR"]];
+const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [["sources", "adapter", "VARCHAR"], ...LATE_ATTEMPT_COLUMNS];
 
 /** The LATE_COLUMNS that `database`'s tables lack. */
 async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {

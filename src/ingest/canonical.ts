@@ -25,6 +25,8 @@ export interface FieldSpec {
   exclusiveMin?: boolean;
   /** units and meaning, shown in the README's field table */
   doc: string;
+  /** added after kept files were written: stored as the attempts table's last columns (ingest/loader.ts) */
+  late?: true;
 }
 
 /** Every field of the canonical attempt record, in table column order. */
@@ -40,7 +42,7 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "started_at", kind: "timestamp", doc: "execution started" },
   { field: "ended_at", kind: "timestamp", doc: "execution ended" },
   { field: "timeout_limit_s", kind: "number", min: 0, exclusiveMin: true, doc: "time budget, seconds" },
-  { field: "waiting_s", kind: "number", min: 0, doc: "time the attempt spent waiting inside its run (rate limits, shared resources), seconds; queue evidence for a timeout" },
+  { field: "waiting_s", kind: "number", min: 0, late: true, doc: "time the attempt spent waiting inside its run (rate limits, shared resources), seconds; queue evidence for a timeout" },
   { field: "last_event", kind: "text", doc: "last thing the attempt did, when no events are given" },
   { field: "last_event_ts", kind: "timestamp", doc: "when last_event happened" },
   { field: "repeated_tool_calls", kind: "int", min: 0, doc: "longest run of identical calls, when no events are given" },
@@ -56,7 +58,7 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "model", kind: "id", doc: "grouping key" },
   { field: "category", kind: "id", doc: "grouping key" },
   { field: "difficulty", kind: "id", doc: "grouping key" },
-  { field: "invocation", kind: "id", doc: "grouping key: the harness call or eval set the run belongs to (Inspect eval_set_id, else run_id)" },
+  { field: "invocation", kind: "id", late: true, doc: "grouping key: the harness call or eval set the run belongs to (Inspect eval_set_id, else run_id)" },
   { field: "events", kind: "events", doc: "trajectory: [{ts, type|kind, name, args, status}] in order" },
 ];
 

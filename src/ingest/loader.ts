@@ -37,7 +37,16 @@ function columnName(field: string): string {
 const c = (name: string, type: SqlType): Column => ({ name, type });
 
 /** The canonical fields stored as attempts columns (events go to their own table). */
-const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events");
+const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && !f.late);
+/** Fields added after files were written (FieldSpec.late): the attempts table's last columns, so a kept file gains them (db/stored.ts). */
+const LATE_ATTEMPT_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && f.late);
+const attemptColumn = (f: (typeof ATTEMPT_FIELDS)[number]) => c(columnName(f.field), SQL_TYPE[f.kind as Exclude<FieldKind, "events">]);
+
+/** The attempts columns added late, as db/stored.ts LATE_COLUMNS lists them: [table, column, type]. */
+export const LATE_ATTEMPT_COLUMNS: readonly (readonly [string, string, string])[] = LATE_ATTEMPT_SPECS.map((f) => {
+  const col = attemptColumn(f);
+  return ["attempts", col.name, col.type] as const;
+});
 
 /** Every table denom loads, with its columns in order. */
 export const TABLES: Record<string, Column[]> = {
@@ -50,8 +59,9 @@ export const TABLES: Record<string, Column[]> = {
   attempts: [
     c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
     c("format", "VARCHAR"), c("line_hash", "VARCHAR"),
-    ...ATTEMPT_VALUE_SPECS.map((f) => c(columnName(f.field), SQL_TYPE[f.kind as Exclude<FieldKind, "events">])),
+    ...ATTEMPT_VALUE_SPECS.map(attemptColumn),
     c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
+    ...LATE_ATTEMPT_SPECS.map(attemptColumn),
   ],
   events: [
     c("attempt_id", "BIGINT"), c("seq", "INTEGER"), c("ts", "TIMESTAMPTZ"), c("type", "VARCHAR"),
@@ -174,6 +184,7 @@ export interface AttemptOrigin {
 }
 
 const ATTEMPT_VALUE_FIELDS = ATTEMPT_VALUE_SPECS.map((f) => f.field as keyof CanonicalAttempt);
+const LATE_ATTEMPT_FIELDS = LATE_ATTEMPT_SPECS.map((f) => f.field as keyof CanonicalAttempt);
 
 /**
  * Appends rows through one appender per table. Rows are validated before they
@@ -209,6 +220,7 @@ export class Loader {
     const values: Value[] = [id, origin.sourceId, origin.line, origin.location, origin.format, origin.lineHash];
     for (const f of ATTEMPT_VALUE_FIELDS) values.push(a[f] as Value);
     values.push(a.events.length, a.naive_timestamps, origin.nonFinite, a.extra);
+    for (const f of LATE_ATTEMPT_FIELDS) values.push(a[f] as Value);
     this.batches.attempts.row(values);
     for (const e of a.events) this.event(id, e);
   }
