@@ -13,6 +13,8 @@ export interface Member {
   name: string;
   content: string | object;
   method?: "deflate" | "store" | "zstd";
+  /** with method zstd: the member's stored bytes as a real zstd encoder wrote them (else raw blocks of `content`) */
+  zstd?: Buffer;
 }
 
 const RAW_BLOCK_MAX = 128 * 1024;
@@ -45,7 +47,7 @@ export async function evalArchive(members: readonly Member[]): Promise<Buffer> {
     const text = Buffer.from(typeof m.content === "string" ? m.content : JSON.stringify(m.content));
     if (m.method === "zstd") {
       zstd.set(m.name, text);
-      zip.addBuffer(zstdRawFrame(text), m.name, { compress: false, mtime: new Date(0) });
+      zip.addBuffer(m.zstd ?? zstdRawFrame(text), m.name, { compress: false, mtime: new Date(0) });
     } else zip.addBuffer(text, m.name, { compress: m.method !== "store", mtime: new Date(0) });
   }
   zip.end();

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { cell, denom, hasShared, REAL, ROOT, tarOf, tempDir } from "./helpers.js";
-import { evalArchive, evalSpec, sample, type Member } from "./eval-archives.js";
+import { evalArchive, evalSpec, sample, zstdRawFrame, type Member } from "./eval-archives.js";
 
 type Out = any;
 const grid = (out: Out, key: string) => [cell(out, key).successes, cell(out, key).count];
@@ -123,6 +123,29 @@ describe(".eval archives built with yazl", () => {
     expect(grid(z, "final/total")).toEqual([2, 3]);
     expect(z.rates).toEqual(d.rates);
     expect(z.accounting.records).toBe(3);
+  });
+
+  it("read zstd members as a real encoder writes them, and a member of several frames (Inspect caps each frame)", async () => {
+    // test/fixtures/inspect/sample-z1.json.zst: `zstd -19` of exactly this object's JSON.stringify
+    const z1 = {
+      id: "z1", epoch: 1, input: "compress me ".repeat(200), target: "T", scores: { match: { value: "C" } },
+      events: Array.from({ length: 50 }, (_, i) => ({
+        event: "tool", timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), function: "bash", arguments: { cmd: "ls " + (i % 3) }, result: "x".repeat(100),
+      })),
+    };
+    const s2 = JSON.stringify(sample(2, 1, "I"));
+    const { paths } = await archives({
+      "z.eval": [
+        { name: "header.json", content: header(evalSpec({ eval_id: "Z", run_id: "R", task: "t", model: "m", ids: ["z1", 2] })), method: "zstd" },
+        { name: "samples/z1_epoch_1.json", content: z1, method: "zstd", zstd: readFileSync(join(ROOT, "test", "fixtures", "inspect", "sample-z1.json.zst")) },
+        // two frames: the first 40 bytes, then the rest
+        { name: "samples/2_epoch_1.json", content: s2, method: "zstd", zstd: Buffer.concat([zstdRawFrame(Buffer.from(s2.slice(0, 40))), zstdRawFrame(Buffer.from(s2.slice(40)))]) },
+      ],
+    });
+    const out = (await denom(["report", "--json", ...paths])).json();
+    expect(grid(out, "final/total")).toEqual([1, 2]);
+    // 50 tool events on z1, none on sample 2
+    expect(out.efficiency.tool_calls_mean).toBe(50);
   });
 
   it("read a chunked sample's events from its events/{start}.json parts in order: five identical calls time out as a loop", async () => {
@@ -263,6 +286,19 @@ describe(".eval archives built with yazl", () => {
     const r = await denom(["report", ...paths]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("a zip archive without header.json or _journal/start.json, so no Inspect .eval log (it holds notes.txt)");
+  });
+
+  it("report a cut archive as a broken source, the other logs read (--strict fails)", async () => {
+    const whole = await evalArchive(monolith("deflate"));
+    const { paths } = await archives({ "ok.eval": monolith("deflate") });
+    const cut = join(tempDir(), "cut.eval");
+    writeFileSync(cut, whole.subarray(0, whole.length - 30)); // the end of the central directory is gone
+    const r = await denom(["report", "--json", paths[0], cut]);
+    expect(r.code).toBe(0);
+    expect(r.json().accounting.broken_sources).toBe(1);
+    expect(grid(r.json(), "final/total")).toEqual([2, 3]);
+    expect(r.stderr).toContain(`${cut}: zip archive cannot be read (`);
+    expect((await denom(["report", "--strict", paths[0], cut])).code).toBe(1);
   });
 
   it("reject a sample member that does not parse, naming it, and read the others", async () => {

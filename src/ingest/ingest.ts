@@ -12,7 +12,7 @@ import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapted, 
 import type { FormatAdapter, RunLog } from "./formats/types.js";
 import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
-import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
+import { excerpt, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
 import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
 import { ZipArchive } from "./zip.js";
@@ -181,8 +181,9 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         load(u, chosen.format.name, chosen.format.adapt(u.value, context));
       };
       const sink = { unit: onUnit, blank: () => void counts.blank++, reject, header: onHeader };
+      let zipProblem: string | null = null;
       const summary = src.zip
-        ? await readZip(src, name.text, sink)
+        ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
         : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument });
       for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
       if (dict.trials > 0)
@@ -200,7 +201,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         continue;
       }
       known?.digests.set(sha256, name.text);
-      const problem = src.problem();
+      const problem = zipProblem ?? src.problem();
       if (problem) options.onWarning?.(`${name.text}: ${problem}`);
       loader.source({
         source_id: id,
@@ -242,17 +243,20 @@ function headerAdapter(header: Record<string, unknown>, forced: Adapter | null):
 
 /**
  * Reads a zip source (an Inspect `.eval`) member by member, then drains its
- * bytes for the digest and removes any temporary copy. Throws DataError when it
- * is no readable zip or no Inspect log.
+ * bytes for the digest and removes any temporary copy. A zip whose central
+ * directory cannot be read (a cut or damaged file) is a broken source
+ * (`onBroken`: warned about, counted, fatal under --strict) holding nothing.
+ * Throws DataError when it is a zip but no Inspect log.
  */
-async function readZip(src: SourceStream, name: string, sink: Parameters<typeof readEvalArchive>[1]) {
+async function readZip(src: SourceStream, name: string, sink: Parameters<typeof readEvalArchive>[1], onBroken: (problem: string) => void): Promise<ReadSummary> {
   const { path, cleanup } = src.zip!;
   try {
     let zip: ZipArchive;
     try {
       zip = await ZipArchive.open(path);
     } catch (e) {
-      throw new DataError(`${name}: zip archive cannot be read (${(e as Error).message})`);
+      onBroken(`zip archive cannot be read (${(e as Error).message}); nothing of it was read`);
+      return { format: "json", physicalLines: 0, nonFinite: 0 };
     }
     try {
       return await readEvalArchive(zip, sink);
