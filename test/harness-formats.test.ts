@@ -345,6 +345,8 @@ describe("README", () => {
     for (const [reason, status] of Object.entries(TERMINATION_STATUS)) expect(readme).toContain(`| \`${reason}\` | ${status} |`);
     for (const reason of NORMAL_ENDS) expect(readme).toContain(`\`${reason}\``);
     for (const [exit, status] of Object.entries(EXIT_STATUS)) expect(readme).toContain(`| \`${exit}\` | ${status} |`);
-    for (const [type, status] of Object.entries(LIMIT_STATUS)) expect(readme).toContain(`| \`${type}\` | ${status} |`);
+    // Inspect's limits: docs/formats/inspect.md
+    const inspectDoc = readFileSync(join(ROOT, "docs", "formats", "inspect.md"), "utf8");
+    for (const [type, status] of Object.entries(LIMIT_STATUS)) expect(inspectDoc).toContain(`| \`${type}\` | ${status} |`);
   });
 });
