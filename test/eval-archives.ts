@@ -58,25 +58,22 @@ export async function evalArchive(members: readonly Member[]): Promise<Buffer> {
   return out;
 }
 
+/** Where a header's fields lie: local file header (APPNOTE 4.3.7) and central directory header (4.3.12). */
+const HEADERS = [
+  { sig: 0x04034b50, nameLength: 26, name: 30, method: 8, crc: 14, size: 22 },
+  { sig: 0x02014b50, nameLength: 28, name: 46, method: 10, crc: 16, size: 24 },
+];
+
 /** Rewrites the headers of the named stored members to method 93 (zstd) with their uncompressed size and CRC. */
 function patchZstd(zip: Buffer, plain: ReadonlyMap<string, Buffer>): void {
   for (let at = 0; at + 46 <= zip.length; at++) {
-    const sig = zip.readUInt32LE(at);
-    if (sig === 0x04034b50) {
-      const name = zip.toString("utf8", at + 30, at + 30 + zip.readUInt16LE(at + 26));
-      const data = plain.get(name);
-      if (!data) continue;
-      zip.writeUInt16LE(93, at + 8);
-      zip.writeUInt32LE(crc32(data), at + 14);
-      zip.writeUInt32LE(data.length, at + 22);
-    } else if (sig === 0x02014b50) {
-      const name = zip.toString("utf8", at + 46, at + 46 + zip.readUInt16LE(at + 28));
-      const data = plain.get(name);
-      if (!data) continue;
-      zip.writeUInt16LE(93, at + 10);
-      zip.writeUInt32LE(crc32(data), at + 16);
-      zip.writeUInt32LE(data.length, at + 24);
-    }
+    const h = HEADERS.find((x) => x.sig === zip.readUInt32LE(at));
+    if (!h) continue;
+    const data = plain.get(zip.toString("utf8", at + h.name, at + h.name + zip.readUInt16LE(at + h.nameLength)));
+    if (!data) continue;
+    zip.writeUInt16LE(93, at + h.method);
+    zip.writeUInt32LE(crc32(data), at + h.crc);
+    zip.writeUInt32LE(data.length, at + h.size);
   }
 }
 

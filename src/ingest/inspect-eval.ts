@@ -176,6 +176,20 @@ async function tokens(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, co
   feed(none);
 }
 
+/** A JSON value being assembled token by token (none between values). */
+type Building = { asm: Assembler | null };
+
+/** Feeds token `t` to the value being built (a new one when none is); hands the value to `done` once whole. */
+function build(b: Building, t: Token, done: (value: unknown) => void): void {
+  b.asm ??= new Assembler();
+  b.asm.consume(t as never);
+  if (b.asm.done) {
+    const value = b.asm.current;
+    b.asm = null;
+    done(value);
+  }
+}
+
 /**
  * Reads a JSON object whose `events` array is handed to `onEvent` one element
  * at a time (never kept), and whose SKIPPED_SAMPLE_KEYS are skipped; every
@@ -186,10 +200,11 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
   let depth = 0;
   let started = false;
   let key: string | null = null;
-  let value: Assembler | null = null;
   let skip = -1;
   let inEvents = false;
-  let element: Assembler | null = null;
+  const value: Building = { asm: null };
+  const element: Building = { asm: null };
+  const keep = (v: unknown) => void (out[key as string] = v);
   await tokens(chunks, filter, (t) => {
     if (skip >= 0) {
       if (t.name === "startObject" || t.name === "startArray") skip++;
@@ -197,34 +212,13 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
       if (skip === 0) skip = -1;
       return;
     }
-    if (element) {
-      element.consume(t as never);
-      if (element.done) {
-        onEvent(element.current);
-        element = null;
-      }
-      return;
-    }
+    if (element.asm) return build(element, t, onEvent);
     if (inEvents) {
       if (t.name === "endArray") inEvents = false;
-      else if (VALUE_START.has(t.name)) {
-        element = new Assembler();
-        element.consume(t as never);
-        if (element.done) {
-          onEvent(element.current);
-          element = null;
-        }
-      }
+      else if (VALUE_START.has(t.name)) build(element, t, onEvent);
       return;
     }
-    if (value) {
-      value.consume(t as never);
-      if (value.done) {
-        out[key as string] = value.current;
-        value = null;
-      }
-      return;
-    }
+    if (value.asm) return build(value, t, keep);
     if (!started) {
       if (t.name !== "startObject") throw new Error("expected a JSON object");
       started = true;
@@ -248,12 +242,7 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
       if (t.name === "startObject" || t.name === "startArray") skip = 1;
       return;
     }
-    value = new Assembler();
-    value.consume(t as never);
-    if (value.done) {
-      out[key as string] = value.current;
-      value = null;
-    }
+    build(value, t, keep);
   });
   if (!started || depth !== 0) throw new Error(started ? "the member ends in the middle of the object" : "empty member");
   return out;
@@ -262,32 +251,17 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
 /** Reads a JSON array, handing each element to `onElement` as it is assembled. Throws Error when the text is not one array. */
 async function readArray(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, onElement: (e: unknown) => void): Promise<void> {
   let state: "before" | "in" | "after" = "before";
-  let element: Assembler | null = null;
+  const element: Building = { asm: null };
   await tokens(chunks, filter, (t) => {
-    if (element) {
-      element.consume(t as never);
-      if (element.done) {
-        onElement(element.current);
-        element = null;
-      }
-      return;
-    }
+    if (element.asm) return build(element, t, onElement);
     if (state === "before") {
       if (t.name !== "startArray") throw new Error("expected a JSON array of events");
       state = "in";
       return;
     }
     if (state === "after") throw new Error("more than one JSON value");
-    if (t.name === "endArray") {
-      state = "after";
-      return;
-    }
-    element = new Assembler();
-    element.consume(t as never);
-    if (element.done) {
-      onElement(element.current);
-      element = null;
-    }
+    if (t.name === "endArray") state = "after";
+    else build(element, t, onElement);
   });
   if ((state as string) !== "after") throw new Error("the events member ends in the middle of its array");
 }
