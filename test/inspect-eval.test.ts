@@ -169,6 +169,26 @@ describe(".eval archives built with yazl", () => {
     expect(out.efficiency.tool_calls_mean).toBe(5);
   });
 
+  it("count model events with an error or retries, and tool events, as call-level figures", async () => {
+    const events = [
+      model("2025-01-01T00:00:00Z"),
+      model("2025-01-01T00:00:05Z", { retries: 2 }),
+      model("2025-01-01T00:00:09Z", { error: "rate limited" }),
+      tool("2025-01-01T00:00:10Z", "bash", { cmd: "ls" }),
+      { event: "tool", timestamp: "2025-01-01T00:00:11Z", function: "bash", arguments: {}, error: { type: "timeout", message: "t" } },
+      { event: "span_begin", timestamp: "2025-01-01T00:00:12Z", name: "not kept" },
+    ];
+    const { paths } = await archives({
+      "m.eval": [
+        { name: "header.json", content: header(evalSpec({ eval_id: "M", run_id: "R", task: "t", model: "m", ids: [1] })) },
+        { name: "samples/1_epoch_1.json", content: sample(1, 1, "C", { events }) },
+      ],
+    });
+    const out = (await denom(["report", "--json", ...paths])).json();
+    const calls = Object.fromEntries(out.per_call.map((c: Out) => [`${c.type}/${c.status}`, c.calls]));
+    expect(calls).toEqual({ "llm_call/error": 1, "llm_call/ok": 1, "llm_call/retried": 1, "tool_call/error": 1, "tool_call/ok": 1 });
+  });
+
   it("keep two tasks x two models sharing one run_id as four runs, nothing dropped", async () => {
     const files: Record<string, Member[]> = {};
     for (const task of ["popularity", "security"])
@@ -338,6 +358,7 @@ describe("docs/formats/inspect.md", () => {
     const r = await denom(["formats", "--md", "inspect"]);
     expect(block).toBe(r.stdout);
     expect(r.stdout).toContain("| `.eval samples/{id}_epoch_{n}.json` | one trial |");
+    expect((await denom(["formats"])).stdout).toContain("inspect (record)\n  Inspect AI eval log (.eval archive or .json)");
   });
 });
 
