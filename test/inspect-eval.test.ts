@@ -169,6 +169,33 @@ describe(".eval archives built with yazl", () => {
     expect(out.efficiency.tool_calls_mean).toBe(5);
   });
 
+  it("make a time-limit timeout whose waiting share reaches --queue-share a queue timeout, with the wait in words; never a working-limit one", async () => {
+    const events = [0, 1, 2].map((i) => tool(`2025-01-01T00:00:0${i}Z`, "bash", { cmd: `step ${i}` }));
+    const timedOut = (id: number, type: string, waiting: number) =>
+      sample(id, 1, "I", { limit: { type, limit: 100 }, total_time: 100, working_time: 100 - waiting, events });
+    const { paths } = await archives({
+      "w.eval": [
+        { name: "header.json", content: header(evalSpec({ eval_id: "W", run_id: "R", task: "t", model: "m", ids: [1, 2, 3] })) },
+        // waiting 30 of the 100 s time limit: 30% >= 25%
+        { name: "samples/1_epoch_1.json", content: timedOut(1, "time", 30) },
+        // waiting 20 s: 20% < 25%
+        { name: "samples/2_epoch_1.json", content: timedOut(2, "time", 20) },
+        // a working limit excludes waiting: 60 s waited does not make it queue
+        { name: "samples/3_epoch_1.json", content: timedOut(3, "working", 60) },
+      ],
+    });
+    const r = await denom(["timeouts", "--json", ...paths]);
+    const rows = r.json().map((t: Out) => [t.task_id, t.cause, t.queue_reason]);
+    expect(rows).toEqual([["t/1", "queue", "waiting"], ["t/2", "unknown", null], ["t/3", "unknown", null]]);
+    expect(r.json()[0].evidence).toBe(
+      "spent 30 s of the 100 s budget waiting, not working (total_time - working_time: rate limits, shared resources; 30%)",
+    );
+    // a queue timeout is the environment's: out of attributable
+    const out = (await denom(["report", "--json", ...paths])).json();
+    expect(grid(out, "final/attributable")).toEqual([0, 2]);
+    expect((await denom(["timeouts", "--json", "--queue-share", "0.2", ...paths])).json().map((t: Out) => t.cause)).toEqual(["queue", "queue", "unknown"]);
+  });
+
   it("count model events with an error or retries, and tool events, as call-level figures", async () => {
     const events = [
       model("2025-01-01T00:00:00Z"),

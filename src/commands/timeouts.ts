@@ -4,11 +4,11 @@
  * `attempt_timeout_cause` (queries/20_timeout_cause.sql) decided on. The cause
  * and every figure come from that view; this module only words them.
  */
-import type { Database } from "../db/database.js";
-import type { Row } from "../db/values.js";
+import type { Session } from "../db/session.js";
+import type { Row } from "../db/session.js";
 import type { Thresholds, TimeoutCause } from "../definitions.js";
 import { percent, plural, seconds } from "../render/format.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { RunsOptions } from "../ingest/runs.js";
 
 /** Options of `denom timeouts`. */
 export interface TimeoutsOptions extends RunsOptions {
@@ -43,8 +43,11 @@ export interface TimeoutRow {
   /** time covered by queued/waiting_for_slot events, seconds, and its share of the budget */
   queued_event_s: number | null;
   queued_event_share: number | null;
-  /** which queue condition held: queue_wait, queued_events or agent_never_started; null when none did */
-  queue_reason: "queue_wait" | "queued_events" | "agent_never_started" | null;
+  /** time spent waiting inside the run (Inspect total_time - working_time), seconds, and its share of the budget (null under a working limit, which excludes waiting) */
+  waiting_s: number | null;
+  waiting_share: number | null;
+  /** which queue condition held: queue_wait, queued_events, waiting or agent_never_started; null when none did */
+  queue_reason: "queue_wait" | "queued_events" | "waiting" | "agent_never_started" | null;
   /** the harness recorded phases, but no agent phase and no event of the agent (Terminal-Bench) */
   agent_never_started: boolean;
   /** harness phase times (Terminal-Bench): setup before the agent, and the agent phase, seconds */
@@ -85,7 +88,7 @@ export interface TimeoutsData {
 /** The view's columns that a TimeoutRow carries as they are. */
 const VIEW_COLUMNS = [
   "rules_fired", "evidence_source", "timeout_limit_s", "agent_event_count",
-  "queue_wait_s", "queue_wait_share", "queued_event_s", "queued_event_share", "queue_reason",
+  "queue_wait_s", "queue_wait_share", "queued_event_s", "queued_event_share", "waiting_s", "waiting_share", "queue_reason",
   "agent_never_started", "setup_s", "agent_phase_s",
   "last_event_type", "last_event_name", "last_event_status", "last_event_at", "is_waiting_request", "last_event_age_s",
   "repeated_call_count", "repeated_call_name", "repeated_call_args",
@@ -97,26 +100,22 @@ const VIEW_COLUMNS = [
  * by cause in rule order, then run, task, trial and attempt.
  * Throws DataError when an input cannot be read.
  */
-export async function runTimeouts(options: TimeoutsOptions): Promise<TimeoutsData> {
-  const { db } = await loadRuns(options);
-  try {
-    const read = await db.one("SELECT rejected, broken_sources FROM accounting");
-    const timeouts = await readTimeouts(db, options.cause);
-    return {
-      timeouts,
-      cause: options.cause,
-      thresholds: options.thresholds,
-      rejected: Number(read?.rejected ?? 0),
-      broken_sources: Number(read?.broken_sources ?? 0),
-    };
-  } finally {
-    db.close();
-  }
+export async function runTimeouts(session: Session, options: TimeoutsOptions): Promise<TimeoutsData> {
+  const read = await session.selectOne("meta/accounting");
+  const timeouts = await readTimeouts(session, options.cause);
+  return {
+    timeouts,
+    cause: options.cause,
+    thresholds: options.thresholds,
+    rejected: Number(read?.rejected ?? 0),
+    broken_sources: Number(read?.broken_sources ?? 0),
+  };
 }
 
 /** Reads the timeout rows from a database whose views are in place. */
-export async function readTimeouts(db: Database, cause: TimeoutCause | null): Promise<TimeoutRow[]> {
-  const rows = await db.all(
+export async function readTimeouts(session: Session, cause: TimeoutCause | null): Promise<TimeoutRow[]> {
+  await session.need(["attempt_timeout_cause", "attempts_classified"]);
+  const rows = await session.db.all(
     `SELECT a.run_id, a.task_id, a.trial, a.attempt, c.timeout_cause AS cause, a.started_at, a.ended_at,
             ${VIEW_COLUMNS.map((col) => `c.${col}`).join(", ")}
      FROM attempt_timeout_cause AS c
@@ -171,6 +170,8 @@ function queueEvidence(row: Omit<TimeoutRow, "evidence">): string {
       return `waited ${seconds(row.queue_wait_s)} ${budget} in the queue (${percent(row.queue_wait_share, 0)})`;
     case "queued_events":
       return `queued/waiting_for_slot events cover ${seconds(row.queued_event_s)} ${budget} (${percent(row.queued_event_share, 0)})`;
+    case "waiting":
+      return `spent ${seconds(row.waiting_s)} ${budget} waiting, not working (total_time - working_time: rate limits, shared resources; ${percent(row.waiting_share, 0)})`;
     default:
       return "the agent phase never started (the harness recorded its phases, but no agent_started)";
   }

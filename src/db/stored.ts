@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DataError } from "../errors.js";
-import { createTables, LATE_ATTEMPT_COLUMNS, TABLES } from "../ingest/loader.js";
+import { createTables, TABLES } from "./schema.js";
 import { Database, sqlString } from "./database.js";
 
 /** The catalog name the file is attached under in a reading session. */
@@ -92,7 +92,12 @@ function checkDuckdbFile(path: string): void {
  * one is still read (the column is NULL) and, when written to, gains it.
  * [table, column, type]; each must be its table's last columns, in order.
  */
-const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [["sources", "adapter", "VARCHAR"], ...LATE_ATTEMPT_COLUMNS];
+const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ["sources", "adapter", "VARCHAR"],
+  // issue 13 (schema.ts: after the attempts counts)
+  ["attempts", "waiting_s", "DOUBLE"],
+  ["attempts", "invocation", "VARCHAR"],
+];
 
 /** The LATE_COLUMNS that `database`'s tables lack. */
 async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {

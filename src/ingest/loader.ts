@@ -1,20 +1,14 @@
 /**
- * The loader (DESIGN section 1): DuckDB appenders into the tables `sources`,
- * `attempts`, `events`, `rejects`, `run_metadata`, `run_logs`, `owed_trials` and `skipped_files`. The
- * column lists below are the one declaration of those tables: CREATE TABLE and
- * the appenders both come from them.
+ * The loader (DESIGN section 1): DuckDB appenders into the tables of
+ * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
+ * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `masked_secrets`).
  */
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/session.js";
+import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
+import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
 import type { RunLog } from "./formats/types.js";
-
-type SqlType = "VARCHAR" | "BIGINT" | "INTEGER" | "DOUBLE" | "BOOLEAN" | "TIMESTAMPTZ";
-
-interface Column {
-  name: string;
-  type: SqlType;
-}
 
 const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
   id: "VARCHAR",
@@ -34,64 +28,22 @@ function columnName(field: string): string {
   return field === "status" ? "raw_status" : field;
 }
 
-const c = (name: string, type: SqlType): Column => ({ name, type });
-
 /** The canonical fields stored as attempts columns (events go to their own table). */
 const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && !f.late);
 /** Fields added after files were written (FieldSpec.late): the attempts table's last columns, so a kept file gains them (db/stored.ts). */
 const LATE_ATTEMPT_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && f.late);
-const attemptColumn = (f: (typeof ATTEMPT_FIELDS)[number]) => c(columnName(f.field), SQL_TYPE[f.kind as Exclude<FieldKind, "events">]);
 
-/** The attempts columns added late, as db/stored.ts LATE_COLUMNS lists them: [table, column, type]. */
-export const LATE_ATTEMPT_COLUMNS: readonly (readonly [string, string, string])[] = LATE_ATTEMPT_SPECS.map((f) => {
-  const col = attemptColumn(f);
-  return ["attempts", col.name, col.type] as const;
-});
-
-/** Every table denom loads, with its columns in order. */
-export const TABLES: Record<string, Column[]> = {
-  sources: [
-    c("source_id", "INTEGER"), c("name", "VARCHAR"), c("sha256", "VARCHAR"), c("bytes", "BIGINT"),
-    c("format", "VARCHAR"), c("physical_lines", "BIGINT"), c("lines", "BIGINT"), c("records", "BIGINT"),
-    c("blank", "BIGINT"), c("rejected", "BIGINT"), c("attempts", "BIGINT"), c("non_finite", "BIGINT"),
-    c("problem", "VARCHAR"), c("loaded_at", "TIMESTAMPTZ"), c("adapter", "VARCHAR"),
-  ],
-  attempts: [
-    c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
-    c("format", "VARCHAR"), c("line_hash", "VARCHAR"),
-    ...ATTEMPT_VALUE_SPECS.map(attemptColumn),
-    c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
-    ...LATE_ATTEMPT_SPECS.map(attemptColumn),
-  ],
-  events: [
-    c("attempt_id", "BIGINT"), c("seq", "INTEGER"), c("ts", "TIMESTAMPTZ"), c("type", "VARCHAR"),
-    c("name", "VARCHAR"), c("args", "VARCHAR"), c("status", "VARCHAR"),
-  ],
-  rejects: [
-    c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("reason", "VARCHAR"), c("excerpt", "VARCHAR"),
-  ],
-  run_metadata: [
-    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
-  ],
-  // a harness log's own account of its run (formats/types.ts RunLog; Inspect's header), one row per log
-  run_logs: [
-    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("invocation", "VARCHAR"), c("task", "VARCHAR"), c("model", "VARCHAR"),
-    c("status", "VARCHAR"), c("error_message", "VARCHAR"), c("total_samples", "BIGINT"), c("completed_samples", "BIGINT"),
-    c("incomplete", "BOOLEAN"), c("owed_trials", "BIGINT"), c("dict_score_trials", "BIGINT"), c("score_keys", "VARCHAR"), c("detail", "VARCHAR"),
-  ],
-  // the trials a log owes (Inspect: dataset.sample_ids x epochs); those with no attempt enter total as missing
-  owed_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER")],
-  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
-  // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
-  masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
-};
-
-/** Creates the tables (all, or the ones named) when missing (a `--db` file keeps them between runs). */
-export async function createTables(db: Database, tables: readonly string[] = Object.keys(TABLES)): Promise<void> {
-  for (const table of tables) {
-    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${TABLES[table].map((col) => `${col.name} ${col.type}`).join(", ")})`);
-  }
-}
+/**
+ * The attempts columns the loader fills from the canonical fields: after the 6
+ * origin columns, before the 4 counts; then the late ones after the counts.
+ */
+const ATTEMPT_VALUE_COLUMNS = TABLES.attempts.slice(6, -4 - LATE_ATTEMPT_SPECS.length);
+const LATE_ATTEMPT_COLUMNS = TABLES.attempts.slice(TABLES.attempts.length - LATE_ATTEMPT_SPECS.length);
+const follows = (columns: readonly Column[], specs: typeof ATTEMPT_VALUE_SPECS) =>
+  columns.length === specs.length &&
+  specs.every((f, i) => columns[i].name === columnName(f.field) && columns[i].type === SQL_TYPE[f.kind as Exclude<FieldKind, "events">]);
+if (!follows(ATTEMPT_VALUE_COLUMNS, ATTEMPT_VALUE_SPECS) || !follows(LATE_ATTEMPT_COLUMNS, LATE_ATTEMPT_SPECS))
+  throw new DenomError("src/db/schema.ts: the attempts columns do not follow the canonical fields of src/ingest/canonical.ts");
 
 type Value = string | number | boolean | null;
 
