@@ -4,7 +4,7 @@
 //   node bench/inspect-eval.mjs 100            # a .eval of 100 MB of members (uncompressed)
 //   node bench/inspect-eval.mjs 1000 --zstd    # 1 GB: only on a machine of your own
 // Writes bench/out/inspect-<SIZE>mb[-zstd].eval with yazl (kept and reused):
-// one eval, samples of about 60 KB (a conversation of messages, 40 model and
+// one eval, samples of about 33 KB (a conversation of messages, 40 model and
 // tool events with their inputs and results, pseudo-random text so deflate
 // does not shrink it to nothing), deflate members, or with --zstd stored
 // members patched to zstd (raw blocks, test/eval-archives.ts). Then times
