@@ -10,12 +10,15 @@ import type { Database } from "../db/database.js";
 import type { Cell, Row } from "../db/values.js";
 import { VERSION } from "../version.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
+import { readChartData, type ChartData } from "./report-charts.js";
 import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
 
 export interface ReportOptions extends RunsOptions {
   /** `--by`: every figure again per value of this field */
   by?: GroupKey | null;
+  /** also read the figures the HTML report draws (`charts`) */
+  charts?: boolean;
 }
 
 /** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
@@ -122,6 +125,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   rejects: { source: string; line: number; location: string | null; reason: string }[];
   /** AgentCompass's own verdict per run of AgentCompass attempts (view agentcompass_verdict); empty without any */
   agentcompass_verdict: AgentCompassVerdict[];
+  /** the HTML report's chart figures (report-charts.ts); only with `charts`, never in --json */
+  charts?: ChartData;
 }
 
 /**
@@ -157,7 +162,9 @@ export const SUCCESS_DEFINITION =
 export async function runReport(options: ReportOptions): Promise<ReportData> {
   const { db } = await loadRuns(options);
   try {
-    return await readReport(db, options);
+    const data = await readReport(db, options);
+    if (options.charts) data.charts = await readChartData(db);
+    return data;
   } finally {
     db.close();
   }
