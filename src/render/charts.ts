@@ -155,7 +155,8 @@ export function transitionsChart(rows: { first: string; final: string; count: nu
     color: { type: "sqrt", scheme: "blues", domain: [0, Math.max(...rows.map((r) => r.count))] },
     marks: [
       Plot.cell(rows, { x: "final", y: "first", fill: "count", inset: 1, title: (r: { first: string; final: string; count: number }) => `${r.first} -> ${r.final}: ${r.count} trials` }),
-      Plot.text(rows, { x: "final", y: "first", text: (r: { count: number }) => String(r.count), fill: (r: { first: string; final: string }) => (r.first === r.final ? "white" : "black"), stroke: "none", fontWeight: "bold" }),
+      // dark text in a white halo reads on the lightest and the darkest cell alike
+      Plot.text(rows, { x: "final", y: "first", text: (r: { count: number }) => String(r.count), fill: "black", stroke: "white", strokeWidth: 3, fontWeight: "bold" }),
     ],
   });
 }
@@ -294,10 +295,10 @@ export function groupRatesChart(groups: GroupFigures[]): string {
   type Row = (typeof rows)[number];
   const names = groups.map(label);
   return draw({
-    width: 640,
+    width: 680,
     height: 60 + DENOMINATORS.length * (names.length * 22 + 14),
     marginLeft: 120,
-    marginRight: 20,
+    marginRight: 90,
     x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
     y: { domain: names, label: null },
     fy: { domain: DENOMINATORS, label: null },

@@ -263,7 +263,7 @@ function groupsSection(data: ReportData): string {
   const head = ["", ...data.groups.map((g) => g.value ?? "(none)")];
   const rows = groupRows(data.groups, data).map(([label, ...cells]) => [label.startsWith("  ") ? `↳ ${label.trim()}` : label, ...cells.map(num)]);
   const body = table(head, rows, "groups");
-  return section("groups", `By ${data.by}: the groups side by side`, `${charts.groupRatesChart(data.groups)}${body}<p class="note">n/a = no trial in that cell.</p>`);
+  return section("groups", `By ${data.by}: the groups side by side`, pair(charts.groupRatesChart(data.groups), `${body}<p class="note">n/a = no trial in that cell.</p>`));
 }
 
 function rejectsSection(data: ReportData): string {
@@ -335,6 +335,7 @@ thead th { background: var(--band); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 #table-sources td[data-kind="sha256"] { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; word-break: break-all; }
 #table-timeout-evidence td:last-child { max-width: 640px; }
+#table-timeout-evidence td, #table-histogram td { padding: 1px 9px; font-size: 12px; }
 ul { margin: 6px 0 8px; padding-left: 20px; }
 li { margin: 1px 0; }
 .note { color: var(--muted); font-size: 12.5px; margin: 4px 0 8px; }
