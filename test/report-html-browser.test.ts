@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseHTML } from "linkedom";
 import type { Browser } from "puppeteer-core";
@@ -82,7 +82,8 @@ describe.skipIf(!hasChromium)("the HTML report in headless Chromium", () => {
   });
 
   it("shows seed-100's numbers with JavaScript off and makes no request but the page", async () => {
-    const input = join(ROOT, "samples", "seed-100.jsonl");
+    // relative to the working folder, so the screenshots name the source as a user types it
+    const input = relative(process.cwd(), join(ROOT, "samples", "seed-100.jsonl"));
     const { file } = await htmlReport([input]);
     const { document, others } = await open(file, "seed-100", ["waterfall", "durations"]);
     expect(others).toEqual([]);
@@ -93,7 +94,7 @@ describe.skipIf(!hasChromium)("the HTML report in headless Chromium", () => {
   });
 
   it.skipIf(!hasShared)("shows the Terminal-Bench orchestrator run's numbers and makes no request but the page", async () => {
-    const input = join(REAL, "terminal-bench-1", "20250902_orchestrator_claude-4-sonnet");
+    const input = relative(process.cwd(), join(REAL, "terminal-bench-1", "20250902_orchestrator_claude-4-sonnet"));
     const { file } = await htmlReport([input]);
     const { document, others } = await open(file, "terminal-bench", ["status", "waffle", "pass-at-k"]);
     expect(others).toEqual([]);
