@@ -188,12 +188,12 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
   const limitLabel = limits.length === 1 ? `limit ${seconds(limits[0])}` : "limits";
   return draw({
     width: 560,
-    height: 50 + 70 * statuses.length,
+    height: 50 + 80 * statuses.length,
     marginLeft: 40,
     marginRight: 70,
     x: { label: "duration of the attempt (s)", grid: true },
-    y: { label: "attempts", ticks: 3 },
-    fy: { domain: statuses, label: null, tickFormat: (s: string) => s },
+    y: { label: "attempts", ticks: 3, tickFormat: "d" },
+    fy: { domain: statuses, label: null, tickFormat: (s: string) => s, padding: 0.2 },
     color: statusScale(statuses, false),
     marks: [
       Plot.rectY(bins.filter((b) => b.attempts > 0), {
@@ -220,10 +220,12 @@ export function waffleChart(cells: WaffleCell[], slotLabel: (c: WaffleCell) => s
   const bands = [...new Set(cells.map((c) => c.task_band))].sort((a, b) => a - b);
   const columns = Math.max(...cells.map((c) => c.task_column)) + 1;
   const cell = Math.max(6, Math.min(18, Math.floor(960 / columns)));
+  // room for the longest row label (run x trial) at about 6.2 px a character of 11 px text
+  const left = Math.min(320, 16 + Math.ceil(6.2 * Math.max(...slots.map((l) => l.length))));
   return draw({
-    width: 90 + columns * cell,
+    width: left + columns * cell,
     height: 40 + bands.length * (slots.length * cell + 8),
-    marginLeft: 90,
+    marginLeft: left,
     marginTop: 8,
     marginBottom: 30,
     x: { type: "band", domain: Array.from({ length: columns }, (_, i) => i), axis: null, padding: 0 },
