@@ -3,9 +3,10 @@
  * the denominator chain as a waterfall, the duration histogram per attempt status,
  * the task x trial waffle (or, past WAFFLE_CELLS trials, its blocks of tasks) and
  * every timeout attempt with its evidence. Read from the views of
- * queries/76_report_charts.sql and `denom timeouts`' view; nothing is computed here.
+ * queries/marts/charts/ (read by the SELECTs of queries/select/report/) and
+ * `denom timeouts`' view; nothing is computed here.
  */
-import type { Database } from "../db/database.js";
+import type { Session } from "../db/session.js";
 import { readTimeouts, type TimeoutRow } from "./timeouts.js";
 
 /** A waffle draws one cell per trial up to this many trials; past it, blocks of tasks. */
@@ -76,27 +77,14 @@ export interface ChartData {
   timeouts_total: number;
 }
 
-/** Reads the chart figures from a database whose views are in place. */
-export async function readChartData(db: Database): Promise<ChartData> {
-  const waterfall = (await db.all(
-    `SELECT basis, step, denominator, part, fault, reason, trials, y_lo, y_hi
-     FROM denominator_waterfall ORDER BY basis_order, step, y_lo`,
-  )) as unknown as WaterfallBar[];
-  const duration_histogram = (await db.all(
-    "SELECT status, bin, bin_lo_s, bin_hi_s, attempts FROM duration_histogram ORDER BY status, bin",
-  )) as unknown as HistogramBin[];
-  const waffle_trials = ((await db.one("SELECT count(*) AS n FROM trial_waffle"))?.n ?? 0) as number;
-  const waffle =
-    waffle_trials <= WAFFLE_CELLS
-      ? ((await db.all(
-          `SELECT run_id, task_id, trial, task_index, slot_index, task_band, task_column, status, status_detail, attempts, trial_wall_s
-           FROM trial_waffle ORDER BY slot_index, task_index`,
-        )) as unknown as WaffleCell[])
-      : [];
-  const task_blocks =
-    waffle_trials > WAFFLE_CELLS
-      ? ((await db.all("SELECT block, first_task, last_task, tasks, status, trials FROM task_block_status ORDER BY block, status")) as unknown as TaskBlock[])
-      : [];
-  const all = await readTimeouts(db, null);
+/** Reads the chart figures from an open session. Throws DenomError when a query file fails. */
+export async function readChartData(session: Session): Promise<ChartData> {
+  const waterfall = (await session.select("report/denominator_waterfall")) as unknown as WaterfallBar[];
+  const duration_histogram = (await session.select("report/duration_histogram")) as unknown as HistogramBin[];
+  const waffle_trials = ((await session.selectOne("report/waffle_trials"))?.trials ?? 0) as number;
+  const large = waffle_trials > WAFFLE_CELLS;
+  const waffle = large ? [] : ((await session.select("report/trial_waffle")) as unknown as WaffleCell[]);
+  const task_blocks = large ? ((await session.select("report/task_block_status")) as unknown as TaskBlock[]) : [];
+  const all = await readTimeouts(session, null);
   return { waterfall, duration_histogram, waffle_trials, waffle, task_blocks, timeouts: all.slice(0, TIMEOUTS_LISTED), timeouts_total: all.length };
 }
