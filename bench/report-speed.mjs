@@ -6,7 +6,8 @@
 // and, when ../shared is there, the Terminal-Bench orchestrator results.json of
 // 400 trials. Goals (issue 19): seed-100 at most 2x the floor, Terminal-Bench
 // within 2.5x. Not part of npm test. Run after `npm run build`:
-//   node bench/report-speed.mjs [ROUNDS]
+//   node bench/report-speed.mjs [ROUNDS] [BIN]
+// BIN: another build's dist/bin.js to measure instead (e.g. ../main/dist/bin.js, before a change).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -14,6 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const rounds = Number(process.argv[2] ?? 9);
+const bin = process.argv[3] ?? join(root, "dist", "bin.js");
 const inputs = [
   { name: "seed-100 (130 lines)", file: join(root, "samples", "seed-100.jsonl"), goal: 2 },
   {
@@ -32,7 +34,7 @@ function seconds(args) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const floorArgs = (file) => [join(root, "bench", "floor.mjs"), file];
-const reportArgs = (file) => [join(root, "dist", "bin.js"), "report", file];
+const reportArgs = (file) => [bin, "report", file];
 
 for (const input of inputs) {
   seconds(floorArgs(input.file));

@@ -9,7 +9,6 @@
 import type { Session } from "../db/session.js";
 import type { Cell, Row } from "../db/session.js";
 import type { Expectation, GroupKey } from "../definitions.js";
-import type { RateCell } from "./report.js";
 
 /** [lo, hi] as fractions; null when the figure is n/a. */
 export type Interval = [number, number] | null;
@@ -128,6 +127,19 @@ export interface GroupFigures {
   pass_at_k: PassAtK[];
   efficiency: Efficiency;
   per_call: CallOutcome[];
+}
+
+/** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
+export interface RateCell {
+  basis: "first" | "final";
+  denominator: "total" | "valid" | "attributable" | "completable";
+  successes: number;
+  count: number;
+  rate: number | null;
+  /** 95% interval of `rate` as fractions; null when `count` is 0 */
+  ci95: Interval;
+  /** wilson over single trials; bootstrap (task-clustered) with several trials per task */
+  ci_method: CiMethod;
 }
 
 /** How the intervals were made (queries/marts/confidence/). */

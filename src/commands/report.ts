@@ -11,7 +11,9 @@ import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { readChartData, type ChartData } from "./report-charts.js";
-import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
+import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
+
+export type { RateCell } from "./report-metrics.js";
 import type { RunsOptions } from "../ingest/runs.js";
 
 export interface ReportOptions extends RunsOptions {
@@ -19,19 +21,6 @@ export interface ReportOptions extends RunsOptions {
   by?: GroupKey | null;
   /** also read the figures the HTML report draws (`charts`) */
   charts?: boolean;
-}
-
-/** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
-export interface RateCell {
-  basis: "first" | "final";
-  denominator: "total" | "valid" | "attributable" | "completable";
-  successes: number;
-  count: number;
-  rate: number | null;
-  /** 95% interval of `rate` as fractions; null when `count` is 0 */
-  ci95: Interval;
-  /** wilson over single trials; bootstrap (task-clustered) with several trials per task */
-  ci_method: CiMethod;
 }
 
 /** What one step of the denominator chain removed on one basis, by reason. */

@@ -10,7 +10,7 @@
  * The definitions stay in queries/: the file only keeps their evaluation. The
  * key holds a fingerprint of the queries/ text (a newer denom never reads
  * layers an older one computed), of the status map and the classifier
- * thresholds, and of the set of stored sources (by sha256), so a stale or
+ * thresholds, and of the stored sources' rows, so a stale or
  * foreign cache is simply not used: the session computes as if it were absent.
  */
 import { createHash } from "node:crypto";
@@ -80,11 +80,12 @@ export function keptRelations(catalog: Catalog): string[] {
 }
 
 /**
- * A hex sha256 of the sorted sha256s in table `sources` of `catalog` (the
- * attached file, or the open one): changes whenever a source is added.
+ * A hex sha256 of every row of table `sources` in `database` (the attached
+ * file, or the open one), in source order: changes whenever a source is added,
+ * and when a row is edited by hand (its line counts are what the accounting reads).
  */
 async function sourcesFingerprint(db: Database, database: string): Promise<string> {
-  const row = await db.one(`SELECT coalesce(string_agg(sha256, ',' ORDER BY sha256), '') AS list FROM ${database}.main.sources`);
+  const row = await db.one(`SELECT coalesce(string_agg(s::VARCHAR, chr(10) ORDER BY source_id), '') AS list FROM ${database}.main.sources AS s`);
   return createHash("sha256").update(String(row?.list ?? "")).digest("hex");
 }
 
