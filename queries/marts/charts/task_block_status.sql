@@ -1,6 +1,7 @@
 -- task_block_status: the waffle of a run too large for one cell a trial: the trials of trial_waffle
 --   in at most 100 blocks of consecutive tasks (task id order), per final status.
 -- Reads: trial_waffle.
+-- Not materialized: read only by the HTML report of a large run, from trial_waffle: not kept by ingest --db.
 create or replace view task_block_status as
 with
 
