@@ -10,7 +10,7 @@
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import type { HistogramBin, TaskBlock, WaffleCell, WaterfallBar } from "../commands/report-charts.js";
-import type { GroupFigures, PassAtK } from "../commands/report-metrics.js";
+import type { GroupFigures, Interval, PassAtK } from "../commands/report-metrics.js";
 import type { RateCell } from "../commands/report.js";
 import { percent, seconds } from "./format.js";
 import { ci } from "./metrics-text.js";
@@ -37,6 +37,8 @@ const FAULT_COLORS: Record<string, string> = {
 
 const BASIS_COLORS = { first: "#7A8B99", final: "#1F3B57" };
 const DENOMINATORS = ["total", "valid", "attributable", "completable"];
+/** Counts are whole: a tick between two integers (0.5 trials) is left without a label. */
+const wholeTicks = (v: number) => (Number.isInteger(v) ? String(v) : "");
 const FONT = { fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", fontSize: "11px" };
 
 /** Statuses in a fixed order (the known ones first), so every chart colours and orders them alike. */
@@ -99,7 +101,7 @@ export function waterfallChart(bars: WaterfallBar[]): string {
     marginBottom: 30,
     x: { domain: DENOMINATORS, label: null, tickRotate: 0 },
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
-    y: { label: "trials", grid: true },
+    y: { label: "trials", grid: true, tickFormat: wholeTicks },
     color: { type: "ordinal", domain: faults, range: faults.map((f) => FAULT_COLORS[f] ?? "#6B6B6B"), legend: true, tickFormat: (f: string) => (f === "kept" ? "kept" : `removed: ${f}`) },
     marks: [
       Plot.barY(bars, {
@@ -128,9 +130,9 @@ export function statusDetailChart(rows: { status: string; status_detail: string 
   return draw({
     width: 460,
     height: 60 + 46 * statuses.length,
-    marginLeft: 80,
+    marginLeft: 100,
     y: { domain: statuses, label: null },
-    x: { label: "trials", grid: true },
+    x: { label: "trials", grid: true, tickFormat: wholeTicks },
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final") },
     color: { ...statusScale(statuses), legend: false },
     marks: [
@@ -146,9 +148,9 @@ export function transitionsChart(rows: { first: string; final: string; count: nu
   const first = statusOrder(rows.map((r) => r.first));
   const final = statusOrder(rows.map((r) => r.final));
   return draw({
-    width: 80 + 80 * final.length,
+    width: 100 + 80 * final.length,
     height: 60 + 34 * first.length,
-    marginLeft: 80,
+    marginLeft: 100,
     marginTop: 36,
     x: { domain: final, label: "final →", axis: "top" },
     y: { domain: first, label: "first ↓" },
@@ -171,7 +173,7 @@ export function timeoutCauseChart(causes: Record<string, number>): string {
     marginLeft: 70,
     marginRight: 40,
     y: { domain: rows.map((r) => r.cause), label: null },
-    x: { label: "timeout attempts", grid: true },
+    x: { label: "timeout attempts", grid: true, tickFormat: wholeTicks },
     color: { type: "ordinal", domain: ["environment", "agent"], range: [FAULT_COLORS.environment, FAULT_COLORS.agent], legend: true, tickFormat: (f: string) => `${f}'s fault` },
     marks: [
       Plot.barX(rows, { y: "cause", x: "attempts", fill: "fault", title: (r: { cause: string; attempts: number }) => `${r.cause}: ${r.attempts} timeout attempts` }),
@@ -192,7 +194,7 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
     marginLeft: 40,
     marginRight: 70,
     x: { label: "duration of the attempt (s)", grid: true },
-    y: { label: "attempts", ticks: 3, tickFormat: "d" },
+    y: { label: "attempts", ticks: 3, tickFormat: wholeTicks },
     fy: { domain: statuses, label: null, tickFormat: (s: string) => s, padding: 0.2 },
     color: statusScale(statuses, false),
     marks: [
@@ -254,7 +256,7 @@ export function taskBlockChart(blocks: TaskBlock[]): string {
     width: 700,
     height: 260,
     x: { label: "blocks of tasks, in task id order", axis: null, padding: 0.05, type: "band" },
-    y: { label: "trials", grid: true },
+    y: { label: "trials", grid: true, tickFormat: wholeTicks },
     color: statusScale(statuses),
     marks: [
       Plot.barY(blocks, Plot.stackY({ x: "block", y: "trials", fill: "status", order: statuses, title: (b: TaskBlock) => `tasks ${b.first_task} .. ${b.last_task} (${b.tasks}): ${b.trials} trials ${b.status}` })),
@@ -310,6 +312,38 @@ export function groupRatesChart(groups: GroupFigures[]): string {
       Plot.frame({ stroke: "#ddd" }),
       Plot.ruleY(rows.filter((r) => r.ci95), { fx: "basis", fy: "denominator", y: "group", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "basis", strokeWidth: 2 }),
       Plot.dot(rows, { fx: "basis", fy: "denominator", y: "group", x: (r: Row) => r.rate! * 100, fill: "basis", r: 3.5, title: (r: Row) => `${r.group} ${r.basis}/${r.denominator}: ${r.successes}/${r.count} ${percent(r.rate)}` }),
+    ],
+  });
+}
+
+/** A compare cell as the difference chart reads it: B - A as a fraction with its 95% interval, over `tasks` paired tasks. */
+export interface DifferenceCell {
+  basis: string;
+  denominator: string;
+  tasks: number;
+  difference: number | null;
+  ci95: Interval;
+}
+
+/** `denom compare`: B - A per cell in percentage points with its 95% interval, a rule at 0. */
+export function differenceChart(cells: DifferenceCell[]): string {
+  const rows = cells.filter((c) => c.difference !== null).map((c) => ({ ...c, cell: `${c.basis}/${c.denominator}` }));
+  if (rows.length === 0) return "";
+  type Row = (typeof rows)[number];
+  const order = (["first", "final"] as const).flatMap((b) => DENOMINATORS.map((d) => `${b}/${d}`));
+  return draw({
+    width: 560,
+    height: 60 + 26 * order.length,
+    marginLeft: 130,
+    marginRight: 70,
+    x: { label: "B - A (percentage points), 95% interval", grid: true },
+    y: { domain: order, label: null },
+    color: { type: "ordinal", domain: ["B ahead", "B behind", "even"], range: [STATUS_COLORS.success, STATUS_COLORS.failure, "#777"] },
+    marks: [
+      Plot.ruleX([0], { stroke: "#333" }),
+      Plot.ruleY(rows.filter((r) => r.ci95), { y: "cell", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "#8A99A6", strokeWidth: 2 }),
+      Plot.dot(rows, { y: "cell", x: (r: Row) => r.difference! * 100, r: 4.5, fill: (r: Row) => (r.difference! > 0 ? "B ahead" : r.difference! < 0 ? "B behind" : "even"), title: (r: Row) => `${r.cell}: ${(r.difference! * 100).toFixed(1)} points over ${r.tasks} tasks` }),
+      Plot.text(rows, { y: "cell", frameAnchor: "right", text: (r: Row) => `${r.difference! > 0 ? "+" : ""}${(r.difference! * 100).toFixed(1)}`, textAnchor: "start", dx: 8 }),
     ],
   });
 }
