@@ -10,7 +10,7 @@
 import * as Plot from "@observablehq/plot";
 import { parseHTML } from "linkedom";
 import type { HistogramBin, TaskBlock, WaffleCell, WaterfallBar } from "../commands/report-charts.js";
-import type { GroupFigures, Interval, PassAtK } from "../commands/report-metrics.js";
+import type { GroupFigures, PassAtK } from "../commands/report-metrics.js";
 import type { RateCell } from "../commands/report.js";
 import { percent, seconds } from "./format.js";
 import { ci } from "./metrics-text.js";
@@ -312,38 +312,6 @@ export function groupRatesChart(groups: GroupFigures[]): string {
       Plot.frame({ stroke: "#ddd" }),
       Plot.ruleY(rows.filter((r) => r.ci95), { fx: "basis", fy: "denominator", y: "group", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "basis", strokeWidth: 2 }),
       Plot.dot(rows, { fx: "basis", fy: "denominator", y: "group", x: (r: Row) => r.rate! * 100, fill: "basis", r: 3.5, title: (r: Row) => `${r.group} ${r.basis}/${r.denominator}: ${r.successes}/${r.count} ${percent(r.rate)}` }),
-    ],
-  });
-}
-
-/** A compare cell as the difference chart reads it: B - A as a fraction with its 95% interval, over `tasks` paired tasks. */
-export interface DifferenceCell {
-  basis: string;
-  denominator: string;
-  tasks: number;
-  difference: number | null;
-  ci95: Interval;
-}
-
-/** `denom compare`: B - A per cell in percentage points with its 95% interval, a rule at 0. */
-export function differenceChart(cells: DifferenceCell[]): string {
-  const rows = cells.filter((c) => c.difference !== null).map((c) => ({ ...c, cell: `${c.basis}/${c.denominator}` }));
-  if (rows.length === 0) return "";
-  type Row = (typeof rows)[number];
-  const order = (["first", "final"] as const).flatMap((b) => DENOMINATORS.map((d) => `${b}/${d}`));
-  return draw({
-    width: 560,
-    height: 60 + 26 * order.length,
-    marginLeft: 130,
-    marginRight: 70,
-    x: { label: "B - A (percentage points), 95% interval", grid: true },
-    y: { domain: order, label: null },
-    color: { type: "ordinal", domain: ["B ahead", "B behind", "even"], range: [STATUS_COLORS.success, STATUS_COLORS.failure, "#777"] },
-    marks: [
-      Plot.ruleX([0], { stroke: "#333" }),
-      Plot.ruleY(rows.filter((r) => r.ci95), { y: "cell", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "#8A99A6", strokeWidth: 2 }),
-      Plot.dot(rows, { y: "cell", x: (r: Row) => r.difference! * 100, r: 4.5, fill: (r: Row) => (r.difference! > 0 ? "B ahead" : r.difference! < 0 ? "B behind" : "even"), title: (r: Row) => `${r.cell}: ${(r.difference! * 100).toFixed(1)} points over ${r.tasks} tasks` }),
-      Plot.text(rows, { y: "cell", frameAnchor: "right", text: (r: Row) => `${r.difference! > 0 ? "+" : ""}${(r.difference! * 100).toFixed(1)}`, textAnchor: "start", dx: 8 }),
     ],
   });
 }
