@@ -44,7 +44,7 @@ interface CommonFlags {
 /** The output formats of `report --format`. */
 const REPORT_OUTPUTS = ["table", "json", "md", "html"];
 /** The output formats of `compare --format` (issue 18 adds html). */
-const COMPARE_OUTPUTS = ["table", "json", "md"];
+const COMPARE_OUTPUTS = ["table", "json", "md", "html"];
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -271,6 +271,7 @@ Examples:
   $ denom compare a.jsonl b.jsonl --json                  # one JSON object (keys in docs/compare.md)
   $ denom compare results/ --by agent --baseline agent-a  # every other agent against agent-a
   $ denom compare a.jsonl b.jsonl --format md             # markdown for a pull-request comment
+  $ denom compare a.jsonl b.jsonl --format html -o compare.html   # one self-contained page with a chart
   $ denom compare a.jsonl b.jsonl --fail-if-worse final/attributable   # exit 4 when B is worse
 
 Tasks are paired by task id; tasks on one side only are listed, never paired.
@@ -307,13 +308,14 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       .description("Compares candidate B with baseline A over the tasks both ran: per cell the paired difference of success shares, its 95% interval, an exact McNemar or z test, the power, whether the ranking flips between cells, and where the difference comes from.")
       .argument("[inputs...]", "A B (baseline, candidate: each a file, folder or archive), or with --by the inputs holding every group")
       .option("--json", "print one JSON object (keys in docs/compare.md); same as --format json")
-      .option("--format <format>", "output: table for a terminal (default), json, or md (GitHub markdown); or the name of an input format, as --input-format")
+      .option("--format <format>", "output: table for a terminal (default), json, md (GitHub markdown) or html (one self-contained page with a chart); or the name of an input format, as --input-format")
+      .option("-o, --out <file>", "write the output to FILE instead of stdout (- for stdout)")
       .addOption(new Option("--by <field>", "compare the groups of this field of one input").choices(GROUP_KEYS))
       .option("--baseline <value>", "with --by: the group every other group is compared with")
       .option("--fail-if-worse <cell>", "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0"),
   )
     .addHelpText("after", COMPARE_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string }) => {
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string; out?: string }) => {
       const format = outputFormat(flags, COMPARE_OUTPUTS);
       const { parseCellName, runCompare } = await import("./commands/compare.js");
       const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
@@ -333,16 +335,21 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
           inSession({ ...runs, inputs: [inputs[0]] }, (a) => inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options))),
         );
       }
+      let text: string;
       if (format === "json") {
         const { renderCompareJson } = await import("./render/compare-json.js");
-        io.stdout.write(renderCompareJson(data));
+        text = renderCompareJson(data);
       } else if (format === "md") {
         const { renderCompareMarkdown } = await import("./render/compare-markdown.js");
-        io.stdout.write(renderCompareMarkdown(data));
+        text = renderCompareMarkdown(data);
+      } else if (format === "html") {
+        const { renderCompareHtml } = await import("./render/compare-html.js");
+        text = renderCompareHtml(data);
       } else {
         const { renderCompareText } = await import("./render/compare-text.js");
-        io.stdout.write(renderCompareText(data, { color: useColor(io.stdout, io.env) }));
+        text = renderCompareText(data, { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
       }
+      writeOutput(io, flags.out, text);
       let code: number = strictExit(flags, data, io);
       const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);
       if (code === ExitCode.ok && worse.length) {
@@ -382,7 +389,7 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
     });
 }
 
-/** The output `--json` / `--format` ask for (table, json or md); throws UsageError for two. */
+/** The output `--json` / `--format` ask for (table, json, md or html); throws UsageError for two. */
 function outputFormat(flags: { json?: boolean; format?: string }, outputs: readonly string[]): string {
   const output = flags.format !== undefined && outputs.includes(flags.format) ? flags.format : "table";
   if (flags.json && output !== "table" && output !== "json") throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);

@@ -315,3 +315,37 @@ export function groupRatesChart(groups: GroupFigures[]): string {
     ],
   });
 }
+
+/** One cell of a comparison as the difference chart reads it (DESIGN section 11): B - A and its 95% interval, fractions. */
+export interface DifferenceCell {
+  basis: string;
+  denominator: string;
+  difference: number | null;
+  ci95: [number, number] | null;
+}
+
+/** The paired difference B - A per cell as a dot on a points axis with its 95% interval, a rule at 0: one row per denominator, first try above final. */
+export function differenceChart(cells: DifferenceCell[]): string {
+  const shown = cells.filter((c) => c.difference !== null);
+  if (shown.length === 0) return "";
+  const ends = shown.flatMap((c) => [c.difference!, ...(c.ci95 ?? [])]).map((v) => v * 100);
+  const reach = Math.min(100, Math.max(10, ...ends.map(Math.abs)));
+  const marks = (["first", "final"] as const).flatMap((basis) => {
+    const rows = shown.filter((c) => c.basis === basis);
+    const dy = basis === "first" ? -6 : 6;
+    return [
+      Plot.ruleY(rows.filter((c) => c.ci95), { y: "denominator", x1: (c: DifferenceCell) => c.ci95![0] * 100, x2: (c: DifferenceCell) => c.ci95![1] * 100, stroke: "basis", strokeWidth: 2, strokeOpacity: 0.7, dy }),
+      Plot.dot(rows, { y: "denominator", x: (c: DifferenceCell) => c.difference! * 100, fill: "basis", r: 4, dy, title: (c: DifferenceCell) => `${c.basis}/${c.denominator}: B - A ${(c.difference! * 100).toFixed(1)} points` }),
+    ];
+  });
+  return draw({
+    width: 500,
+    height: 230,
+    marginLeft: 90,
+    marginRight: 20,
+    x: { domain: [-reach, reach], label: "B - A (points), 95% interval", grid: true },
+    y: { domain: DENOMINATORS, label: null },
+    color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final], legend: true, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
+    marks: [Plot.ruleX([0], { stroke: "#333" }), ...marks],
+  });
+}
