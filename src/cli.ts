@@ -14,6 +14,7 @@ import { DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
 import { progressLine } from "./render/progress.js";
+import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
 import { maskSecrets } from "./ingest/secrets.js";
@@ -127,7 +128,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => io.stderr.write(escapeMessage(s)),
       outputError: (s, write) => write(s.startsWith("error:") ? `denom: ${s}` : s),
     });
 
@@ -155,10 +156,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.stdout.write(renderJson(data));
       } else if (format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        io.stdout.write(renderReportMarkdown(data));
+        io.stdout.write(renderReportMarkdown(terminalSafe(data)));
       } else {
         const { renderReportText } = await import("./render/report-text.js");
-        io.stdout.write(renderReportText(data, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(renderReportText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
       }
       exitCode = strictExit(flags, data.accounting, io);
     });
@@ -184,7 +185,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.stdout.write(renderJson(data.timeouts));
       } else {
         const { renderTimeoutsText } = await import("./render/timeouts-text.js");
-        io.stdout.write(renderTimeoutsText(data, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(renderTimeoutsText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
       }
       exitCode = strictExit(flags, data, io);
     });
@@ -211,7 +212,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.stdout.write(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
       } else {
         const { renderAuditText } = await import("./render/audit-text.js");
-        io.stdout.write(renderAuditText(data, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(renderAuditText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
       }
       exitCode = strictExit(flags, data, io);
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
@@ -296,9 +297,9 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       const options = { ...runsOptions(inputs, flags, io, "export --out trials.csv"), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
       const { runExport } = await import("./commands/export.js");
       const data = await withProgress(io, options, () => runExport(options));
-      if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
+      if (flags.rawCsv && data.format !== "csv") io.stderr.write(escapeMessage(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}`) + "\n");
       const { renderExportText } = await import("./render/store-text.js");
-      io.stdout.write(renderExportText(data));
+      io.stdout.write(renderExportText(terminalSafe(data)));
       setExit(strictExit(flags, data, io));
     });
 
@@ -330,10 +331,10 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         io.stdout.write(renderJson(data));
       } else {
         const { renderIngestText } = await import("./render/store-text.js");
-        io.stdout.write(renderIngestText(data));
+        io.stdout.write(renderIngestText(terminalSafe(data)));
       }
       if (!data.committed) {
-        io.stderr.write(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}\n`);
+        io.stderr.write(escapeMessage(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}`) + "\n");
         setExit(ExitCode.data);
       }
     });
@@ -368,14 +369,14 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         const relations = await query.readSchema(options);
         const { renderSchemaText } = await import("./render/store-text.js");
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(relations));
+        io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(terminalSafe(relations)));
       } else if (flags.csv) {
         io.stdout.write(await query.runQueryCsv(options, sql!, !flags.rawCsv));
       } else {
         const result = await query.runQuery(options, sql!);
         const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(result, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(terminalSafe(result), { color: useColor(io.stdout, io.env) }));
       }
     });
 }
@@ -455,7 +456,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
 
 /** Prints a warning on stderr, secrets masked (a path or an archive's message may hold one). */
 function warningPrinter(io: Io): (text: string) => void {
-  return (text) => io.stderr.write(`denom: warning: ${maskSecrets(text).text}\n`);
+  return (text) => io.stderr.write(`denom: warning: ${escapeMessage(maskSecrets(text).text)}\n`);
 }
 
 /** Prints the first rejects as they come, then counts the rest. */
@@ -465,7 +466,7 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
     if (++shown > REJECTS_SHOWN) return;
     const where = r.location ? `${r.source} (${r.location})` : `${r.source}:${r.line}`;
     const skipped = r.kind === "document" ? "" : `the ${r.kind} was skipped, `; // a broken document says what was kept in its reason
-    io.stderr.write(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal\n`);
+    io.stderr.write(escapeMessage(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal`) + "\n");
     if (shown === REJECTS_SHOWN) io.stderr.write(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
 }
@@ -536,12 +537,12 @@ function handleError(e: unknown, io: Io, debug: boolean): number {
     return ExitCode.usage;
   }
   if (e instanceof DenomError) {
-    io.stderr.write(`denom: ${maskSecrets(e.message).text}\n`);
-    if (debug && e.stack) io.stderr.write(`${e.stack}\n`);
+    io.stderr.write(`denom: ${escapeMessage(maskSecrets(e.message).text)}\n`);
+    if (debug && e.stack) io.stderr.write(`${escapeMessage(maskSecrets(e.stack).text)}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  io.stderr.write(`denom: internal error: ${maskSecrets(err?.message ?? String(e)).text}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
-  if (debug && err?.stack) io.stderr.write(`${err.stack}\n`);
+  io.stderr.write(`denom: internal error: ${escapeMessage(maskSecrets(err?.message ?? String(e)).text)}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
+  if (debug && err?.stack) io.stderr.write(`${escapeMessage(maskSecrets(err.stack).text)}\n`);
   return ExitCode.data;
 }
