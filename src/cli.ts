@@ -17,6 +17,7 @@ import { progressLine } from "./render/progress.js";
 import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
+import { MAX_LINE_BYTES } from "./ingest/lines.js";
 import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
 
@@ -36,6 +37,7 @@ interface CommonFlags {
   inputFormat?: string;
   /** report: an output format or an input format's name; other commands: an input format's name */
   format?: string;
+  maxLineBytes?: string;
 }
 
 /** The output formats of `report --format`. */
@@ -313,11 +315,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .option("--json", "print what was added and skipped as JSON")
     .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
     .option("--format <name>", "the same as --input-format")
+    .option("--max-line-bytes <size>", MAX_LINE_HELP)
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string }) => {
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; maxLineBytes?: string }) => {
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags),
+        maxLineBytes: parseLineLimit(flags.maxLineBytes),
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -386,8 +390,27 @@ function addRunsFlags(cmd: Command): Command {
     cmd
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
       .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
-      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source"),
+      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--max-line-bytes <size>", MAX_LINE_HELP),
   );
+}
+
+const MAX_LINE_HELP = "the longest JSONL line read (e.g. 256MiB; default 64MiB); a longer line is a reject, skipped without being held in memory";
+
+/**
+ * `--max-line-bytes SIZE`: bytes, or a number with KB, MB, GB (powers of 1000)
+ * or KiB, MiB, GiB (powers of 1024). Undefined when absent. Throws UsageError
+ * for anything else, or above MAX_LINE_BYTES (a line must fit in one string).
+ */
+export function parseLineLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(|B|KB|MB|GB|KiB|MiB|GiB)\s*$/i.exec(value);
+  const units: Record<string, number> = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+  const bytes = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 1) throw new UsageError(`--max-line-bytes ${value}: expected a size such as 268435456, 256MiB or 300MB`);
+  if (bytes > MAX_LINE_BYTES)
+    throw new UsageError(`--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`);
+  return bytes;
 }
 
 /** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
@@ -448,6 +471,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, outputs),
+    maxLineBytes: parseLineLimit(flags.maxLineBytes),
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
     onWarning: warningPrinter(io),

@@ -30,6 +30,8 @@ export interface RunsOptions {
   onProgress?: IngestOptions["onProgress"];
   /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
   format?: IngestOptions["format"];
+  /** `--max-line-bytes N`: the longest JSONL line read; a longer one is a reject */
+  maxLineBytes?: IngestOptions["maxLineBytes"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
 }

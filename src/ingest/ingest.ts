@@ -52,6 +52,8 @@ export interface IngestOptions {
   skipKnownSources?: boolean;
   /** `--input-format NAME`: read every source with this adapter instead of detecting one */
   format?: Adapter | null;
+  /** `--max-line-bytes N`: the longest JSONL line read (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
+  maxLineBytes?: number;
 }
 
 /** A source left out because a source with the same sha256 is already loaded. */
@@ -167,7 +169,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         CONTAINER_KEYS,
         { unit: onUnit, blank: () => void counts.blank++, reject },
         namedFormat(src.name),
-        { ...documentOptions(src.name), chooseDocument: formats.chooseDocument },
+        { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes },
       );
       const unreadable = formats.unreadable();
       if (unreadable) throw new DataError(unreadable);
