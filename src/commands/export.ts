@@ -8,7 +8,8 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Database } from "../db/database.js";
-import { DataError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
+import { commit, discard, stage, type Staged } from "../render/atomic.js";
 import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../render/copy.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
@@ -97,8 +98,12 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
   if ([...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);
   const { db } = await loadRuns(options);
+  const staged: Staged<unknown>[] = [];
   try {
-    const written = await copyTo(db, { ...(await selection(db, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
+    // both files are written beside their names and renamed into place only once both are whole
+    const data = await stage(options.out, async (path) => copyTo(db, { ...(await selection(db, options.what)), path, format, neutraliseFormulas: !options.rawCsv }));
+    staged.push(data);
+    const written = data.result;
     const meta: Meta = await readMeta(db, options.thresholds, options.statusMap);
     const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
     const exported = {
@@ -110,13 +115,11 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
       csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
     };
     const metaFile = `${options.out}.meta.json`;
-    try {
-      writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
-    } catch (e) {
-      throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
-    }
+    staged.push(await stage(metaFile, (path) => writeFileSync(path, renderJson({ export: exported, meta, accounting }))));
+    commit(staged.splice(0));
     return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
   } finally {
+    discard(staged);
     db.close();
   }
 }

@@ -9,6 +9,7 @@
  * `report --db` reads while their key matches; the definitions stay in queries/.
  */
 import { storeLayers } from "../db/layer-cache.js";
+import { DataError, duckdbMessage } from "../errors.js";
 import { loadQueries } from "../db/queries.js";
 import { openStoredForWriting } from "../db/stored.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
@@ -59,7 +60,18 @@ export interface IngestData {
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
-  const specs = expandInputs(options.inputs);
+  const specs = expandInputs(options.inputs, options.onWarning);
+  try {
+    return await ingestInto(specs, options);
+  } catch (e) {
+    // a full disk before the commit (the tables, the views, the rows): one line, not an internal error
+    if (/no space left on device/i.test((e as Error)?.message ?? "") && !(e as Error).message.startsWith(`cannot write ${options.db}`))
+      throw new DataError(`cannot write ${options.db}: no space left on device; none of the runs of this call were added`, { cause: e });
+    throw e;
+  }
+}
+
+async function ingestInto(specs: ReturnType<typeof expandInputs>, options: IngestCommandOptions): Promise<IngestData> {
   const db = await openStoredForWriting(options.db);
   try {
     await loadQueries(db);
@@ -74,10 +86,21 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       await db.run("ROLLBACK");
       throw e;
     }
-    await db.run(committed ? "COMMIT" : "ROLLBACK");
+    try {
+      await db.run(committed ? "COMMIT" : "ROLLBACK");
+    } catch (e) {
+      throw new DataError(`cannot write ${options.db}: ${writeReason(e)}; none of the runs of this call were added`, { cause: e });
+    }
     // the base layers for the default definitions, kept for report --db (recomputed only when the
     // sources or denom's queries changed: an ingest that added nothing leaves them)
-    await storeLayers(db);
+    try {
+      await storeLayers(db);
+    } catch (e) {
+      throw new DataError(
+        `cannot write ${options.db}: ${writeReason(e)}; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`,
+        { cause: e },
+      );
+    }
     const added = committed
       ? ((await db.all(
           "SELECT name, sha256, lines, records, rejected, attempts, adapter FROM sources WHERE source_id >= $first ORDER BY source_id",
@@ -98,4 +121,10 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
   } finally {
     db.close();
   }
+}
+
+/** Why DuckDB could not write: "no space left on device", or its message's first line. */
+function writeReason(e: unknown): string {
+  const message = duckdbMessage(e);
+  return /no space left on device/i.test(message) ? "no space left on device" : message;
 }

@@ -4,13 +4,13 @@
  * writes to it fails), and `--schema`: the tables and views with their columns.
  */
 import { StatementType } from "@duckdb/node-api";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "../db/database.js";
 import { cellConverter, type Cell } from "../db/values.js";
 import { DataError, UsageError, duckdbMessage } from "../errors.js";
 import { copyTo, type CopiedColumn } from "../render/copy.js";
+import { makeScratch, removeScratch } from "../scratch.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
 
 export interface QueryOptions extends Pick<RunsOptions, "statusMap" | "thresholds" | "expectation" | "stdin"> {
@@ -58,7 +58,7 @@ export async function runQuery(options: QueryOptions, sql: string): Promise<Quer
 export async function runQueryCsv(options: QueryOptions, sql: string, neutraliseFormulas: boolean): Promise<string> {
   return withDatabase(options, async (db) => {
     await checkOneStatement(db, sql);
-    const dir = mkdtempSync(join(tmpdir(), "denom-query-"));
+    const dir = makeScratch();
     try {
       const path = join(dir, "result.csv");
       await copyTo(db, { select: sql.trim().replace(/;\s*$/, ""), path, format: "csv", neutraliseFormulas }).catch((e) => {
@@ -66,7 +66,7 @@ export async function runQueryCsv(options: QueryOptions, sql: string, neutralise
       });
       return readFileSync(path, "utf8");
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      removeScratch(dir);
     }
   });
 }

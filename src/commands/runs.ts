@@ -114,12 +114,12 @@ export const IN_MEMORY_MAX_BYTES = 256e6;
 /**
  * True when the inputs may hold more than IN_MEMORY_MAX_BYTES once
  * decompressed (expandedBytes: a gzip by the size its trailer records), or
- * one is stdin or a gzip whose size cannot be told.
+ * one is stdin, a named pipe or a gzip whose size cannot be told.
  */
 export function needsDisk(specs: readonly InputSpec[]): boolean {
   let bytes = 0;
   for (const s of specs) {
-    if (s.kind === "stdin") return true;
+    if (s.kind !== "file") return true;
     bytes += expandedBytes(s.path, s.size);
   }
   return bytes > IN_MEMORY_MAX_BYTES;
