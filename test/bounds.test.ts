@@ -154,3 +154,18 @@ describe("exports are written whole or not at all", () => {
     }
   });
 });
+
+describe("many trials per task: the bootstrap works on a bounded set of k", () => {
+  it("3 tasks x 500 trials: pass@k for every k, intervals for k = 1..10, 20, 50, 100, 200, 500", async () => {
+    // trial k of each task succeeds unless k % 3 = 0: c = 333 of n = 500 for every task
+    const lines = [];
+    for (let t = 0; t < 3; t++) for (let k = 0; k < 500; k++) lines.push(JSON.stringify({ task_id: `t${t}`, trial: k, status: k % 3 ? "success" : "failure" }));
+    const dir = tempDir({ "many.jsonl": lines.join("\n") + "\n" });
+    const out = (await denom(["report", "--json", join(dir, "many.jsonl")])).json();
+    expect(out.pass_at_k.length).toBe(500);
+    // pass@1 = c/n = 333/500 for each task, so the mean is 0.666
+    expect(out.pass_at_k[0].pass_at_k).toBeCloseTo(0.666, 12);
+    const withCi = out.pass_at_k.filter((p: { pass_at_k_ci95: unknown }) => p.pass_at_k_ci95 !== null).map((p: { k: number }) => p.k);
+    expect(withCi).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 200, 500]);
+  });
+});
