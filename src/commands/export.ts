@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import type { Database } from "../db/database.js";
 import { UsageError } from "../errors.js";
 import { commit, discard, stage, type Staged } from "../render/atomic.js";
+import { removeScratch, scratchBeside } from "../scratch.js";
 import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../render/copy.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
@@ -97,11 +98,15 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
   const target = resolve(options.out);
   if ([...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);
-  const { db } = await loadRuns(options);
+  // both files are written beside their names and renamed into place only once both are whole;
+  // the data's temporary path is the one file a locked --db session may write (sandbox.ts)
+  const dataPath = scratchBeside(options.out);
   const staged: Staged<unknown>[] = [];
+  let db: Database | null = null;
   try {
-    // both files are written beside their names and renamed into place only once both are whole
-    const data = await stage(options.out, async (path) => copyTo(db, { ...(await selection(db, options.what)), path, format, neutraliseFormulas: !options.rawCsv }));
+    db = (await loadRuns({ ...options, writable: { paths: [dataPath] } })).db;
+    const session = db;
+    const data = await stage(options.out, async (path) => copyTo(session, { ...(await selection(session, options.what)), path, format, neutraliseFormulas: !options.rawCsv }), dataPath);
     staged.push(data);
     const written = data.result;
     const meta: Meta = await readMeta(db, options.thresholds, options.statusMap);
@@ -120,6 +125,7 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
     return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
   } finally {
     discard(staged);
-    db.close();
+    removeScratch(dataPath);
+    db?.close();
   }
 }

@@ -7,6 +7,7 @@ import type { Readable } from "node:stream";
 import { Database } from "../db/database.js";
 import { usableLayers } from "../db/layer-cache.js";
 import { freezeLayers, loadQueries, readStoredLayers } from "../db/queries.js";
+import type { Writable } from "../db/sandbox.js";
 import { openStoredForReading, STORED } from "../db/stored.js";
 import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
@@ -34,6 +35,8 @@ export interface RunsOptions {
   maxLineBytes?: IngestOptions["maxLineBytes"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
+  /** with `db`: what the locked-down session may write (an export being staged; sandbox.ts) */
+  writable?: Writable;
 }
 
 /** An open database with the runs loaded; close it when done. */
@@ -77,7 +80,7 @@ export async function applyDefinitions(
  */
 export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }): Promise<LoadedRuns> {
   const specs = options.db ? [] : expandInputs(options.inputs, options.onWarning);
-  const db = options.db ? await openStoredForReading(options.db) : await Database.open({ temporary: needsDisk(specs) });
+  const db = options.db ? await openStoredForReading(options.db, options.writable) : await Database.open({ temporary: needsDisk(specs) });
   try {
     if (!options.db) await createTables(db);
     // a kept file may hold layers ingest evaluated under these very definitions

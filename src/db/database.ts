@@ -117,6 +117,11 @@ async function pinUtc(connection: DuckDBConnection): Promise<void> {
   }
 }
 
+/** Quotes a name as a SQL identifier: `runs-2025`, `full` (a keyword), `x'y` and `a"b` all stay one name. */
+export function sqlName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
 /** Quotes a string as a SQL literal. */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_THRESHOLDS, type Expectation, type GroupKey, type Thresholds } from "../definitions.js";
 import { applyDefinitions } from "../commands/runs.js";
-import type { Database } from "./database.js";
+import { sqlName, type Database } from "./database.js";
 import { FROZEN_LAYERS, QUERIES_DIR, queryFiles } from "./queries.js";
 
 /**
@@ -117,10 +117,12 @@ function queriesDigest(dir: string): string {
 
 /**
  * A hex sha256 of the sorted sha256s in table `sources` of `catalog` (the
- * attached file, or the open one): changes whenever a source is added.
+ * attached file, or the open one): changes whenever a source is added. The
+ * open file's catalog is named after its stem (`runs-2025`, `full`, `my runs`,
+ * or a name crafted to hold SQL), so it is always quoted.
  */
 async function sourcesFingerprint(db: Database, catalog: string): Promise<string> {
-  const row = await db.one(`SELECT coalesce(string_agg(sha256, ',' ORDER BY sha256), '') AS list FROM ${catalog}.main.sources`);
+  const row = await db.one(`SELECT coalesce(string_agg(sha256, ',' ORDER BY sha256), '') AS list FROM ${sqlName(catalog)}.main.sources`);
   return createHash("sha256").update(String(row?.list ?? "")).digest("hex");
 }
 
@@ -137,7 +139,7 @@ async function tablesOf(db: Database, catalog: string): Promise<Set<string>> {
 async function storedKeyMatches(db: Database, catalog: string): Promise<boolean> {
   const tables = await tablesOf(db, catalog);
   if (!tables.has(LAYER_KEY_TABLE) || !STORED_LAYERS.every((layer) => tables.has(layerTable(layer)))) return false;
-  const key = await db.all(`SELECT definitions, sources FROM ${catalog}.main.${LAYER_KEY_TABLE}`);
+  const key = await db.all(`SELECT definitions, sources FROM ${sqlName(catalog)}.main.${LAYER_KEY_TABLE}`);
   if (key.length !== 1) return false;
   return key[0].definitions === definitionsFingerprint(DEFAULT_DEFINITIONS) && key[0].sources === (await sourcesFingerprint(db, catalog));
 }

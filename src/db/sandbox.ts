@@ -45,6 +45,56 @@ const READ_STATEMENTS = new Set(["PIVOT", "PIVOT_WIDER", "UNPIVOT", "PIVOT_LONGE
 const QUERY_STATEMENTS = new Set(["SELECT", "WITH", "FROM", "VALUES", "TABLE"]);
 
 /**
+ * The statements of `sql` as its text separates them: semicolons outside
+ * quotes ('...', "...", E'...' with backslash escapes, $tag$...$tag$) and
+ * comments, empty pieces dropped. DuckDB's own count can be higher: it expands
+ * a PIVOT whose values are not listed into a statement that first collects them.
+ */
+export function countStatements(sql: string): number {
+  let count = 0;
+  let piece = false;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === ";") {
+      if (piece) count++;
+      piece = false;
+      continue;
+    }
+    if (/\s/.test(c)) continue;
+    if (c === "-" && sql[i + 1] === "-") {
+      const nl = sql.indexOf("\n", i);
+      i = nl < 0 ? sql.length : nl;
+      continue;
+    }
+    if (c === "/" && sql[i + 1] === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end < 0 ? sql.length : end + 1;
+      continue;
+    }
+    piece = true;
+    if (c === "'" || c === '"') {
+      const escapes = c === "'" && /[eE]/.test(sql[i - 1] ?? "") && !/[A-Za-z0-9_]/.test(sql[i - 2] ?? "");
+      for (i++; i < sql.length; i++) {
+        if (escapes && sql[i] === "\\") i++;
+        else if (sql[i] === c) {
+          if (sql[i + 1] === c) i++;
+          else break;
+        }
+      }
+      continue;
+    }
+    if (c === "$") {
+      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))?.[0];
+      if (tag) {
+        const end = sql.indexOf(tag, i + tag.length);
+        i = end < 0 ? sql.length : end + tag.length - 1;
+      }
+    }
+  }
+  return count + (piece ? 1 : 0);
+}
+
+/**
  * `sql` (one statement) without its leading comments, blanks and opening
  * parentheses, and its first word in upper case.
  */
@@ -70,6 +120,7 @@ function firstWord(sql: string): { word: string; rest: string } {
  * never binds or runs); never prepares the statement.
  */
 export async function refusal(db: Database, sql: string): Promise<string | null> {
+  if (countStatements(sql) > 1) return "several statements";
   let { word, rest } = firstWord(sql);
   const said: string[] = [];
   while (word === "EXPLAIN") {

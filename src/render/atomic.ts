@@ -17,12 +17,11 @@ export interface Staged<T> {
 }
 
 /**
- * Runs `write` on a temporary path beside `target` and returns it staged (not
- * yet in place). Throws DataError naming `target` (never the temporary path)
+ * Runs `write` on a temporary path beside `target` (scratchBeside, or the one
+ * given) and returns it staged (not yet in place). Throws DataError naming `target` (never the temporary path)
  * and saying what was kept when the write fails; the temporary file is removed.
  */
-export async function stage<T>(target: string, write: (temporary: string) => T | Promise<T>): Promise<Staged<T>> {
-  const temporary = scratchBeside(target);
+export async function stage<T>(target: string, write: (temporary: string) => T | Promise<T>, temporary: string = scratchBeside(target)): Promise<Staged<T>> {
   try {
     return { target, temporary, result: await write(temporary) };
   } catch (e) {
