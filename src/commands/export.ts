@@ -7,14 +7,14 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Database } from "../db/database.js";
+import type { Database, Session } from "../db/session.js";
 import { UsageError } from "../errors.js";
 import { commit, discard, stage, type Staged } from "../render/atomic.js";
 import { removeScratch, scratchBeside } from "../scratch.js";
-import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../render/copy.js";
+import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../db/session.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { RunsOptions } from "../ingest/runs.js";
 
 /** What `--what` exports: trials (view trials), attempts (attempts_classified), rates (rate_intervals: the grid with ci95), rejects, timeouts (attempt_timeout_cause). */
 export type ExportWhat = "trials" | "attempts" | "rates" | "rejects" | "timeouts";
@@ -25,6 +25,21 @@ export interface ExportOptions extends RunsOptions {
   what: ExportWhat;
   /** CSV: write formula-like text cells as they are instead of neutralising them */
   rawCsv: boolean;
+  /**
+   * Where the data is written before it is renamed onto `out` (exportStaging);
+   * a session over `--db` must have been opened with it `writable`.
+   */
+  temporary?: string;
+}
+
+/**
+ * The options with the temporary path the data will be written to (beside
+ * `out`, so the rename onto it is atomic) and that path made `writable` for a
+ * locked-down `--db` session (src/db/sandbox.ts). Call before opening the session.
+ */
+export function exportStaging<T extends ExportOptions>(options: T): T {
+  const temporary = scratchBeside(options.out);
+  return { ...options, temporary, writable: { paths: [temporary] } };
 }
 
 /** What was written; FILE.meta.json holds `{export, meta, accounting}`. */
@@ -55,7 +70,18 @@ interface Selection {
  */
 const TIMEOUT_CONTEXT = ["run_id", "task_id", "trial", "attempt", "line", "fault", "timeout_limit_s", "duration_s", "queue_wait_s"];
 
-async function selection(db: Database, what: ExportWhat): Promise<Selection> {
+/** The relations each export reads (created in the session before its COPY). */
+const EXPORT_READS: Record<ExportWhat, string[]> = {
+  trials: ["trials"],
+  attempts: ["attempts_classified"],
+  rates: ["rate_intervals"],
+  rejects: [],
+  timeouts: ["attempt_timeout_cause", "attempts_classified"],
+};
+
+async function selection(session: Session, what: ExportWhat): Promise<Selection> {
+  await session.need(EXPORT_READS[what]);
+  const db: Database = session.db;
   switch (what) {
     case "trials":
       return { select: "SELECT * FROM trials", orderBy: ["run_key", "task_id", "trial"] };
@@ -89,43 +115,52 @@ async function selection(db: Database, what: ExportWhat): Promise<Selection> {
 }
 
 /**
- * Loads the runs (or opens `--db`), writes the export and FILE.meta.json.
- * Throws UsageError when the extension names no format or FILE is one of the
- * inputs, DataError when an input cannot be read or a file cannot be written.
+ * The format `--out` names. Throws UsageError when the extension names no
+ * format or FILE is one of the inputs; called before anything is read.
  */
-export async function runExport(options: ExportOptions): Promise<ExportData> {
+export function exportFormat(options: Pick<ExportOptions, "out" | "inputs" | "db">): CopyFormat {
   const format = copyFormatOf(options.out);
   const target = resolve(options.out);
   if ([...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);
-  // both files are written beside their names and renamed into place only once both are whole;
-  // the data's temporary path is the one file a locked --db session may write (sandbox.ts)
-  const dataPath = scratchBeside(options.out);
+  return format;
+}
+
+/**
+ * Writes the export and FILE.meta.json from an open session, each first to a
+ * temporary file beside it, both renamed into place only once both are whole:
+ * a failed write leaves no partial file and an older export as it was. Throws
+ * as exportFormat does, DataError naming the file when one cannot be written.
+ */
+export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
+  const format = exportFormat(options);
   const staged: Staged<unknown>[] = [];
-  let db: Database | null = null;
+  const temporary = options.temporary ?? scratchBeside(options.out);
   try {
-    db = (await loadRuns({ ...options, writable: { paths: [dataPath] } })).db;
-    const session = db;
-    const data = await stage(options.out, async (path) => copyTo(session, { ...(await selection(session, options.what)), path, format, neutraliseFormulas: !options.rawCsv }), dataPath);
-    staged.push(data);
-    const written = data.result;
-    const meta: Meta = await readMeta(db, options.thresholds, options.statusMap);
-    const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
-    const exported = {
-      file: options.out,
-      what: options.what,
-      format,
-      rows: written.rows,
-      columns: written.columns,
-      csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
-    };
-    const metaFile = `${options.out}.meta.json`;
-    staged.push(await stage(metaFile, (path) => writeFileSync(path, renderJson({ export: exported, meta, accounting }))));
-    commit(staged.splice(0));
-    return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
+    return await writeExport(session, options, format, temporary, staged);
   } finally {
     discard(staged);
-    removeScratch(dataPath);
-    db?.close();
+    removeScratch(temporary);
   }
+}
+
+async function writeExport(session: Session, options: ExportOptions, format: CopyFormat, temporary: string, staged: Staged<unknown>[]): Promise<ExportData> {
+  const db = session.db;
+  const data = await stage(options.out, async (path) => copyTo(db, { ...(await selection(session, options.what)), path, format, neutraliseFormulas: !options.rawCsv }), temporary);
+  staged.push(data);
+  const written = data.result;
+  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
+  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const exported = {
+    file: options.out,
+    what: options.what,
+    format,
+    rows: written.rows,
+    columns: written.columns,
+    csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
+  };
+  const metaFile = `${options.out}.meta.json`;
+  staged.push(await stage(metaFile, (path) => writeFileSync(path, renderJson({ export: exported, meta, accounting }))));
+  commit(staged.splice(0));
+  return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
 }

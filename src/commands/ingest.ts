@@ -4,17 +4,17 @@
  * `query --db`) read nothing again. Ingesting more files later adds them; a
  * source whose sha256 is already in the file is skipped and listed, never
  * counted twice. One call is one transaction: it adds all or nothing.
- * Afterwards it stores the evaluation of the costly views for the default
- * definitions as `layer_<view>` tables (src/db/layer-cache.ts), which
+ * Afterwards the session keeps the evaluation of the layers for the default
+ * definitions as `layer_<name>` tables (src/db/layer-cache.ts), which
  * `report --db` reads while their key matches; the definitions stay in queries/.
+ * Unlike the other commands, ingest opens its session itself: adding the
+ * inputs to FILE is the session's load step.
  */
-import { storeLayers } from "../db/layer-cache.js";
-import { DataError, duckdbMessage } from "../errors.js";
-import { loadQueries } from "../db/queries.js";
-import { openStoredForWriting } from "../db/stored.js";
+import { DEFAULT_DEFINITIONS, openSession } from "../db/session.js";
+import { DataError } from "../errors.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/sources.js";
-import type { RunsOptions } from "./runs.js";
 
 export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes"> {
   /** the database file; created when missing */
@@ -61,46 +61,39 @@ export interface IngestData {
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
   const specs = expandInputs(options.inputs, options.onWarning);
-  try {
-    return await ingestInto(specs, options);
-  } catch (e) {
-    // a full disk before the commit (the tables, the views, the rows): one line, not an internal error
-    if (/no space left on device/i.test((e as Error)?.message ?? "") && !(e as Error).message.startsWith(`cannot write ${options.db}`))
-      throw new DataError(`cannot write ${options.db}: no space left on device; none of the runs of this call were added`, { cause: e });
-    throw e;
-  }
-}
-
-async function ingestInto(specs: ReturnType<typeof expandInputs>, options: IngestCommandOptions): Promise<IngestData> {
-  const db = await openStoredForWriting(options.db);
-  try {
-    await loadQueries(db);
-    const first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
-    await db.run("BEGIN TRANSACTION");
-    let committed: boolean;
-    let result: IngestResult;
-    try {
-      result = await ingestSpecs(db, specs, { ...options, skipKnownSources: true });
-      committed = !(options.strict && (result.rejected > 0 || result.broken > 0));
-    } catch (e) {
-      await db.run("ROLLBACK");
-      throw e;
-    }
-    try {
+  let first = 0;
+  let stored = false;
+  const session = await openSession({
+    write: options.db,
+    definitions: DEFAULT_DEFINITIONS,
+    load: async (db) => {
+      first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
+      await db.run("BEGIN TRANSACTION");
+      let result: IngestResult;
+      try {
+        result = await ingestSpecs(db, specs, { ...options, skipKnownSources: true });
+      } catch (e) {
+        await db.run("ROLLBACK");
+        throw e;
+      }
+      const committed = !(options.strict && (result.rejected > 0 || result.broken > 0));
       await db.run(committed ? "COMMIT" : "ROLLBACK");
-    } catch (e) {
-      throw new DataError(`cannot write ${options.db}: ${writeReason(e)}; none of the runs of this call were added`, { cause: e });
-    }
-    // the base layers for the default definitions, kept for report --db (recomputed only when the
-    // sources or denom's queries changed: an ingest that added nothing leaves them)
-    try {
-      await storeLayers(db);
-    } catch (e) {
-      throw new DataError(
-        `cannot write ${options.db}: ${writeReason(e)}; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`,
-        { cause: e },
-      );
-    }
+      stored = committed;
+      return { result, committed };
+    },
+  }).catch((e: unknown) => {
+    // a full disk: one line saying what the file holds now, never an internal error
+    if (!/no space left on device/i.test((e as Error)?.message ?? "")) throw e;
+    throw new DataError(
+      stored
+        ? `cannot write ${options.db}: no space left on device; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`
+        : `cannot write ${options.db}: no space left on device; none of the runs of this call were added`,
+      { cause: e },
+    );
+  });
+  const db = session.db;
+  const { result, committed } = session.loaded;
+  try {
     const added = committed
       ? ((await db.all(
           "SELECT name, sha256, lines, records, rejected, attempts, adapter FROM sources WHERE source_id >= $first ORDER BY source_id",
@@ -119,12 +112,6 @@ async function ingestInto(specs: ReturnType<typeof expandInputs>, options: Inges
       database: summary as unknown as IngestData["database"],
     };
   } finally {
-    db.close();
+    session.close();
   }
-}
-
-/** Why DuckDB could not write: "no space left on device", or its message's first line. */
-function writeReason(e: unknown): string {
-  const message = duckdbMessage(e);
-  return /no space left on device/i.test(message) ? "no space left on device" : message;
 }

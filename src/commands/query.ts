@@ -8,17 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Database } from "../db/database.js";
-import { countStatements, lockDown, refusal } from "../db/sandbox.js";
-import { cellConverter, type Cell } from "../db/values.js";
+import { countStatements, isLockedDown, lockDown, refusal } from "../db/sandbox.js";
+import { cellConverter, copyTo, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
-import { copyTo, type CopiedColumn } from "../render/copy.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
-
-export interface QueryOptions extends Pick<RunsOptions, "statusMap" | "thresholds" | "expectation" | "stdin"> {
-  /** the file kept by `denom ingest`; absent: a fresh empty database (its schema is today's) */
-  db?: string;
-}
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
 export interface QueryRows {
@@ -38,8 +30,8 @@ export interface Relation {
  * policy of db/values.ts). Throws UsageError for no or several statements,
  * DataError when DuckDB rejects the statement (a write to the file included).
  */
-export async function runQuery(options: QueryOptions, sql: string): Promise<QueryRows> {
-  return withDatabase(options, async (db) => {
+export async function runQuery(session: Session, sql: string): Promise<QueryRows> {
+  return withDatabase(session, async (db) => {
     await checkOneStatement(db, sql);
     try {
       const reader = await db.connection.runAndReadAll(sql);
@@ -57,11 +49,12 @@ export async function runQuery(options: QueryOptions, sql: string): Promise<Quer
  * DuckDB COPY as `denom export` (formula-like text cells neutralised unless
  * `neutraliseFormulas` is false). Throws as runQuery does.
  */
-export async function runQueryCsv(options: QueryOptions, sql: string, neutraliseFormulas: boolean): Promise<string> {
-  return withDatabase(options, async (db) => {
+export async function runQueryCsv(session: Session, sql: string, neutraliseFormulas: boolean): Promise<string> {
+  return withDatabase(session, async (db) => {
     await checkOneStatement(db, sql);
     // the session's own spill folder: the one place the locked session may write (removed at close)
-    const path = join(db.scratch!, "result.csv");
+    if (!db.scratch) throw new UsageError("--csv needs --db FILE: the rows are written in the session's own folder");
+    const path = join(db.scratch, "result.csv");
     await copyTo(db, { select: sql.trim().replace(/;\s*$/, ""), path, format: "csv", neutraliseFormulas }).catch((e) => {
       throw queryError(e);
     });
@@ -74,8 +67,8 @@ export async function runQueryCsv(options: QueryOptions, sql: string, neutralise
  * reference tables) of queries/ as created today, which shadow older copies
  * kept in the file. Tables first by name, then views in the order queries/ creates them.
  */
-export async function readSchema(options: QueryOptions): Promise<Relation[]> {
-  return withDatabase(options, async (db) => {
+export async function readSchema(session: Session): Promise<Relation[]> {
+  return withDatabase(session, async (db) => {
     const rows = await db.all(
       `WITH relations AS (
          SELECT database_name, table_name AS name, 'table' AS kind, table_oid AS oid
@@ -99,15 +92,10 @@ export async function readSchema(options: QueryOptions): Promise<Relation[]> {
   });
 }
 
-async function withDatabase<T>(options: QueryOptions, work: (db: Database) => Promise<T>): Promise<T> {
-  const { db } = await loadRuns({ ...options, inputs: [] });
-  try {
-    // a --db session is locked down as it opens (stored.ts); an empty one is locked here
-    if (!options.db) await lockDown(db);
-    return await work(db);
-  } finally {
-    db.close();
-  }
+async function withDatabase<T>(session: Session, work: (db: Database) => Promise<T>): Promise<T> {
+  // a --db session is locked down as it opens (stored.ts); any other is locked here, before user SQL
+  if (!(await isLockedDown(session.db))) await lockDown(session.db);
+  return work(session.db);
 }
 
 /**

@@ -39,6 +39,12 @@ export async function lockDown(db: Database, writable: Writable = {}): Promise<v
   await db.run("SET lock_configuration = true");
 }
 
+/** True when `db` is locked down already (lockDown ran). */
+export async function isLockedDown(db: Database): Promise<boolean> {
+  const row = await db.one("SELECT current_setting('lock_configuration') AS locked");
+  return row?.locked === true;
+}
+
 /** Statements that are queries whatever follows their first word. */
 const READ_STATEMENTS = new Set(["PIVOT", "PIVOT_WIDER", "UNPIVOT", "PIVOT_LONGER", "SUMMARIZE", "DESCRIBE", "DESC", "SHOW"]);
 /** Statements that start like a query but may hide a write (`WITH ... INSERT`): the parser has the last word. */

@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DataError } from "../errors.js";
-import { createTables, TABLES } from "../ingest/loader.js";
+import { createTables, TABLES } from "./schema.js";
 import { Database, sqlString } from "./database.js";
 import { lockDown, type Writable } from "./sandbox.js";
 
