@@ -8,6 +8,7 @@
 // With a second argument (a compiled secrets.js of another version), the same for it.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { medianMs } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const n = Number(process.argv[2] ?? 100000);
@@ -28,13 +29,7 @@ const secretLines = lines.slice(0, 2000).map((l, i) => l.replace('"bash"', `"bas
 const secretMb = secretLines.reduce((s, l) => s + l.length, 0) / 1e6;
 
 function time(label, megabytes, fn) {
-  const runs = [];
-  for (let k = 0; k < 5; k++) {
-    const t = process.hrtime.bigint();
-    fn();
-    runs.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  const ms = runs.sort((a, b) => a - b)[2];
+  const ms = medianMs(fn);
   console.log(`${label.padEnd(48)} ${ms.toFixed(1).padStart(8)} ms ${(ms / megabytes).toFixed(2).padStart(7)} ms/MB`);
 }
 
