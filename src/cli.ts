@@ -280,7 +280,9 @@ Examples:
   $ denom query --db runs.duckdb --csv "SELECT * FROM trials WHERE final_status = 'timeout' ORDER BY task_id" > timeouts.csv
   $ denom query --db runs.duckdb --schema      # tables and views with their columns
 
-The file is opened read-only; the views are today's, built on its tables.`;
+The file is opened read-only; the views are today's, built on its tables. The session
+cannot reach other files, the network or extensions; only queries run (SELECT, WITH,
+FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), anything else exits 2.`;
 
 /** export, ingest and query: the commands that take the figures elsewhere. */
 function addStoreCommands(program: Command, io: Io, setExit: (code: number) => void): void {
