@@ -11,7 +11,8 @@ import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
 import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type GroupKey } from "./definitions.js";
-import { DenomError, ExitCode, UsageError } from "./errors.js";
+import { writeFileSync } from "node:fs";
+import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
 import { progressLine } from "./render/progress.js";
@@ -42,7 +43,7 @@ interface CommonFlags {
 }
 
 /** The output formats of `report --format`. */
-const REPORT_OUTPUTS = ["table", "json", "md"];
+const REPORT_OUTPUTS = ["table", "json", "md", "html"];
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -53,6 +54,7 @@ Examples:
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md      # GitHub markdown for a PR or an issue
+  $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
@@ -142,28 +144,34 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--json", "print one JSON object (keys in the README) instead of tables; same as --format json")
-      .option("--format <format>", "output: table for a terminal (default), json, or md (GitHub markdown); or the name of an input format, as --input-format")
+      .option("--format <format>", "output: table for a terminal (default), json, md (GitHub markdown) or html (one self-contained page with charts); or the name of an input format, as --input-format")
+      .option("-o, --out <file>", "write the output to FILE instead of stdout (- for stdout)")
       .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
   )
     .addHelpText("after", REPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; out?: string }) => {
       const output = flags.format !== undefined && REPORT_OUTPUTS.includes(flags.format) ? flags.format : "table";
       if (flags.json && output !== "table" && output !== "json")
         throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);
       const format = flags.json ? "json" : output;
-      const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null };
+      const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null, charts: format === "html" };
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, options, () => inSession(options, (session) => runReport(session, options)));
+      let text: string;
       if (format === "json") {
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data));
+        text = renderJson(data);
       } else if (format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        io.stdout.write(renderReportMarkdown(terminalSafe(data)));
+        text = renderReportMarkdown(terminalSafe(data));
+      } else if (format === "html") {
+        const { renderReportHtml } = await import("./render/report-html.js");
+        text = renderReportHtml(data);
       } else {
         const { renderReportText } = await import("./render/report-text.js");
-        io.stdout.write(renderReportText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
+        text = renderReportText(terminalSafe(data), { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
       }
+      writeOutput(io, flags.out, text);
       exitCode = strictExit(flags, data.accounting, io);
     });
 
@@ -498,6 +506,19 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
     io.stderr.write(escapeMessage(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal`) + "\n");
     if (shown === REJECTS_SHOWN) io.stderr.write(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
+}
+
+/** Writes a command's output to stdout, or to FILE with `-o FILE` (`-` = stdout). Throws DataError when FILE cannot be written. */
+function writeOutput(io: Io, out: string | undefined, text: string): void {
+  if (out === undefined || out === "-") {
+    io.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    throw new DataError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 /** Reading that lasts longer than this gets a progress line (short reads stay silent). */
