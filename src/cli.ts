@@ -37,6 +37,7 @@ interface CommonFlags {
   expect?: string;
   expectCount?: string;
   inputFormat?: string;
+  scoreKey?: string;
   /** report: an output format or an input format's name; other commands: an input format's name */
   format?: string;
   maxLineBytes?: string;
@@ -236,10 +237,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .summary("the input formats denom reads, with the fields each reads")
     .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
     .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}]}]}")
-    .action(async (flags: { json?: boolean }) => {
+    .option("--md", "print each format's mapping table as markdown (what docs/formats/ holds)")
+    .argument("[names...]", "only these formats (with --md)")
+    .action(async (names: string[], flags: { json?: boolean; md?: boolean }) => {
       const { runFormats } = await import("./commands/formats.js");
       const data = runFormats();
-      if (flags.json) {
+      if (flags.md) {
+        const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
+        if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
+        const { renderFormatsMarkdown } = await import("./render/formats-text.js");
+        io.stdout.write(renderFormatsMarkdown(data, names));
+      } else if (flags.json) {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data));
       } else {
@@ -329,12 +337,14 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
     .option("--format <name>", "the same as --input-format")
     .option("--max-line-bytes <size>", MAX_LINE_HELP)
+    .option("--score-key <key>", SCORE_KEY_HELP)
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; maxLineBytes?: string }) => {
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; maxLineBytes?: string; scoreKey?: string }) => {
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags),
         maxLineBytes: parseLineLimit(flags.maxLineBytes),
+        scoreKey: flags.scoreKey ?? null,
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -404,7 +414,8 @@ function addRunsFlags(cmd: Command): Command {
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
       .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
-      .option("--max-line-bytes <size>", MAX_LINE_HELP),
+      .option("--max-line-bytes <size>", MAX_LINE_HELP)
+      .option("--score-key <key>", SCORE_KEY_HELP),
   );
 }
 
@@ -425,6 +436,8 @@ export function parseLineLimit(value: string | undefined): number | undefined {
     throw new UsageError(`--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`);
   return bytes;
 }
+
+const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
 
 /** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
 function addDefinitionFlags(cmd: Command): Command {
@@ -485,6 +498,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     expectation: parseExpectation(flags),
     format: inputFormat(flags, outputs),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
+    scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
     onWarning: warningPrinter(io),

@@ -24,6 +24,8 @@ export interface RunsOptions extends Definitions {
   maxLineBytes?: IngestOptions["maxLineBytes"];
   /** with `db`: what the locked-down session may write (an export being staged; src/db/sandbox.ts) */
   writable?: Writable;
+  /** `--score-key KEY`: the key of a dict-valued score that decides success */
+  scoreKey?: IngestOptions["scoreKey"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
   /** every relation of queries/ as a view up front (`denom query`: its SQL may name any) */
