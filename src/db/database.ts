@@ -26,6 +26,8 @@ export interface OpenOptions {
   temporary?: boolean;
   /** in memory, but with FILE_MEMORY_LIMIT and a spill folder (reading a kept `--db` file) */
   bounded?: boolean;
+  /** DuckDB worker threads; its default (one per core) when absent */
+  threads?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export class Database {
     if (options.readOnly) config.access_mode = "READ_ONLY";
     const scratch = options.path || options.temporary || options.bounded ? mkdtempSync(join(tmpdir(), "denom-")) : null;
     const path = options.path ?? (options.temporary ? join(scratch!, "runs.duckdb") : ":memory:");
+    if (options.threads) config.threads = String(options.threads);
     if (scratch) {
       config.memory_limit = options.temporary && !options.path ? TEMPORARY_MEMORY_LIMIT : FILE_MEMORY_LIMIT;
       config.temp_directory = scratch;
