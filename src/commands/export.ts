@@ -118,7 +118,7 @@ export async function runExport(session: Session, options: ExportOptions): Promi
   const db = session.db;
   const written = await copyTo(db, { ...(await selection(session, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
   const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
-  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   const exported = {
     file: options.out,
     what: options.what,

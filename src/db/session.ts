@@ -28,8 +28,10 @@ import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js"
 export { Database, TABLES, createTables };
 export type { Params, Definitions };
 export type { Column, SqlType } from "./schema.js";
+import type { RowOf, SelectName } from "./rows.js";
 import type { Row } from "./values.js";
 export type { Cell, Row } from "./values.js";
+export type { RowOf, SelectName } from "./rows.js";
 export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
 export { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "./copy.js";
@@ -114,20 +116,25 @@ export class Session<T = unknown> {
    * Runs the named SELECT `queries/select/<name>.sql` (e.g. `report/status_counts`)
    * with `params` bound to its `$name` parameters, after creating what it reads.
    */
-  async select(name: string, params?: Params): Promise<Row[]> {
+  async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
     await this.need(query.reads);
+    let rows: Row[];
     try {
-      return await this.db.all(query.sql, params);
+      rows = await this.db.all(query.sql, params);
     } catch (e) {
       throw new DenomError(`queries/select/${name}.sql: ${(e as Error).message}`);
     }
+    // the one place a row gets its type: SELECT_ROWS, checked against DESCRIBE (test/select-rows.test.ts)
+    return rows as RowOf<N>[];
   }
 
-  /** The first row of select(name), or null. */
-  async selectOne(name: string, params?: Params): Promise<Row | null> {
-    return (await this.select(name, params))[0] ?? null;
+  /** The first row of select(name); throws DenomError when the query gave none (each of these gives one). */
+  async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>> {
+    const row = (await this.select(name, params))[0];
+    if (!row) throw new DenomError(`queries/select/${name}.sql: no row`);
+    return row;
   }
 
   /** Steps 4 to 6 for every relation, each as a view of its name in the main schema (SessionOptions.views). */
