@@ -41,6 +41,11 @@ export const SELECT_ROWS = {
   "meta/exclusions": { basis: "text", denominator: "text", fault: "text", reason: "text", trials: "int" },
   "meta/retry_policy": { max_attempts: "int?", trials_retried: "int", retried_statuses: "list?" },
   "meta/run_summary": { tasks: "int", trials: "int", attempts: "int", runs: "int", window_start: "time?", window_end: "time?", concurrency: "int?" },
+  "meta/run_logs": {
+    run_id: "text?", invocation: "text?", task: "text?", model: "text?", status: "text?", error_message: "text?",
+    total_samples: "int?", completed_samples: "int?", incomplete: "bool?", owed_trials: "int?", trials: "int",
+    missing_trials: "int?", dict_score_trials: "int?", score_keys: "text?", source: "text?",
+  },
   "meta/secrets_masked": { kind: "text", secrets: "int", lines: "int" },
   "meta/skipped_files": { name: "text", reason: "text" },
   "meta/sources": {
@@ -55,11 +60,15 @@ export const SELECT_ROWS = {
   "report/call_outcomes": { scope_id: "int", type: "text", status: "text", calls: "int", share: "num?" },
   "report/confidence_settings": { level: "num", z: "num", resamples: "int", seed: "int" },
   "report/denominator_steps": { basis: "text", denominator: "text", removed: "int?" },
+  "report/denominator_waterfall": {
+    basis: "text", step: "int", denominator: "text", part: "text", fault: "text?", reason: "text?", trials: "int", y_lo: "int", y_hi: "int",
+  },
   "report/diagnostics": { timeout_attempts: "int", timeouts_with_passing_score: "int", constraint_violations: "int", grader_errors: "int", missing: "int" },
   "report/duration_by_status": {
     scope_id: "int", status: "text", attempts: "int", timed_attempts: "int", duration_mean: "num?", duration_p50: "num?",
     duration_p95: "num?", duration_max: "num?",
   },
+  "report/duration_histogram": { status: "text", bin: "int", bin_lo_s: "num", bin_hi_s: "num", attempts: "int" },
   "report/efficiency": {
     scope_id: "int", trials: "int", attempts: "int", timed_attempts: "int", duration_mean: "num?", duration_p50: "num?",
     duration_p95: "num?", duration_max: "num?", agent_time_s: "num?", wall_s: "num?", llm_tokens_mean: "num?",
@@ -81,12 +90,18 @@ export const SELECT_ROWS = {
   "report/rejects": { source: "text", line: "int", location: "text?", reason: "text" },
   "report/status_counts": { basis: "text", status: "text", trials: "int" },
   "report/status_detail_counts": { status: "text", status_detail: "text?", first_trials: "int", final_trials: "int" },
+  "report/task_block_status": { block: "int", first_task: "text", last_task: "text", tasks: "int", status: "text", trials: "int" },
   "report/timeout_causes": { timeout_cause: "text", attempts: "int", share: "num?" },
   "report/timeout_rate": { timeouts: "int", trials: "int", rate: "num?" },
   "report/transitions": { first_status: "text", final_status: "text", trials: "int" },
   "report/trial_scopes": { scope_id: "int", group_value: "text?" },
+  "report/trial_waffle": {
+    run_id: "text?", task_id: "text", trial: "int", task_index: "int", slot_index: "int", task_band: "int", task_column: "int",
+    status: "text", status_detail: "text?", attempts: "int?", trial_wall_s: "num?",
+  },
   "report/unexpected_tasks": { run_id: "text?", task_id: "text", trials: "int", listed_of: "int" },
   "report/unrecognized_statuses": { raw_status: "text", attempts: "int" },
+  "report/waffle_trials": { trials: "int" },
 } as const satisfies Record<string, Record<string, ColumnTag>>;
 
 /** The name of a named SELECT, e.g. `report/status_counts`. */
