@@ -182,6 +182,13 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       known?.digests.set(sha256, name.text);
       const problem = src.problem();
       if (problem) options.onWarning?.(`${name.text}: ${problem}`);
+      const endings = summary.endings;
+      if (endings && endings.mixed > 0)
+        options.onWarning?.(
+          endings.mode === "cr"
+            ? `${name.text}: mixed line endings: its lines end with a lone CR, but ${endings.mixed} end with LF or CRLF (each ends a line all the same)`
+            : `${name.text}: mixed line endings: ${endings.mixed} line${endings.mixed === 1 ? " holds" : "s hold"} a lone CR (not a line end in a file of LF lines; such a line is read whole)`,
+        );
       loader.source({
         source_id: id,
         name: name.text,

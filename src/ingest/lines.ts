@@ -3,7 +3,10 @@
  *
  * `LineSplitter` cuts a byte stream into physical lines: `\n` ends a line, a `\r`
  * before it is dropped, a UTF-8 byte-order mark at the very start is dropped, and
- * a last line without a newline still counts. `parseLine` turns one line's text
+ * a last line without a newline still counts. A file whose first line ends with
+ * a lone `\r` (old Mac line endings) is split on `\r` (a `\r\n` or `\n` there
+ * ends a line too); line endings that differ from the file's own are counted
+ * (`mixedEndings`), for a warning. `parseLine` turns one line's text
  * into a record, a blank, or a reject reason; it never sees the stream.
  */
 import { isUtf8 } from "node:buffer";
@@ -26,6 +29,22 @@ export class LineSplitter {
   private parts: Buffer[] = [];
   private lineNo = 0;
   private atStart = true;
+  /** the file's line ending, told by its first line's terminator; null until seen */
+  private mode: "lf" | "cr" | null = null;
+  /** undecided, and the bytes so far ended with a `\r`: the next byte tells `\r\n` from a lone `\r` */
+  private pendingCr = false;
+  /** CR mode: the last chunk ended with `\r`, so a `\n` starting the next one belongs to it */
+  private skipLf = false;
+  /**
+   * Lines ended otherwise than the file's own ending: in an LF file, lines
+   * holding a lone `\r`; in a CR file, lines ended by `\n` or `\r\n`.
+   */
+  mixedEndings = 0;
+
+  /** The file's line ending: `cr` when lone carriage returns end its lines, else `lf`. */
+  get endings(): "lf" | "cr" {
+    return this.mode ?? "lf";
+  }
 
   /** Lines seen so far. */
   get lines(): number {
@@ -47,6 +66,11 @@ export class LineSplitter {
       if (buf.length > 0) this.atStart = false;
       else return;
     }
+    if (this.mode === null && !this.decide(buf)) {
+      this.parts.push(buf);
+      return;
+    }
+    if (this.mode === "cr") return this.pushCr(buf, onLine);
     let start = 0;
     let nl = buf.indexOf(10, start);
     if (nl === -1) {
@@ -68,6 +92,57 @@ export class LineSplitter {
     if (start < buf.length) this.parts = [Buffer.from(buf.subarray(start))];
   }
 
+  /** Tells the file's line ending from its first terminator; false while none is seen in `buf` yet. */
+  private decide(buf: Buffer): boolean {
+    if (this.pendingCr) {
+      this.mode = buf[0] === 10 ? "lf" : "cr";
+      return true;
+    }
+    const cr = buf.indexOf(13);
+    const lf = cr === -1 ? buf.indexOf(10) : buf.lastIndexOf(10, cr);
+    if (cr === -1 && lf === -1) return false;
+    if (cr === -1 || (lf !== -1 && lf < cr)) {
+      this.mode = "lf";
+      return true;
+    }
+    if (cr === buf.length - 1) {
+      this.pendingCr = true;
+      return false;
+    }
+    this.mode = buf[cr + 1] === 10 ? "lf" : "cr";
+    return true;
+  }
+
+  /** CR mode: `\r`, `\r\n` and `\n` each end a line (the last two counted as mixed endings). */
+  private pushCr(buf: Buffer, onLine: (line: PhysicalLine) => void): void {
+    let start = 0;
+    if (this.skipLf) {
+      this.skipLf = false;
+      if (buf[0] === 10) {
+        this.mixedEndings++;
+        start = 1;
+      }
+    }
+    for (let i = start; i < buf.length; i++) {
+      const b = buf[i];
+      if (b !== 13 && b !== 10) continue;
+      const piece = buf.subarray(start, i);
+      if (this.parts.length) {
+        this.parts.push(piece);
+        this.emit(Buffer.concat(this.parts), onLine);
+        this.parts = [];
+      } else this.emit(piece, onLine);
+      if (b === 10) this.mixedEndings++;
+      else if (i + 1 === buf.length) this.skipLf = true;
+      else if (buf[i + 1] === 10) {
+        this.mixedEndings++;
+        i++;
+      }
+      start = i + 1;
+    }
+    if (start < buf.length) this.parts.push(Buffer.from(buf.subarray(start)));
+  }
+
   /** Emits the last line when the input did not end with a newline. */
   end(onLine: (line: PhysicalLine) => void): void {
     if (this.parts.length === 0) return;
@@ -82,6 +157,7 @@ export class LineSplitter {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === 13) end--;
     const body = end === bytes.length ? bytes : bytes.subarray(0, end);
+    if (this.mode === "lf" && body.indexOf(13) !== -1) this.mixedEndings++;
     this.lineNo++;
     // Node's decoder silently replaces invalid bytes with U+FFFD; check first
     // (the native isUtf8 alone is faster than an ASCII scan in front of it)

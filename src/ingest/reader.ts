@@ -58,6 +58,8 @@ export interface ReadSummary {
   physicalLines: number;
   /** NaN / Infinity tokens read as null in a JSON document (JSONL units count their own) */
   nonFinite: number;
+  /** JSONL: the line ending the file uses (`cr` = lone carriage returns), and how many lines end otherwise */
+  endings?: { mode: "lf" | "cr"; mixed: number };
 }
 
 /** Top-level keys of a JSON document whose array elements are records (declared by the adapters). */
@@ -125,7 +127,8 @@ export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys
   const firstChar = text.trimStart()[0];
   if (firstChar === undefined) return "jsonl";
   if (firstChar === "[") return "json";
-  const lines = text.split("\n");
+  // a lone CR ends a line too (a file with old Mac line endings is JSONL all the same)
+  const lines = text.split(/\r\n|\r|\n/);
   if (!complete) lines.pop(); // the last piece may be cut
   let seen = 0;
   for (const line of lines) {
@@ -163,7 +166,7 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise
   };
   for await (const chunk of chunks) splitter.push(chunk, onLine);
   splitter.end(onLine);
-  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0 };
+  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0, endings: { mode: splitter.endings, mixed: splitter.mixedEndings } };
 }
 
 /** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
