@@ -97,6 +97,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
     let read = 0;
     let recordsRead = 0;
+    let repeatedKeys = 0;
     const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total, recordsRead) : undefined;
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
@@ -149,6 +150,16 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         counts.nonFinite += u.nonFinite;
       };
       const onUnit = (raw: Unit) => {
+        if (raw.duplicateKeys) {
+          for (const key of raw.duplicateKeys) {
+            const shown = maskSecrets(key).text;
+            loader.duplicateKey(id, raw.line, raw.location, shown);
+            if (++repeatedKeys <= REPEATED_KEYS_SHOWN) {
+              const where = raw.location ? `${name.text} (${raw.location})` : `${name.text}:${raw.line}`;
+              options.onWarning?.(`${where}: key ${JSON.stringify(shown)} is written twice in one object; the last value is read, as JSON.parse does`);
+            }
+          }
+        }
         const { unit: u, masked } = maskUnit(raw);
         if (masked) loader.masked(id, u.line, u.location, masked);
         const context = { source: name.text, header: u.header ?? null };
@@ -215,11 +226,16 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       result.attempts += counts.attempts;
       if (problem) result.broken++;
     }
+    if (repeatedKeys > REPEATED_KEYS_SHOWN)
+      options.onWarning?.(`${repeatedKeys} keys in all are written twice in one object (the first ${REPEATED_KEYS_SHOWN} named above; accounting.duplicate_keys counts them, table duplicate_keys lists them)`);
   } finally {
     loader.close();
   }
   return result;
 }
+
+/** Repeated keys named one by one on stderr before the rest are counted. */
+const REPEATED_KEYS_SHOWN = 5;
 
 /**
  * The specs left once plain files whose sha256 is among `digests` are moved to

@@ -10,6 +10,7 @@
  * into a record, a blank, or a reject reason; it never sees the stream.
  */
 import { isUtf8 } from "node:buffer";
+import { needsLiteralRead, readLiterals } from "./literal.js";
 import { NonFiniteFilter } from "./non-finite.js";
 
 /** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8). */
@@ -175,7 +176,7 @@ function isBomPrefix(buf: Buffer): boolean {
 /** What one physical line holds. */
 export type LineResult =
   | { kind: "blank" }
-  | { kind: "value"; value: Record<string, unknown>; nonFinite: number }
+  | { kind: "value"; value: Record<string, unknown>; nonFinite: number; duplicateKeys?: string[] }
   | { kind: "reject"; reason: string };
 
 /**
@@ -184,12 +185,15 @@ export type LineResult =
  * - a JSON object -> value; bare `NaN`, `Infinity`, `-Infinity` tokens (Python's json
  *   module writes them) are read as null and counted in `nonFinite`;
  * - anything else -> reject with a reason (invalid JSON and where, or not an object).
+ * An integer beyond 2^53 is kept with its text (a BigLiteral), and a key repeated in
+ * one object is listed in `duplicateKeys` (the last value wins, as in JSON.parse).
  */
 export function parseLine(text: string | null): LineResult {
   if (text === null) return { kind: "reject", reason: "invalid UTF-8" };
   if (text.trim() === "") return { kind: "blank" };
   let value: unknown;
   let nonFinite = 0;
+  let parsed = text;
   try {
     value = JSON.parse(text);
   } catch (e) {
@@ -198,12 +202,17 @@ export function parseLine(text: string | null): LineResult {
     try {
       value = JSON.parse(replaced.text);
       nonFinite = replaced.count;
+      parsed = replaced.text;
     } catch (e2) {
       return { kind: "reject", reason: `invalid JSON (${jsonErrorText(e2)})` };
     }
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return { kind: "reject", reason: `expected a JSON object, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)?.slice(0, 20)}` };
+  if (needsLiteralRead(value, parsed)) {
+    const exact = readLiterals(parsed);
+    if (exact) return { kind: "value", value: exact.value as Record<string, unknown>, nonFinite, duplicateKeys: exact.duplicateKeys };
+  }
   return { kind: "value", value: value as Record<string, unknown>, nonFinite };
 }
 

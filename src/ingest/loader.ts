@@ -1,6 +1,6 @@
 /**
  * The loader (DESIGN section 1): DuckDB appenders into the tables `sources`,
- * `attempts`, `events`, `rejects`, `run_metadata` and `skipped_files`. The
+ * `attempts`, `events`, `rejects`, `run_metadata`, `skipped_files`, `duplicate_keys` and `masked_secrets`. The
  * column lists below are the one declaration of those tables: CREATE TABLE and
  * the appenders both come from them.
  */
@@ -63,6 +63,8 @@ export const TABLES: Record<string, Column[]> = {
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
+  // keys written twice in one JSON object (issue 15): one row per repeat; the last value was read, as JSON.parse does
+  duplicate_keys: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("key", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
 };
@@ -244,20 +246,25 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets"]) {
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "duplicate_keys"]) {
       this.batches[table].flush();
       this.appenders[table].flushSync();
     }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 
   /** Records that `counts` secrets (per kind) were masked in a line, element or (line null) the source's name. */
   masked(sourceId: number, line: number | null, location: string | null, counts: Record<string, number>): void {
     for (const [kind, n] of Object.entries(counts)) this.batches.masked_secrets.row([sourceId, line, location, kind, n]);
+  }
+
+  /** Records that `key` (a path in the record, e.g. `status`) was written twice in one object of a line or element. */
+  duplicateKey(sourceId: number, line: number, location: string | null, key: string): void {
+    this.batches.duplicate_keys.row([sourceId, line, location, key]);
   }
 
   skipped(name: string, reason: string): void {
