@@ -12,7 +12,7 @@ import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adap
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
-import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
+import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec } from "./sources.js";
 
 /** A line that was not loaded, as shown to the user. */
 export interface RejectNotice {
@@ -98,6 +98,8 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     let read = 0;
     let recordsRead = 0;
     let repeatedKeys = 0;
+    // sources with lines but no record: what each looks like, said when nothing at all was read
+    const noRecord: string[] = [];
     const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total, recordsRead) : undefined;
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
@@ -200,6 +202,10 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
             ? `${name.text}: mixed line endings: its lines end with a lone CR, but ${endings.mixed} end with LF or CRLF (each ends a line all the same)`
             : `${name.text}: mixed line endings: ${endings.mixed} line${endings.mixed === 1 ? " holds" : "s hold"} a lone CR (not a line end in a file of LF lines; such a line is read whole)`,
         );
+      // JSONL: the splitter's count, so lines = records + blank + rejected is a
+      // real check (the accounting view says what does not add up); a document
+      // counts its elements, which are records or rejects by construction
+      const lines = summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected;
       loader.source({
         source_id: id,
         name: name.text,
@@ -207,10 +213,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         bytes,
         format: summary.format,
         physical_lines: summary.physicalLines,
-        // JSONL: the splitter's count, so lines = records + blank + rejected is a
-        // real check (the accounting view says what does not add up); a document
-        // counts its elements, which are records or rejects by construction
-        lines: summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected,
+        lines,
         records: counts.records,
         blank: counts.blank,
         rejected: counts.rejected,
@@ -220,12 +223,21 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         loaded_at: Date.now() * 1000,
         adapter: formats.adapters(),
       });
+      if (counts.records === 0 && lines > counts.blank && src.head) {
+        const n = summary.physicalLines;
+        const what = `${name.text}: ${n} line${n === 1 ? "" : "s"} but no record (${counts.rejected} rejected): it looks like ${looksLike(src.head())}`;
+        noRecord.push(what);
+      }
       result.sources++;
       result.records += counts.records;
       result.rejected += counts.rejected;
       result.attempts += counts.attempts;
       if (problem) result.broken++;
     }
+    // an input with lines but no record is no log: an error naming what it looks like (issue 15);
+    // beside inputs that gave records, a warning
+    if (noRecord.length && result.records === 0) throw new DataError(noRecord.join("\n"));
+    for (const what of noRecord) options.onWarning?.(what);
     if (repeatedKeys > REPEATED_KEYS_SHOWN)
       options.onWarning?.(`${repeatedKeys} keys in all are written twice in one object (the first ${REPEATED_KEYS_SHOWN} named above; accounting.duplicate_keys counts them, table duplicate_keys lists them)`);
   } finally {

@@ -250,6 +250,27 @@ export function notALog(head: Buffer): string | null {
   return null;
 }
 
+/**
+ * What a text input that yielded no record looks like, from its first bytes
+ * (decompressed): `CSV (first line: task,status)`, `TSV (...)`, `HTML or XML`,
+ * `JSON that holds no record denom reads`, or `plain text (first line: ...)`.
+ */
+export function looksLike(head: Buffer): string {
+  const text = head.toString("utf8").replace(/^\uFEFF/, "");
+  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== "");
+  const first = lines[0]?.trim() ?? "";
+  const shown = JSON.stringify(first.length > 60 ? `${first.slice(0, 60)}…` : first);
+  if (first.startsWith("{") || first.startsWith("[")) return `JSON that holds no record denom reads (first line: ${shown})`;
+  if (first.startsWith("<")) return `HTML or XML, not a log (first line: ${shown})`;
+  for (const [sep, kind] of [["\t", "TSV (tab-separated values)"], [",", "CSV (comma-separated values)"]] as const) {
+    const fields = first.split(sep).length;
+    const second = lines[1]?.split(sep).length;
+    if (fields >= 2 && !/[{}[\]]/.test(first) && (second === undefined || second === fields))
+      return `${kind}, not a log: denom reads JSONL, JSON and the harness formats \`denom formats\` lists (first line: ${shown})`;
+  }
+  return `plain text, not a log (first line: ${shown})`;
+}
+
 /** UTF-32LE/BE or UTF-16LE/BE, by byte-order mark or by the zero bytes beside ASCII characters; null otherwise. */
 function wideEncoding(head: Buffer): string | null {
   const starts = (...bytes: number[]) => head.length >= bytes.length && bytes.every((b, i) => head[i] === b);
