@@ -40,11 +40,18 @@ export interface LiteralRead {
 /**
  * True when `value` (JSON.parse of `text`) may have lost something: it holds an
  * integer beyond 2^53 in magnitude, or its objects hold fewer keys than the text
- * writes (a key repeated in one object).
+ * writes (a key repeated in one object). False for a value nested too deeply to
+ * walk (it cannot be stored either).
  */
 export function needsLiteralRead(value: unknown, text: string): boolean {
   const seen = { keys: 0, unsafe: false };
-  walk(value, seen);
+  try {
+    walk(value, seen);
+  } catch (e) {
+    // nested too deeply to walk: such a record is rejected later on (canonical.ts)
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
   return seen.unsafe || seen.keys !== keyMarks(text);
 }
 
