@@ -33,6 +33,7 @@ interface CommonFlags {
   expect?: string;
   expectCount?: string;
   inputFormat?: string;
+  runPerFile?: boolean;
   /** report: an output format or an input format's name; other commands: an input format's name */
   format?: string;
 }
@@ -312,11 +313,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .option("--json", "print what was added and skipped as JSON")
     .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
     .option("--format <name>", "the same as --input-format")
+    .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run")
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string }) => {
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; runPerFile?: boolean }) => {
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags),
+        runPerFile: Boolean(flags.runPerFile),
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -385,7 +388,8 @@ function addRunsFlags(cmd: Command): Command {
     cmd
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
       .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
-      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source"),
+      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
   );
 }
 
@@ -447,6 +451,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, outputs),
+    runPerFile: Boolean(flags.runPerFile),
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
     onWarning: warningPrinter(io),

@@ -30,6 +30,8 @@ export interface RunsOptions {
   onProgress?: IngestOptions["onProgress"];
   /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
   format?: IngestOptions["format"];
+  /** `--run-per-file`: every source its own run */
+  runPerFile?: boolean;
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
 }

@@ -52,6 +52,12 @@ export interface IngestOptions {
   skipKnownSources?: boolean;
   /** `--input-format NAME`: read every source with this adapter instead of detecting one */
   format?: Adapter | null;
+  /**
+   * `--run-per-file`: every source is its own run (DESIGN section 4): an attempt's
+   * `run_id` becomes the source's name, or `NAME#RUN_ID` when the record names a run,
+   * so that records of two files never collapse as duplicates of one run.
+   */
+  runPerFile?: boolean;
 }
 
 /** A source left out because a source with the same sha256 is already loaded. */
@@ -144,6 +150,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         }
         const lineHash = hash("sha1", u.text, "base64"); // one-shot: no Hash object per record
         for (const a of attempts) {
+          if (options.runPerFile) a.run_id = a.run_id === null ? name.text : `${name.text}#${a.run_id}`;
           loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: adapter, lineHash, nonFinite: u.nonFinite });
         }
         counts.records++;
