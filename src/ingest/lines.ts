@@ -67,9 +67,17 @@ export class LineSplitter {
       if (buf.length > 0) this.atStart = false;
       else return;
     }
-    if (this.mode === null && !this.decide(buf)) {
-      this.parts.push(buf);
-      return;
+    if (this.mode === null) {
+      const pendingCr = this.pendingCr;
+      if (!this.decide(buf)) {
+        this.parts.push(buf);
+        return;
+      }
+      if (pendingCr && this.mode === "cr") {
+        // the bytes held back end with the lone CR that ended the first line
+        this.emit(Buffer.concat(this.parts), onLine);
+        this.parts = [];
+      }
     }
     if (this.mode === "cr") return this.pushCr(buf, onLine);
     let start = 0;
