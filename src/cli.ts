@@ -511,23 +511,26 @@ async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" |
 }
 
 /**
- * The exit code --strict asks for: 1 (data error) when any line was rejected or any
+ * The exit code --strict asks for: 1 (data error) when any line was rejected, any
  * source broke part-way (a truncated gzip or tar, whose lost rest no line count
- * shows), both from the accounting view; else 0.
+ * shows), or differing duplicates met from two sources (issue 15: two runs taken
+ * for one), all from the accounting view; else 0.
  */
-function strictExit(flags: { strict?: boolean }, read: { rejected: number; broken_sources: number }, io: Io): number {
-  if (flags.strict && (read.rejected > 0 || read.broken_sources > 0)) {
-    io.stderr.write(`denom: ${strictProblems(read.rejected, read.broken_sources)} and --strict is set\n`);
+function strictExit(flags: { strict?: boolean }, read: { rejected: number; broken_sources: number; duplicates_across_sources?: number }, io: Io): number {
+  const across = read.duplicates_across_sources ?? 0;
+  if (flags.strict && (read.rejected > 0 || read.broken_sources > 0 || across > 0)) {
+    io.stderr.write(`denom: ${strictProblems(read.rejected, read.broken_sources, across)} and --strict is set\n`);
     return ExitCode.data;
   }
   return ExitCode.ok;
 }
 
-/** What --strict refuses, in words: "2 lines rejected", "1 source broken", or both. */
-function strictProblems(rejected: number, broken: number): string {
+/** What --strict refuses, in words: "2 lines rejected", "1 source broken", "100 differing duplicates across sources". */
+function strictProblems(rejected: number, broken: number, across = 0): string {
   const parts: string[] = [];
   if (rejected > 0) parts.push(`${rejected} line${rejected === 1 ? "" : "s"} rejected`);
   if (broken > 0) parts.push(`${broken} source${broken === 1 ? "" : "s"} broken part-way (warned above)`);
+  if (across > 0) parts.push(`${across} differing duplicate${across === 1 ? "" : "s"} from two sources (warned above)`);
   return parts.join(" and ");
 }
 

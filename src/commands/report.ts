@@ -11,6 +11,7 @@ import type { Cell, Row } from "../db/values.js";
 import { VERSION } from "../version.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
+import { readNotices, type Notices } from "./notices.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
 
 export interface ReportOptions extends RunsOptions {
@@ -57,8 +58,12 @@ export interface SourceInfo {
   adapter: string | null;
 }
 
-/** The meta block: whatever someone needs to recompute the denominators. */
-export interface Meta {
+/**
+ * The meta block: whatever someone needs to recompute the denominators; and
+ * (issue 15, Notices) the sources whose differing duplicates met, the ids that
+ * differ only by case or whitespace, and what the trials pool under one figure.
+ */
+export interface Meta extends Notices {
   tool: string;
   sources: SourceInfo[];
   skipped_files: { name: string; reason: string }[];
@@ -93,6 +98,10 @@ export interface ReportData extends Omit<Metrics, "rates"> {
     duplicates: number;
     duplicates_identical: number;
     duplicates_differing: number;
+    /** differing duplicates dropped whose kept copy came from another source (meta.duplicate_sources; --strict fails) */
+    duplicates_across_sources: number;
+    /** keys written twice in one JSON object (the last value read); table duplicate_keys lists them */
+    duplicate_keys: number;
     unrecognized: number;
     naive_timestamps: number;
     non_finite: number;
@@ -236,6 +245,7 @@ export async function readMeta(db: Database, thresholds: Thresholds, statusMap: 
   )) as unknown as Removal[];
   const secrets_masked = (await db.all("SELECT kind, secrets, lines FROM secrets_masked ORDER BY secrets DESC, kind")) as unknown as Meta["secrets_masked"];
   return {
+    ...(await readNotices(db)),
     tool: `denom ${VERSION}`,
     sources,
     skipped_files,

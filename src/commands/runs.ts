@@ -12,6 +12,7 @@ import type { Expectation, GroupKey, Thresholds } from "../definitions.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "../ingest/ingest.js";
 import { createTables } from "../ingest/loader.js";
 import { expandedBytes, expandInputs, type InputSpec } from "../ingest/sources.js";
+import { noticeLines, readNotices } from "./notices.js";
 
 /** Options of every command that loads runs. */
 export interface RunsOptions {
@@ -98,6 +99,8 @@ export async function loadRuns(options: RunsOptions & { by?: GroupKey | null }):
     }
     options.onComputing?.();
     await freezeLayers(db, stored);
+    // what could make a figure wrong unseen: said on stderr before any figure (issue 15)
+    for (const line of noticeLines(await readNotices(db), options.by ?? null)) options.onWarning?.(line);
     return { db, ingest: result };
   } catch (e) {
     db.close();
