@@ -6,10 +6,10 @@
  * the claim's tolerance (exactly, see src/claims.ts), orders them simplest first
  * and says in words what each one counts and leaves out.
  */
-import type { Database } from "../db/database.js";
-import type { Row } from "../db/values.js";
+import type { Session } from "../db/session.js";
+import type { Row } from "../db/session.js";
 import { matchesClaim, meanOfRatios, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 
 /** Options of `denom audit`: the shared run options and the claims to audit (at least one). */
@@ -134,13 +134,8 @@ export const NEAREST_SHOWN = 3;
  * Loads the inputs and audits every claim against the family of definitions.
  * Throws DataError when an input cannot be read.
  */
-export async function runAudit(options: AuditOptions): Promise<AuditData> {
-  const { db } = await loadRuns(options);
-  try {
-    return await readAudit(db, await claimsForLoaded(db, options));
-  } finally {
-    db.close();
-  }
+export async function runAudit(session: Session, options: AuditOptions): Promise<AuditData> {
+  return await readAudit(session, await claimsForLoaded(session, options));
 }
 
 /**
@@ -150,9 +145,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditData> {
  * a warning. Throws DataError when the runs mix benchmarks (a pooled figure is
  * no benchmark's) or no claim is left.
  */
-async function claimsForLoaded(db: Database, options: AuditOptions): Promise<Claim[]> {
+async function claimsForLoaded(session: Session, options: AuditOptions): Promise<Claim[]> {
   if (!options.claims.some((c) => c.benchmark !== undefined)) return options.claims;
-  const loaded = (await db.all("SELECT DISTINCT category FROM attempts ORDER BY category")).map((r) => r.category as string | null);
+  const loaded = (await session.select("audit/benchmarks")).map((r) => r.category as string | null);
   if (loaded.length !== 1 || loaded[0] === null)
     throw new DataError(
       `the claims of scores.json are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit one instance_results/<benchmark>.json at a time`,
@@ -173,15 +168,15 @@ interface Candidate {
 /**
  * Audits `claims` on a database whose views are in place.
  */
-export async function readAudit(db: Database, claims: Claim[]): Promise<AuditData> {
-  const read = await db.one("SELECT rejected, broken_sources, duplicates_across_sources FROM accounting");
+export async function readAudit(session: Session, claims: Claim[]): Promise<AuditData> {
+  const read = await session.selectOne("meta/accounting");
   const rejected = (read?.rejected as number) ?? 0;
   const broken_sources = (read?.broken_sources as number) ?? 0;
   const duplicates_across_sources = (read?.duplicates_across_sources as number) ?? 0;
   // one query: audit_figures carries the per-run figures and the strict definition, so the
   // views below it (trials, stg_attempts) are evaluated once; every scope (all trials, and
   // each run, agent and model where there are several) in the same rows
-  const rows = await db.all("SELECT * FROM audit_figures ORDER BY scope_by <> 'all', scope_by, scope_value, simplicity");
+  const rows = await session.select("audit/audit_figures");
   const strictRow = rows.find((r) => r.is_strict && r.scope_by === "all");
   const strict = {
     successes: (strictRow?.successes as number) ?? 0,
@@ -189,7 +184,7 @@ export async function readAudit(db: Database, claims: Claim[]): Promise<AuditDat
     rate: (strictRow?.rate as number | null) ?? null,
   };
   const candidates = rows.filter((r) => r.is_representative).map(candidate);
-  const passRows = await db.all("SELECT * FROM audit_pass_at_k ORDER BY scope_by <> 'all', scope_by, scope_value, k");
+  const passRows = await session.select("audit/audit_pass_at_k");
   const passes = passCandidates(passRows);
   candidates.push(...passes);
   const groups = rows

@@ -3,7 +3,7 @@
  * then short sections (status counts, transitions, timeouts by cause,
  * diagnostics, then the metrics of metrics-text.ts). Fits 80 columns.
  */
-import { noticeLines } from "../commands/notices.js";
+import { noticeLines } from "../ingest/notices.js";
 import type { ReportData } from "../commands/report.js";
 import { bytes, percent, plural, seconds } from "./format.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
