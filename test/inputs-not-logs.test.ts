@@ -218,13 +218,80 @@ describe("inputs that are not logs", () => {
   });
 });
 
+describe("differing duplicates from two sources, lookalike ids, pooling: never quiet", () => {
+  it("names both sources and the count, opens the report with it, counts it, and --strict fails; identical copies stay quiet", async () => {
+    // a.jsonl: t0..t2 all success; b.jsonl: t0, t1 failure (a day later: kept), t2 the same line as a's
+    const t2 = rec("t2", "success", { ended_at: "2025-01-01T00:00:00Z" });
+    const dir = tempDir({
+      "a.jsonl": lines(rec("t0", "success", { ended_at: "2025-01-01T00:00:00Z" }), rec("t1", "success", { ended_at: "2025-01-01T00:00:00Z" }), t2),
+      "b.jsonl": lines(rec("t0", "failure", { ended_at: "2025-01-02T00:00:00Z" }), rec("t1", "failure", { ended_at: "2025-01-02T00:00:00Z" }), t2),
+    });
+    const a = join(dir, "a.jsonl");
+    const b = join(dir, "b.jsonl");
+    const r = await denom(["report", "--json", dir]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    // 3 duplicates dropped: t0 and t1 of a (differing, from another source), t2 (identical)
+    expect(out.accounting).toMatchObject({ duplicates: 3, duplicates_identical: 1, duplicates_differing: 2, duplicates_across_sources: 2, duplicate_keys: 0 });
+    expect(out.meta.duplicate_sources).toEqual([{ kept_source: b, dropped_source: a, duplicates: 2 }]);
+    const warning = `${b} and ${a} hold 2 differing copies of the same (run, task, trial, attempt), so they count as one run: the copies of ${b} are kept, those of ${a} dropped; if they are two runs, --run-per-file makes each file its own run`;
+    expect(r.stderr).toBe(`denom: warning: ${warning}\n`);
+    const text = await denom(["report", dir]);
+    expect(text.stdout.startsWith(`! ${warning}\n`)).toBe(true);
+    expect((await denom(["report", "--strict", dir])).code).toBe(1);
+    expect((await denom(["audit", "--strict", "--claim", "1/3", dir])).code).toBe(1);
+    // the same line in two files is no such duplicate
+    const same = tempDir({ "a.jsonl": lines(t2), "b.jsonl": lines(t2) });
+    const quiet = await denom(["report", "--json", "--strict", same]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+    expect(quiet.json().accounting).toMatchObject({ duplicates: 1, duplicates_identical: 1, duplicates_across_sources: 0 });
+  }, 300_000);
+
+  it("keeps ids that differ only by case or whitespace apart and says so", async () => {
+    const dir = tempDir({ "ids.jsonl": lines(rec("Task-1", "success"), rec("task-1 ", "failure"), rec("task-1", "failure"), rec("x", "success")) });
+    const r = await denom(["report", "--json", join(dir, "ids.jsonl")]);
+    // four tasks: the three spellings of task-1 stay three
+    expect(r.json().meta.tasks).toBe(4);
+    expect(r.json().meta.id_lookalikes).toEqual([{ field: "task_id", folded: "task-1", variants: ["Task-1", "task-1", "task-1 "] }]);
+    expect(r.stderr).toContain('1 set of task_id values differ only by case or surrounding whitespace and are kept apart: "Task-1" / "task-1" / "task-1 "');
+  });
+
+  it("warns when the inputs pool agents or models, naming them and the --by that splits them", async () => {
+    // 3 trials of agent A (model m), 2 of agent B (model m): two agents, one model
+    const dir = tempDir({
+      "runs.jsonl": lines(
+        ...["t1", "t2", "t3"].map((t) => rec(t, "success", { run_id: "r1", agent: "A", model: "m" })),
+        ...["t1", "t2"].map((t) => rec(t, "failure", { run_id: "r2", agent: "B", model: "m" })),
+      ),
+    });
+    const r = await denom(["report", "--json", join(dir, "runs.jsonl")]);
+    expect(r.json().meta.pooling).toEqual([{ dimension: "agent", values: 2, split_by: "agent", groups: [{ value: "A", trials: 3 }, { value: "B", trials: 2 }] }]);
+    expect(r.stderr).toBe("denom: warning: the inputs pool 2 agents under one figure (trials: A 3, B 2); --by agent splits them\n");
+    // split that way already: no advice
+    expect((await denom(["report", "--json", "--by", "agent", join(dir, "runs.jsonl")])).stderr).toBe("");
+  });
+
+  it("counts keys written twice in accounting", async () => {
+    const dir = tempDir({ "dup.jsonl": lines('{"task_id":"t","status":"failure","status":"success"}', '{"task_id":"u","task_id":"v","status":"failure"}') });
+    const out = (await denom(["report", "--json", join(dir, "dup.jsonl")])).json();
+    // one repeat on each line: status on line 1, task_id on line 2 (v wins)
+    expect(out.accounting.duplicate_keys).toBe(2);
+    expect(out.meta.tasks).toBe(2);
+    expect(out.rates[0]).toMatchObject({ successes: 1, count: 2 });
+  });
+});
+
 describe("--run-per-file", () => {
   it("makes each file its own run, so two agents without run_id keep their own figures", async () => {
     // agent A: 82 of 100 tasks pass; agent B: none, ended a day later (its copy would win as a duplicate)
     const a = Array.from({ length: 100 }, (_, i) => rec(`t${i}`, i < 82 ? "success" : "failure", { agent: "A", ended_at: "2025-01-01T00:01:00Z" }));
     const b = Array.from({ length: 100 }, (_, i) => rec(`t${i}`, "failure", { agent: "B", ended_at: "2025-01-02T00:01:00Z" }));
     const dir = tempDir({ "a.jsonl": lines(...a), "b.jsonl": lines(...b) });
-    const pooled = (await denom(["report", "--json", dir])).json();
+    const run = await denom(["report", "--json", dir]);
+    expect(run.stderr).toContain(`${join(dir, "b.jsonl")} and ${join(dir, "a.jsonl")} hold 100 differing copies of the same (run, task, trial, attempt)`);
+    expect(run.stderr).toContain("--run-per-file makes each file its own run");
+    const pooled = run.json();
     // one default run: every task twice, B's later copy kept: 0/100, 100 differing duplicates dropped
     expect(pooled.rates[0]).toMatchObject({ basis: "first", denominator: "total", successes: 0, count: 100 });
     expect(pooled.accounting.duplicates_differing).toBe(100);
