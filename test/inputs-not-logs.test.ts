@@ -178,7 +178,6 @@ describe("inputs that are not logs", () => {
     const dir = tempDir({
       "runs.csv": "task,status\na,success\nb,failure\n",
       "notes.txt": "hello\nworld\n",
-      "runs.zip": Buffer.from("PK\x03\x04rest of a zip", "latin1"),
       "u16.jsonl": Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(lines(rec("a", "success")), "utf16le")]),
       "empty.jsonl": "",
       "gz-csv.gz": gzipSync("task,status\na,success\n"),
@@ -186,7 +185,6 @@ describe("inputs that are not logs", () => {
     const cases: [string, string][] = [
       ["runs.csv", "runs.csv: 3 lines but no record (1 rejected): it looks like CSV (comma-separated values), not a log"],
       ["notes.txt", 'notes.txt: 2 lines but no record (1 rejected): it looks like plain text, not a log (first line: "hello")'],
-      ["runs.zip", "runs.zip: a zip archive, not a log"],
       ["u16.jsonl", "u16.jsonl: UTF-16LE text; denom reads UTF-8: iconv -f UTF-16LE -t UTF-8 FILE"],
       ["gz-csv.gz", "gz-csv.gz: 2 lines but no record (1 rejected): it looks like CSV"],
     ];

@@ -23,6 +23,8 @@ export interface RunsOptions extends Definitions {
   format?: IngestOptions["format"];
   /** `--run-per-file`: every source its own run */
   runPerFile?: boolean;
+  /** `--score-key KEY`: the key of a dict-valued score that decides success */
+  scoreKey?: IngestOptions["scoreKey"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
   /** every relation of queries/ as a view up front (`denom query`: its SQL may name any) */
