@@ -61,7 +61,12 @@ export interface SourceInfo {
 export interface Meta {
   tool: string;
   sources: SourceInfo[];
-  skipped_files: { name: string; reason: string }[];
+  /**
+   * Files of a folder or archive that were not read: archive members by their
+   * name, and side files no input format recognises (`top_keys`: their first
+   * record's top-level keys, at most 8; null for the others).
+   */
+  skipped_files: { name: string; reason: string; top_keys: string[] | null }[];
   window: { start: string | null; end: string | null };
   tasks: number;
   trials: number;
@@ -219,7 +224,11 @@ export async function readMeta(db: Database, thresholds: Thresholds, statusMap: 
     `SELECT name, sha256, bytes, format, lines, records, blank, rejected, attempts, physical_lines, problem, adapter
      FROM sources ORDER BY source_id`,
   )) as unknown as SourceInfo[];
-  const skipped_files = (await db.all("SELECT name, reason FROM skipped_files ORDER BY name")) as unknown as Meta["skipped_files"];
+  const skipped_files = (await db.all("SELECT name, reason, top_keys FROM skipped_files ORDER BY name")).map((r) => ({
+    name: r.name as string,
+    reason: r.reason as string,
+    top_keys: typeof r.top_keys === "string" ? (JSON.parse(r.top_keys) as string[]) : null,
+  }));
   const summary = (await db.one("SELECT * FROM run_summary")) as Row;
   const timeout_limits = (await db.all(
     "SELECT timeout_limit_s, attempts FROM timeout_limits ORDER BY timeout_limit_s NULLS LAST",

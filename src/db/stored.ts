@@ -90,7 +90,10 @@ function checkDuckdbFile(path: string): void {
  * one is still read (the column is NULL) and, when written to, gains it.
  * [table, column, type]; each must be its table's last columns, in order.
  */
-const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [["sources", "adapter", "VARCHAR"]];
+const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ["sources", "adapter", "VARCHAR"],
+  ["skipped_files", "top_keys", "VARCHAR"],
+];
 
 /** The LATE_COLUMNS that `database`'s tables lack. */
 async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {

@@ -85,6 +85,7 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
 
 export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
   const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] };
+  const containers = new ContainerTally();
   const loader = await Loader.open(db);
   let sourceId = await loader.nextSourceId();
   const known = options.skipKnownSources
@@ -101,10 +102,11 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
         const skipped = maskSecrets(src.skipped).text;
+        if (src.container !== undefined) containers.found(src.container, `${skipped} (${src.reason})`);
         const key = `${skipped}\t${src.reason}`;
         if (known?.skippedFiles.has(key)) continue;
         known?.skippedFiles.add(key);
-        loader.skipped(skipped, src.reason);
+        loader.skipped(skipped, src.reason, null);
         continue;
       }
       const id = sourceId++;
@@ -170,10 +172,31 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         { ...documentOptions(src.name), chooseDocument: formats.chooseDocument },
       );
       const unreadable = formats.unreadable();
-      if (unreadable) throw new DataError(unreadable);
+      if (unreadable) {
+        if (src.container === undefined) throw new DataError(unreadable);
+        // a side file of a folder or an archive (a config, notes, another tool's JSON): named once and listed, never fatal
+        await loader.discardSource(id);
+        sourceId = id;
+        const keys = formats.firstKeys();
+        const reason = `${SIDE_FILE_REASON}${keys === null ? "" : keys.length ? `; top keys ${keys.join(", ")}` : "; an empty object"}`;
+        containers.found(src.container, `${name.text} (${reason})`);
+        options.onWarning?.(`${name.text}: skipped: ${reason}`);
+        const key = `${name.text}\t${SIDE_FILE_REASON}`;
+        if (!known?.skippedFiles.has(key)) {
+          known?.skippedFiles.add(key);
+          loader.skipped(name.text, SIDE_FILE_REASON, keys);
+        }
+        continue;
+      }
+      if (src.container !== undefined) {
+        containers.read(src.container, counts.records);
+        if (counts.records === 0)
+          containers.found(src.container, `${name.text} (${counts.rejected ? `${counts.rejected} rejected, no record` : summary.physicalLines ? "only blank lines" : "empty"})`);
+      }
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);
       if (sameAs !== undefined) {
+        if (src.container !== undefined) containers.read(src.container, 1);
         await loader.discardSource(id);
         sourceId = id;
         result.skipped.push({ name: name.text, sha256, same_as: sameAs });
@@ -208,10 +231,51 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       result.attempts += counts.attempts;
       if (problem) result.broken++;
     }
+    const empty = containers.empty();
+    if (empty) throw new DataError(empty);
   } finally {
     loader.close();
   }
   return result;
+}
+
+/** Why a side file of a folder or archive was skipped (meta.skipped_files `reason`). */
+export const SIDE_FILE_REASON = "no input format recognises it";
+
+/**
+ * What each folder or archive given as an input held: the records and rejects
+ * read from it, and the files skipped in it, so one that yields no record at
+ * all is an error naming what it found (issue 14).
+ */
+class ContainerTally {
+  private readonly tally = new Map<string, { units: number; found: string[] }>();
+
+  private of(container: string) {
+    let t = this.tally.get(container);
+    if (!t) this.tally.set(container, (t = { units: 0, found: [] }));
+    return t;
+  }
+
+  /** `units` records read (or a source skipped as already stored) in `container`. */
+  read(container: string, units: number): void {
+    this.of(container).units += units;
+  }
+
+  /** A file of `container` that gave no record, as `name (why)`. */
+  found(container: string, what: string): void {
+    this.of(container).found.push(what);
+  }
+
+  /** The error for the first folder or archive that yielded nothing, or null. */
+  empty(): string | null {
+    for (const [container, t] of this.tally) {
+      if (t.units > 0) continue;
+      const shown = t.found.slice(0, 5).join("; ");
+      const more = t.found.length > 5 ? `; and ${t.found.length - 5} more` : "";
+      return `${container}: no record read from it; it holds ${t.found.length} file(s) that gave none: ${shown}${more}; name a file's format with --input-format NAME (denom formats lists them)`;
+    }
+    return null;
+  }
 }
 
 /**

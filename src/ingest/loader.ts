@@ -62,7 +62,8 @@ export const TABLES: Record<string, Column[]> = {
   run_metadata: [
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
-  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
+  // top_keys: a JSON list of the top-level keys of a side file no format reads (null for other skips)
+  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR"), c("top_keys", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
 };
@@ -260,8 +261,9 @@ export class Loader {
     for (const [kind, n] of Object.entries(counts)) this.batches.masked_secrets.row([sourceId, line, location, kind, n]);
   }
 
-  skipped(name: string, reason: string): void {
-    this.batches.skipped_files.row([name, reason]);
+  /** A file skipped (an archive member by its name, a side file no format reads, with its top-level keys). */
+  skipped(name: string, reason: string, topKeys: readonly string[] | null): void {
+    this.batches.skipped_files.row([name, reason, topKeys === null ? null : JSON.stringify(topKeys)]);
   }
 
   /** Hands every gathered row to DuckDB, then flushes and closes every appender. */

@@ -15,7 +15,7 @@ import { DataError } from "../errors.js";
 import { peekBytes } from "./peek.js";
 
 /** One command-line input after expansion: a file, or stdin. */
-export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "stdin" };
+export type InputSpec = { kind: "file"; path: string; size: number; within?: string } | { kind: "stdin" };
 
 /** Endings that say "one JSON value a line": such a source is read line by line, never sniffed. */
 const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
@@ -72,7 +72,7 @@ export function expandInputs(inputs: readonly string[], onWarning: (text: string
     }
     if (st.isDirectory()) {
       const found: InputSpec[] = [];
-      walk(input, found, onWarning);
+      walk(input, found, onWarning, input);
       if (found.length === 0)
         throw new DataError(
           `${input}: folder holds no record files (names ending ${RECORD_ENDINGS}); rename them to one of these endings, or name a file directly (any name is read)`,
@@ -85,7 +85,8 @@ export function expandInputs(inputs: readonly string[], onWarning: (text: string
   return out;
 }
 
-function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void): void {
+/** Walks `dir` into `out`; every file found is marked `within` the folder given as an input (its side files may be skipped). */
+function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void, within: string): void {
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -103,7 +104,7 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void):
       onWarning(`${path}: ${describeStatError(path, e)}; skipped`);
       continue;
     }
-    if (st.isDirectory()) walk(path, out, onWarning);
+    if (st.isDirectory()) walk(path, out, onWarning, within);
     else if (st.isFile() && RECORD_FILE.test(name)) {
       try {
         accessSync(path, fsConstants.R_OK);
@@ -112,7 +113,7 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void):
         onWarning(`${path}: ${describeFsError(e)}; skipped`);
         continue;
       }
-      out.push({ kind: "file", path, size: st.size });
+      out.push({ kind: "file", path, size: st.size, within });
     }
   }
 }
@@ -160,12 +161,22 @@ export interface SourceStream {
   digest(): { sha256: string; bytes: number };
   /** set when the stream broke (truncated gzip or tar); what was read before the break is kept */
   problem(): string | null;
+  /**
+   * The folder or archive given as an input that this source was found in
+   * (a file of a walked folder, an archive member); absent for a file or stdin
+   * named directly. A side file no format reads is skipped there, not fatal.
+   */
+  container?: string;
 }
 
 /** An archive member that holds no records by its name, listed in the meta block. */
 export interface SkippedMember {
   skipped: string;
   reason: string;
+  /** the folder or archive given as an input that held it (see SourceStream.container) */
+  container?: string;
+  /** the top-level keys of a JSON file no format recognises (its first record's); absent otherwise */
+  topKeys?: string[];
 }
 
 /**
@@ -181,7 +192,11 @@ export async function* openSources(
     const name = spec.kind === "stdin" ? "-" : spec.path;
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
-    yield* classify(name, counted(name, raw, onBytes));
+    for await (const src of classify(name, counted(name, raw, onBytes))) {
+      const member = ("skipped" in src ? src.skipped : src.name) !== name;
+      const container = spec.kind === "file" ? (spec.within ?? (member ? name : undefined)) : member ? name : undefined;
+      yield container === undefined ? src : { ...src, container };
+    }
   }
 }
 

@@ -85,7 +85,7 @@ export class SourceFormats<U> {
   private gaveUp = false;
   private held: U[] = [];
   private unrecognised = 0;
-  private firstKeys: string[] | null = null;
+  private unknownKeys: string[] | null = null;
 
   constructor(
     private readonly source: string,
@@ -115,7 +115,7 @@ export class SourceFormats<U> {
     }
     if (this.recognised) return { format: canonicalFormat, release: [] };
     this.unrecognised++;
-    this.firstKeys ??= Object.keys(record).slice(0, 8);
+    this.unknownKeys ??= Object.keys(record).slice(0, 8);
     if (this.held.length < UNRECOGNISED_LIMIT) this.held.push(u);
     else this.gaveUp = true;
     return null;
@@ -131,10 +131,15 @@ export class SourceFormats<U> {
     return this.used.size ? [...this.used.keys()].join(", ") : null;
   }
 
+  /** The keys of the first record no format recognised (at most 8), or null when there was none. */
+  firstKeys(): string[] | null {
+    return this.unknownKeys;
+  }
+
   /** Why the source cannot be read (no record recognised), or null when it can. */
   unreadable(): string | null {
     if (!this.gaveUp && (this.recognised || this.unrecognised === 0)) return null;
-    const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
+    const keys = this.unknownKeys?.length ? `its first record has keys ${this.unknownKeys.join(", ")}` : "its first record is an empty object";
     if (this.forced)
       return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
     return `${this.source}: no input format recognises it (tried ${ALL_FORMATS.map((f) => f.name).join(", ")}); ${keys}; name its format with --input-format NAME (denom formats lists them)`;
