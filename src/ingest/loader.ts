@@ -7,6 +7,7 @@
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
 import type { Database } from "../db/database.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
+import type { RunMetadata } from "./formats/types.js";
 
 type SqlType = "VARCHAR" | "BIGINT" | "INTEGER" | "DOUBLE" | "BOOLEAN" | "TIMESTAMPTZ";
 
@@ -63,6 +64,8 @@ export const TABLES: Record<string, Column[]> = {
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
   // top_keys: a JSON list of the top-level keys of a side file no format reads (null for other skips)
+  // trials a run says it owes (types.ts RunMetadata.announced): task_id null = that many in all, tasks unnamed
+  announced_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trials", "BIGINT")],
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR"), c("top_keys", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
@@ -217,8 +220,10 @@ export class Loader {
     this.batches.sources.row(TABLES.sources.map((col) => row[col.name as keyof SourceRow] as Value));
   }
 
-  runMetadata(sourceId: number, m: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null }): void {
+  /** A run's description, and the trials it announces (one announced_trials row per task, or one for the run). */
+  runMetadata(sourceId: number, m: RunMetadata): void {
     this.batches.run_metadata.row([sourceId, m.run_id, m.agent, m.model, m.concurrency]);
+    for (const a of m.announced ?? []) this.batches.announced_trials.row([sourceId, m.run_id, a.task_id, a.trials]);
   }
 
   /** sha256 -> name of every source in the database, for skipping one loaded before. */
@@ -245,14 +250,14 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets"]) {
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "announced_trials", "masked_secrets"]) {
       this.batches[table].flush();
       this.appenders[table].flushSync();
     }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "announced_trials", "masked_secrets"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 

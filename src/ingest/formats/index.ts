@@ -8,6 +8,7 @@
  */
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
+import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweAgentFormat } from "./swe-agent.js";
@@ -21,7 +22,7 @@ import { terminalBenchFormat } from "./terminal-bench.js";
 import type { DocumentOptions } from "../reader.js";
 import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEntry, type FormatAdapter } from "./types.js";
 
-export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter } from "./types.js";
+export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter, RunMetadata } from "./types.js";
 
 /**
  * Record adapters, in detection order. Each harness's records are told apart by
@@ -33,6 +34,10 @@ export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, Fi
  */
 export const FORMATS: readonly FormatAdapter[] = [
   terminalBenchFormat,
+  harborTrialFormat,
+  harborJobFormat,
+  harborConfigFormat,
+  harborTrajectoryFormat,
   taskSummaryFormat,
   agentCompassFormat,
   tauBenchFormat,

@@ -37,13 +37,26 @@ export interface AdaptContext {
  * What one raw record becomes:
  * - `attempts`: records keyed by canonical field names (canonical.ts checks their types);
  *   an empty list is a record that holds no attempt (e.g. a published claim);
- * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table);
+ * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table,
+ *   the trials it announces in announced_trials);
  * - `error`: why the record cannot be read (the line is rejected).
  */
-export type Adapted =
-  | { attempts: Record<string, unknown>[] }
-  | { metadata: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null } }
-  | { error: string };
+export type Adapted = { attempts: Record<string, unknown>[] } | { metadata: RunMetadata } | { error: string };
+
+/**
+ * A harness's description of a run. `announced`: the trials the run says it
+ * owes (Harbor's `n_total_trials`, tau2-bench's tasks x `num_trials`): per task
+ * (`task_id`: trials 0..trials-1), or for the run as a whole (`task_id` null:
+ * that many trials in all, their tasks unnamed); the ones with no record enter
+ * `total` as missing (queries: trial_outcomes).
+ */
+export interface RunMetadata {
+  run_id: string | null;
+  agent: string | null;
+  model: string | null;
+  concurrency: number | null;
+  announced?: readonly { task_id: string | null; trials: number }[];
+}
 
 /**
  * One field an adapter reads, for `denom formats` and the README's mapping tables:
