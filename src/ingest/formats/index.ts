@@ -6,6 +6,7 @@
  * read by the adapters that recognise its records; one that none recognises is
  * an error (SourceFormats).
  */
+import { agentBenchFormat, agentBenchOverallFormat } from "./agentbench.js";
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
@@ -38,6 +39,8 @@ export const FORMATS: readonly FormatAdapter[] = [
   harborJobFormat,
   harborConfigFormat,
   harborTrajectoryFormat,
+  agentBenchFormat,
+  agentBenchOverallFormat,
   taskSummaryFormat,
   agentCompassFormat,
   tauBenchFormat,
