@@ -118,7 +118,7 @@ export function needsDisk(specs: readonly InputSpec[]): boolean {
   let bytes = 0;
   for (const s of specs) {
     if (s.kind === "stdin") return true;
-    bytes += expandedBytes(s.path, s.size);
+    if (s.kind === "file") bytes += expandedBytes(s.path, s.size);
   }
   return bytes > IN_MEMORY_MAX_BYTES;
 }

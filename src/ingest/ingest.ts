@@ -95,7 +95,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     // a file loaded before is skipped on its hash alone, without parsing it again;
     // archive members, stdin and repeats within this call are caught once read, below
     const specs = known ? await withoutKnownFiles(allSpecs, known.digests, known.sizes, result.skipped) : allSpecs;
-    const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
+    const total = specs.every((s) => s.kind !== "stdin") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
     let read = 0;
     let recordsRead = 0;
     const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total, recordsRead) : undefined;

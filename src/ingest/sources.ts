@@ -15,7 +15,32 @@ import { DataError } from "../errors.js";
 import { peekBytes } from "./peek.js";
 
 /** One command-line input after expansion: a file, or stdin. */
-export type InputSpec = { kind: "file"; path: string; size: number; within?: string } | { kind: "stdin" };
+export type InputSpec =
+  | { kind: "file"; path: string; size: number; within?: string }
+  | { kind: "stdin" }
+  /** a file of a walked folder left out by a SUPERSEDED rule: listed in meta.skipped_files, not read */
+  | { kind: "superseded"; path: string; reason: string; within: string };
+
+/**
+ * Files of a folder that another file beside them replaces: the first is left
+ * out (and listed) when a file matching `by` lies in the same folder. OpenHands
+ * writes `output.jsonl` and then the same records with their SWE-bench
+ * evaluation (`output.swebench_eval.jsonl`), or the critic's attempts
+ * (`output.critic_attempt_<n>.jsonl`) whose aggregate output.jsonl is; reading
+ * both would load each trial twice.
+ */
+export const SUPERSEDED: readonly { file: RegExp; by: RegExp; reason: string }[] = [
+  {
+    file: /^output\.jsonl$/i,
+    by: /^output\.swebench_eval\.jsonl$/i,
+    reason: "OpenHands output.swebench_eval.jsonl beside it holds the same records with their evaluation (read instead)",
+  },
+  {
+    file: /^output\.jsonl$/i,
+    by: /^output\.critic_attempt_\d+\.jsonl$/i,
+    reason: "the aggregate of the OpenHands critic attempts beside it (output.critic_attempt_<n>.jsonl, read as attempts 1..n)",
+  },
+];
 
 /** Endings that say "one JSON value a line": such a source is read line by line, never sniffed. */
 const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
@@ -96,6 +121,11 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void, 
   for (const name of names) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
+    const superseded = SUPERSEDED.find((r) => r.file.test(name) && names.some((other) => r.by.test(other)));
+    if (superseded) {
+      out.push({ kind: "superseded", path, reason: superseded.reason, within });
+      continue;
+    }
     let st: Stats;
     try {
       st = statSync(path);
@@ -189,6 +219,10 @@ export async function* openSources(
   onBytes: (n: number) => void = () => {},
 ): AsyncGenerator<SourceStream | SkippedMember> {
   for (const spec of specs) {
+    if (spec.kind === "superseded") {
+      yield { skipped: spec.path, reason: spec.reason, container: spec.within };
+      continue;
+    }
     const name = spec.kind === "stdin" ? "-" : spec.path;
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });

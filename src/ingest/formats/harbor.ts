@@ -21,7 +21,7 @@
  * attempts before the last are not in the folder, so retries cannot be counted
  * (the meta block's notes say so).
  */
-import { isFullReward, numberOf, objectOf, textOf } from "./shared.js";
+import { isFullReward, numberOf, objectOf, PROVIDER_HTTP_ERROR, textOf } from "./shared.js";
 import type { Adapted, FieldRead, FormatAdapter } from "./types.js";
 
 /** A status rule for a trial that raised: which exception types (or message pattern), and what they mean. */
@@ -41,10 +41,6 @@ export interface ExceptionRule {
   /** for the mapping table */
   why: string;
 }
-
-/** A model provider's HTTP failure in an exception message: 401, 402, 403, 429 or 5xx named as a status code. */
-export const PROVIDER_HTTP_ERROR =
-  /\b(?:error code|status code|status|http(?:\/\d(?:\.\d)?)?|code)[:=]?\s*["']?(401|402|403|429|5\d\d)\b|\b(401|402|403|429|5\d\d)\s*(?:-\s*)?(?:unauthorized|payment required|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out|server error)|\b(?:RateLimitError|AuthenticationError|PermissionDeniedError|InternalServerError|ServiceUnavailableError|APIConnectionError|BadGatewayError)\b/i;
 
 /** Setup and environment exception types (Harbor's trial/errors.py and its environments), besides a name pattern. */
 const ENVIRONMENT_TYPE = /^(EnvironmentStartTimeoutError|AgentSetupTimeoutError)$|Environment|Docker|Daytona|Modal|Sandbox|Container|Image|Build|Setup/;

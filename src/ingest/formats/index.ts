@@ -11,6 +11,7 @@ import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
+import { openHandsOutputFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
@@ -41,6 +42,7 @@ export const FORMATS: readonly FormatAdapter[] = [
   harborTrajectoryFormat,
   agentBenchFormat,
   agentBenchOverallFormat,
+  openHandsOutputFormat,
   taskSummaryFormat,
   agentCompassFormat,
   tauBenchFormat,
