@@ -130,6 +130,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         if ("metadata" in adapted) {
           counts.records++;
           loader.runMetadata(id, adapted.metadata);
+          if (adapted.metadata.warning) options.onWarning?.(maskSecrets(adapted.metadata.warning).text);
           return;
         }
         const attempts: CanonicalAttempt[] = [];

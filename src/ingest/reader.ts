@@ -77,6 +77,8 @@ export interface DocumentOptions {
    * absent reads the document as before.
    */
   chooseDocument?: DocumentChooser | null;
+  /** container keys whose empty array makes the header (with the key as `[]`) one unit (FormatAdapter.emptyContainerKeys) */
+  emptyContainers?: ReadonlySet<string>;
 }
 
 const SNIFF_BYTES = 1 << 20;
@@ -184,7 +186,7 @@ async function readDocument(
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, (value, location, n, entry, document) => {
+  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, options.emptyContainers ?? NO_KEYS, (value, location, n, entry, document) => {
     if (entry && document) {
       const text = JSON.stringify({ [entry.key]: entry.value });
       sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document });
@@ -304,6 +306,7 @@ class DocumentWalker {
     private readonly containers: ContainerKeys,
     private readonly skipKeys: ReadonlySet<string>,
     private readonly chooseDocument: DocumentChooser | null,
+    private readonly emptyContainers: ReadonlySet<string>,
     private readonly emit: (value: unknown, location: string, n: number, entry?: DocumentEntry, document?: DocumentAdapter) => void,
   ) {}
 
@@ -413,6 +416,11 @@ class DocumentWalker {
       if (tok.name === "endObject" && this.detecting) this.decide();
     }
     if (tok.name === "endArray" && this.depth === this.elementDepth) {
+      if (this.elementDepth === 2 && this.index === 0 && !this.document && this.emptyContainers.has(this.containerKey as string)) {
+        // an empty container that announces something: the header is the record
+        this.units++;
+        this.emit({ ...(this.header ?? {}), [this.containerKey as string]: [] }, this.containerKey as string, this.units);
+      }
       this.depth--;
       this.elementDepth = -1;
       return;

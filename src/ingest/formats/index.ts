@@ -17,7 +17,7 @@ import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
 import { sweBenchResultsFormat } from "./swe-bench-results.js";
-import { tau2BenchFormat } from "./tau2-bench.js";
+import { tau2BenchFormat, tau2ResultsFormat } from "./tau2-bench.js";
 import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
 import { terminalBenchFormat } from "./terminal-bench.js";
@@ -47,6 +47,7 @@ export const FORMATS: readonly FormatAdapter[] = [
   agentCompassFormat,
   tauBenchFormat,
   tau2BenchFormat,
+  tau2ResultsFormat,
   inspectFormat,
   sweAgentFormat,
   openHandsScoresFormat,
@@ -159,5 +160,8 @@ export class SourceFormats<U> {
 /** How a source is read when it is a JSON document: the keys its adapter skips, by the source's name (e.g. a `.traj`). */
 export function documentOptions(sourceName: string): DocumentOptions {
   const keys = FORMATS.flatMap((f) => (f.skipKeys && f.skipKeys.names.test(sourceName) ? f.skipKeys.keys : []));
-  return keys.length ? { skipKeys: new Set(keys) } : {};
+  return { ...(keys.length ? { skipKeys: new Set(keys) } : {}), emptyContainers: EMPTY_CONTAINER_KEYS };
 }
+
+/** Container keys whose empty array yields the document's header as a record (FormatAdapter.emptyContainerKeys). */
+const EMPTY_CONTAINER_KEYS: ReadonlySet<string> = new Set(FORMATS.flatMap((f) => f.emptyContainerKeys ?? []));

@@ -56,6 +56,8 @@ export interface RunMetadata {
   model: string | null;
   concurrency: number | null;
   announced?: readonly { task_id: string | null; trials: number }[];
+  /** one line for stderr about the run as read (tau2-bench: a results file whose simulations are empty) */
+  warning?: string;
 }
 
 /**
@@ -83,6 +85,12 @@ export interface FormatAdapter {
   reads?: readonly FieldRead[];
   /** top-level keys of a JSON document whose array elements are this format's records */
   containerKeys?: readonly string[];
+  /**
+   * Container keys whose *empty* array makes the document's header (the keys
+   * before it, and the key with `[]`) one record, so a run that announces
+   * trials and holds none is still read (tau2-bench's `simulations: []`).
+   */
+  emptyContainerKeys?: readonly string[];
   /**
    * Top-level keys never assembled when a source with a matching name is read
    * as a JSON document (its bulk that this adapter does not read, e.g. a
