@@ -9,6 +9,7 @@
 import type { Database } from "../db/database.js";
 import type { Cell, Row } from "../db/values.js";
 import { VERSION } from "../version.js";
+import { ALL_FORMATS } from "../ingest/formats/index.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
 import { loadRuns, type RunsOptions } from "./runs.js";
@@ -67,6 +68,8 @@ export interface Meta {
    * record's top-level keys, at most 8; null for the others).
    */
   skipped_files: { name: string; reason: string; top_keys: string[] | null }[];
+  /** what the formats that read the sources say about them (FormatAdapter.notes), e.g. Harbor: retries not recorded */
+  notes: string[];
   window: { start: string | null; end: string | null };
   tasks: number;
   trials: number;
@@ -248,6 +251,7 @@ export async function readMeta(db: Database, thresholds: Thresholds, statusMap: 
     tool: `denom ${VERSION}`,
     sources,
     skipped_files,
+    notes: formatNotes(sources.map((s) => s.adapter)),
     window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
     tasks: num(summary.tasks),
     trials: num(summary.trials),
@@ -277,4 +281,10 @@ export async function readMeta(db: Database, thresholds: Thresholds, statusMap: 
 
 function num(v: Cell | undefined): number {
   return typeof v === "number" ? v : 0;
+}
+
+/** The notes of every format that read a source (`sources.adapter`: names joined with ", "), in the formats' order. */
+function formatNotes(adapters: readonly (string | null)[]): string[] {
+  const used = new Set(adapters.flatMap((a) => (a ? a.split(", ") : [])));
+  return ALL_FORMATS.filter((f) => used.has(f.name)).flatMap((f) => ("notes" in f && f.notes ? [...f.notes] : []));
 }

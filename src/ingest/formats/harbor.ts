@@ -130,6 +130,9 @@ export const harborTrialFormat: FormatAdapter = {
       note: r.why,
     })),
   ],
+  notes: [
+    "Harbor deletes the folder of a trial it retries (orchestrator.retry in the job's config.json): only each trial's last attempt is in the folder, so retries were not recorded and the first-try figures are the final ones",
+  ],
   detect: isTrialResult,
   adapt: (record, context) => trialToAttempt(record, context.source),
 };

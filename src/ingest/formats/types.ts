@@ -83,6 +83,8 @@ export interface FormatAdapter {
   describes: string;
   /** the fields read (optional, for `denom formats`) */
   reads?: readonly FieldRead[];
+  /** what the meta block says whenever this format read a source (meta.notes), e.g. what the harness does not record */
+  notes?: readonly string[];
   /** top-level keys of a JSON document whose array elements are this format's records */
   containerKeys?: readonly string[];
   /**
