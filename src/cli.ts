@@ -223,11 +223,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command("formats")
     .summary("the input formats denom reads, with the fields each reads")
     .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
-    .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}]}]}")
-    .action(async (flags: { json?: boolean }) => {
+    .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}], notes}]}")
+    .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
+    .action(async (flags: { json?: boolean; markdown?: boolean }) => {
       const { runFormats } = await import("./commands/formats.js");
       const data = runFormats();
-      if (flags.json) {
+      if (flags.markdown) {
+        const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
+        io.stdout.write(renderFormatsMarkdown(data));
+      } else if (flags.json) {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data));
       } else {

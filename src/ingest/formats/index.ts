@@ -11,7 +11,7 @@ import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
-import { openHandsOutputFormat } from "./openhands-output.js";
+import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
@@ -43,6 +43,7 @@ export const FORMATS: readonly FormatAdapter[] = [
   agentBenchFormat,
   agentBenchOverallFormat,
   openHandsOutputFormat,
+  openHandsRunMetadataFormat,
   taskSummaryFormat,
   agentCompassFormat,
   tauBenchFormat,

@@ -14,6 +14,7 @@
  * with the error's class as the detail.
  */
 import { folderOf, numberOf, objectOf, PROVIDER_HTTP_ERROR, textOf } from "./shared.js";
+import { noAttemptFormat } from "./no-attempt.js";
 import type { FieldRead, FormatAdapter } from "./types.js";
 
 /** The raw status of an instance whose record carries no evaluation. */
@@ -161,3 +162,11 @@ function historyEvents(history: readonly unknown[]): Record<string, unknown>[] {
   }
   return events;
 }
+
+/** An OpenHands run's metadata.json (`agent_class`, `llm_config`, `max_iterations`): the run described, no attempt. */
+export const openHandsRunMetadataFormat = noAttemptFormat(
+  "openhands-run-metadata",
+  "OpenHands evaluation metadata.json beside output.jsonl: the agent, model and limits of the run; holds no attempt",
+  [{ source: "agent_class, llm_config, max_iterations, start_time", canonical: "-", note: "read, not mapped: every output.jsonl record repeats them in `metadata`" }],
+  (r) => typeof r.agent_class === "string" && objectOf(r.llm_config) !== null && "max_iterations" in r && r.instance_id === undefined,
+);
