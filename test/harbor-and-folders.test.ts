@@ -205,6 +205,32 @@ describe("OpenHands output.jsonl (test/fixtures/real/openhands-v0-multiswebench,
   });
 });
 
+describe("OpenHands SWE-bench evaluation logs (test/fixtures/real/openhands-v0-swebench-eval-report, MIT)", () => {
+  const folder = join(REAL_COPY, "openhands-v0-swebench-eval-report");
+
+  it("gives the hand counts of PROVENANCE.md from the 50 per-instance logs", async () => {
+    const r = await denom(["report", folder, "--json"]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(out.meta.trials).toBe(50);
+    // resolved: True 26, resolved: False 22; no result line: django-11265 (log stops after
+    // "Starting evaluation": the empty patch) and django-10097 (504 Gateway Timeout, evaluation unfinished)
+    expect(details(out)).toEqual({ "success/-": 26, "failure/-": 22, "failure/empty_patch": 1, "aborted/eval_error": 1 });
+    expect(grid(out, "final/total")).toEqual([26, 50]);
+    expect(grid(out, "final/attributable")).toEqual([26, 49]);
+    // metadata.json is read (openhands-run-metadata); the summary .md is not a record file
+    expect(out.meta.skipped_files).toEqual([]);
+  });
+
+  it("reproduces the summary's resolved 26 of 50 submitted", async () => {
+    const r = await denom(["audit", folder, "--claim", "26/50", "--json"]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    expect(out.reproduced).toBe(true);
+    expect(out.matches[0]).toMatchObject({ basis: "final", successes: 26, count: 50 });
+  });
+});
+
 describe("tau2-bench dir layout (test/fixtures/tau2-split, from the MIT telecom file)", () => {
   // run-a/results.json: 3 tasks x num_trials 2 = 6 trials announced; simulations/ holds 4
   // (task 1 trials 0 and 1, tasks 2 and 3 trial 0), one with reward 1: 1 success, 3 failures, 2 missing.

@@ -10,7 +10,8 @@ import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
 import { Loader } from "./loader.js";
-import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
+import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
+import { excerpt, readTextRecord, readUnits, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
 import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
 
@@ -165,13 +166,10 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         for (const held of chosen.release) load(held, "canonical", { attempts: [held.value] });
         load(u, chosen.format.name, chosen.format.adapt(u.value, context));
       };
-      const summary = await readUnits(
-        src.chunks,
-        CONTAINER_KEYS,
-        { unit: onUnit, blank: () => void counts.blank++, reject },
-        namedFormat(src.name),
-        { ...documentOptions(src.name), chooseDocument: formats.chooseDocument },
-      );
+      const sink = { unit: onUnit, blank: () => void counts.blank++, reject };
+      const summary = EVAL_LOG_FILE.test(src.name)
+        ? await readTextRecord(src.chunks, sink, (text) => evalLogRecord(text, src.name))
+        : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument });
       const unreadable = formats.unreadable();
       if (unreadable) {
         if (src.container === undefined) throw new DataError(unreadable);

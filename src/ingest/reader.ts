@@ -168,6 +168,31 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise
   return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0 };
 }
 
+/**
+ * Reads a text source that is not JSON (a harness's per-instance log) as one
+ * record: `toRecord` keeps what matters of the whole text (formats/ decides
+ * what). The source counts as a document of one element; its physical lines
+ * are counted as for any source. Bytes that are not UTF-8 are replaced.
+ */
+export async function readTextRecord(
+  chunks: AsyncIterable<Buffer>,
+  sink: UnitSink,
+  toRecord: (text: string) => Record<string, unknown>,
+): Promise<ReadSummary> {
+  const parts: Buffer[] = [];
+  let physicalLines = 0;
+  let lastByte = 10;
+  for await (const chunk of chunks) {
+    parts.push(chunk);
+    physicalLines += countNewlines(chunk);
+    if (chunk.length) lastByte = chunk[chunk.length - 1];
+  }
+  if (lastByte !== 10) physicalLines++;
+  const value = toRecord(new TextDecoder("utf-8").decode(Buffer.concat(parts)));
+  sink.unit({ line: 1, location: null, value, text: JSON.stringify(value), nonFinite: 0 });
+  return { format: "json", physicalLines, nonFinite: 0 };
+}
+
 /** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
 class NotUtf8 extends Error {}
 

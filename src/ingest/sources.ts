@@ -55,6 +55,13 @@ const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "gz", "tgz", "ta
 /** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
 
+/**
+ * Text files read as records although their ending is not a record one, by
+ * their path: OpenHands' per-instance evaluation logs
+ * (`output.swebench_eval.logs/instance_<id>.log`, formats/openhands-eval-log.ts).
+ */
+const TEXT_RECORD_FILES: readonly RegExp[] = [/(^|[/\\])output\.swebench_eval\.logs[/\\]instance_[^/\\]+\.log$/i];
+
 /** The endings RECORD_FILE accepts, as the messages list them. */
 export const RECORD_ENDINGS = RECORD_EXTENSIONS.map((e) => `.${e}`).join(", ");
 
@@ -135,7 +142,7 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void, 
       continue;
     }
     if (st.isDirectory()) walk(path, out, onWarning, within);
-    else if (st.isFile() && RECORD_FILE.test(name)) {
+    else if (st.isFile() && (RECORD_FILE.test(name) || TEXT_RECORD_FILES.some((re) => re.test(path)))) {
       try {
         accessSync(path, fsConstants.R_OK);
       } catch (e) {

@@ -11,6 +11,7 @@ import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
+import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
 import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweAgentFormat } from "./swe-agent.js";
@@ -44,6 +45,7 @@ export const FORMATS: readonly FormatAdapter[] = [
   agentBenchOverallFormat,
   openHandsOutputFormat,
   openHandsRunMetadataFormat,
+  openHandsEvalLogFormat,
   taskSummaryFormat,
   agentCompassFormat,
   tauBenchFormat,
