@@ -21,6 +21,23 @@ run_defaults as (
     group by run_id
 ),
 
+numbered as (
+    -- Harbor writes no trial index (its n_attempts repeats are exchangeable): a task's
+    -- trials of one job are numbered 0, 1, ... in started_at order, then by trial_name;
+    -- two copies of one trial (same start and name) keep one number, so they collapse
+    -- as duplicates (formats/harbor.ts)
+    select * from attempts where format is distinct from 'harbor'
+    union all
+    select * replace (
+        (dense_rank() over (
+            partition by run_id, task_id
+            order by started_at nulls last, json_extract_string(extra, '$.trial_name') nulls last
+        ) - 1)::integer as trial
+    )
+    from attempts
+    where format = 'harbor'
+),
+
 loaded as (
     select
         a.* exclude (fault, status_detail, extra) replace (
@@ -31,7 +48,7 @@ loaded as (
         a.status_detail as raw_status_detail,
         coalesce(a.run_id, '') as run_key,
         lower(trim(a.raw_status)) as status_key
-    from attempts as a
+    from numbered as a
     left join run_defaults as d on d.run_id = a.run_id
 ),
 

@@ -10,7 +10,7 @@
  * records, with no licence, are read in place and skip without ../shared).
  */
 import { join } from "node:path";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { exceptionRule, EXCEPTION_RULES } from "../src/ingest/formats/harbor.js";
 import { classifyError } from "../src/ingest/formats/openhands-output.js";
@@ -95,12 +95,29 @@ describe("a hand-made Harbor job (test/fixtures/harbor-job)", () => {
 
   it("numbers a task's repeats in started_at order, not by folder name", async () => {
     // repeat-task__ccccccc starts at 10:19 (reward 1), __bbbbbbb at 10:20 (1), __aaaaaaa at 10:21 (0)
-    const r = await denom(["export", job, "--what", "trials", "--out", join(tempDir(), "t.csv")]);
-    expect(r.code).toBe(0);
-    const q = await denom(["report", job, "--json"]);
-    const pass = q.json().pass_at_k.find((p: { k: number }) => p.k === 3);
+    const csv = join(tempDir(), "attempts.csv");
+    expect((await denom(["export", job, "--what", "attempts", "--out", csv])).code).toBe(0);
+    const rows = readFileSync(csv, "utf8").trim().split("\n");
+    const head = rows[0].split(",");
+    const [source, task, trial] = ["source", "task_id", "trial"].map((c) => head.indexOf(c));
+    const repeats = rows
+      .slice(1)
+      .map((l) => l.split(","))
+      .filter((c) => c[task] === "repeat-task")
+      .map((c) => [c[trial], c[source].split("/").at(-2)]);
+    expect(repeats.sort()).toEqual([
+      ["0", "repeat-task__ccccccc"],
+      ["1", "repeat-task__bbbbbbb"],
+      ["2", "repeat-task__aaaaaaa"],
+    ]);
+    const q = (await denom(["report", job, "--json"])).json();
     // only repeat-task has 3 trials: pass@3 over that one task = 1, pass^3 = C(2,3)/C(3,3) = 0
-    expect(pass).toMatchObject({ tasks: 1, pass_at_k: 1, pass_hat_k: 0 });
+    expect(q.pass_at_k.find((p: { k: number }) => p.k === 3)).toMatchObject({ tasks: 1, pass_at_k: 1, pass_hat_k: 0 });
+  });
+
+  it("classifies both timeouts as the agent's (unknown cause), the agent phase having run", async () => {
+    const out = (await denom(["report", job, "--json"])).json();
+    expect(out.timeout_causes).toEqual({ queue: 0, external: 0, loop: 0, sluggish: 0, unknown: 2 });
   });
 
   it("lists the side file it skipped and says retries were not recorded", async () => {
@@ -125,12 +142,14 @@ describe.skipIf(!hasShared)("Harbor, Kimi K2.7 + mini-swe-agent (../shared/data/
     const out = r.json();
     expect(out.meta.trials).toBe(108);
     expect(out.meta.tasks).toBe(36);
-    // 24 at reward 1.0; 13 partial + 70 at 0.0 = 83 failures (the 5 NonZeroAgentExitCodeError among them:
-    // rewards 0, 0, 0.8667, 0, 0); 1 CancelledError with verifier_result null: aborted
-    expect(out.status_counts.final).toEqual({ success: 24, failure: 83, aborted: 1 });
-    expect(details(out)["failure/NonZeroAgentExitCodeError"]).toBe(5);
+    // 24 at reward 1.0; 13 partial + 70 at 0.0 = 83 not passing, of which the 5 NonZeroAgentExitCodeError
+    // (rewards 0, 0, 0.8667, 0, 0): 2 (ZWu7gZu 0.8667, HkrYVwT 0) end in litellm.ServiceUnavailableError, a
+    // provider's 503 named in the message: aborted, external; the other 3 (2 context-limit BadRequestError,
+    // 1 exit 137) stay failures. 1 CancelledError with verifier_result null: aborted.
+    expect(out.status_counts.final).toEqual({ success: 24, failure: 81, aborted: 3 });
+    expect(details(out)).toEqual({ "success/-": 24, "failure/-": 78, "failure/NonZeroAgentExitCodeError": 3, "aborted/external_api_error": 2, "aborted/cancelled": 1 });
     expect(grid(out, "final/total")).toEqual([24, 108]);
-    expect(grid(out, "final/attributable")).toEqual([24, 107]);
+    expect(grid(out, "final/attributable")).toEqual([24, 105]);
     // cost_usd 0.0 on all 108 (no price mapping): as given
     expect(out.efficiency.cost_usd_total).toBe(0);
     // one job per task, but algobridge-0001 and structharbor-0001 mix two: 38 jobs
@@ -242,8 +261,9 @@ describe("tau2-bench dir layout (test/fixtures/tau2-split, from the MIT telecom 
     expect(out.status_counts.final).toEqual({ success: 1, failure: 3, missing: 5 });
     expect(grid(out, "final/total")).toEqual([1, 9]);
     expect(r.stderr).toContain("results-empty.json: announces 3 tasks x 1 trials but its simulations are empty: the 3 trials are counted missing");
-    // the simulations take the run's agent and model from results.json's info
-    expect(out.meta.runs).toBe(2);
+    // meta.runs counts runs with a record: results-empty has none
+    expect(out.meta.runs).toBe(1);
+    expect(out.meta.trials).toBe(4);
   });
 });
 

@@ -96,8 +96,19 @@ export function exceptionRule(type: string, message: string): ExceptionRule {
   return EXCEPTION_RULES[EXCEPTION_RULES.length - 1];
 }
 
-/** The trial phases Harbor times, in order; each becomes two `phase` events (start, end). */
-export const PHASES = ["environment_setup", "agent_setup", "agent_execution", "verifier"] as const;
+/**
+ * The trial phases Harbor times, in order, and the `phase` events each becomes
+ * (start, end). The agent's phase is named as the timeout classifier reads the
+ * harness's phases (queries: attempt_facts): `agent_started` / `agent_ended`, as
+ * Terminal-Bench 1's, so a timeout whose agent never started is a queue timeout;
+ * the verifier's as Terminal-Bench's tests.
+ */
+export const PHASES: readonly (readonly [phase: string, start: string, end: string])[] = [
+  ["environment_setup", "environment_setup_started", "environment_setup_ended"],
+  ["agent_setup", "agent_setup_started", "agent_setup_ended"],
+  ["agent_execution", "agent_started", "agent_ended"],
+  ["verifier", "test_started", "test_ended"],
+];
 
 const TRIAL_READS: readonly FieldRead[] = [
   { source: "task_name", canonical: "task_id", note: "`task_id` (an object `{path}` or `{org, name, ref}`) is kept as `harbor_task_id`; never parsed from `trial_name` (cut to 32 characters)" },
@@ -108,7 +119,11 @@ const TRIAL_READS: readonly FieldRead[] = [
   { source: "exception_info.exception_type", canonical: "status, status_detail", note: "first matching rule of the exception table below" },
   { source: "exception_info.exception_message", canonical: "error_message", note: "`<type>: <message>`; also searched for a provider's HTTP error" },
   { source: "started_at, finished_at", canonical: "started_at, ended_at", note: "whole trial, as written (naive times are counted)" },
-  { source: "environment_setup, agent_setup, agent_execution, verifier", canonical: "events", note: "`phase` events `<phase>` at its start and `<phase>_end` at its end" },
+  ...PHASES.map(([phase, start, end]) => ({
+    source: `${phase}.started_at, .finished_at`,
+    canonical: `events (phase ${start}, ${end})`,
+    note: phase === "agent_execution" ? "the agent's phase: a timeout whose agent never started is a queue timeout (the sandbox or setup ate the budget)" : "",
+  })),
   {
     source: "config.agent.override_timeout_sec",
     canonical: "timeout_limit_s",
@@ -179,7 +194,7 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
   }
 
   const { id, task_id, config: _config, verifier_result: _verifier, exception_info: _exception, agent_result: _result, agent_info: _info, ...rest } = r;
-  for (const p of PHASES) delete rest[p];
+  for (const [p] of PHASES) delete rest[p];
   delete rest.started_at;
   delete rest.finished_at;
   delete rest.task_name;
@@ -228,14 +243,14 @@ function agentLimit(config: Record<string, unknown>, agent: Record<string, unkno
   return limit > 0 ? limit : null;
 }
 
-/** Each timed phase as two events: `<phase>` at its start, `<phase>_end` at its end. */
+/** Each timed phase as two `phase` events, at its start and its end (PHASES). */
 function phaseEvents(r: Record<string, unknown>): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = [];
-  for (const phase of PHASES) {
+  for (const [phase, start, end] of PHASES) {
     const timing = objectOf(r[phase]);
     if (!timing) continue;
-    if (timing.started_at != null) events.push({ ts: timing.started_at, type: "phase", name: phase });
-    if (timing.finished_at != null) events.push({ ts: timing.finished_at, type: "phase", name: `${phase}_end` });
+    if (timing.started_at != null) events.push({ ts: timing.started_at, type: "phase", name: start });
+    if (timing.finished_at != null) events.push({ ts: timing.finished_at, type: "phase", name: end });
   }
   return events;
 }
