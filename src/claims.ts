@@ -136,13 +136,7 @@ export function parseClaimsText(text: string, name: string): Claim[] {
  * UsageError for an entry whose score is not a percent.
  */
 function scoresClaims(text: string, name: string): Claim[] | null {
-  if (!text.trimStart().startsWith("[")) return null;
-  let entries: unknown;
-  try {
-    entries = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return null;
-  }
+  const entries = jsonClaimsFile(text, "[");
   if (!Array.isArray(entries) || entries.length === 0) return null;
   const isScore = (e: unknown): e is { benchmark: string; score: number; metric?: unknown } =>
     e !== null && typeof e === "object" && typeof (e as Record<string, unknown>).benchmark === "string" && typeof (e as Record<string, unknown>).score === "number";
@@ -152,6 +146,16 @@ function scoresClaims(text: string, name: string): Claim[] | null {
     const claim = parseClaim(`${e.score}%`, `--claims ${name}[${i}]:`, `${e.benchmark}${metric}, ${basenameOf(name)}`);
     return { ...claim, benchmark: e.benchmark };
   });
+}
+
+/** A claims file that is one JSON value starting with `opener`, parsed; null when it is not one (a plain claims list). */
+function jsonClaimsFile(text: string, opener: "[" | "{"): unknown {
+  if (!text.trimStart().startsWith(opener)) return null;
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return null;
+  }
 }
 
 /** The keys of an AgentBench overall.json `custom` block that hold a success rate (a fraction). */
@@ -165,14 +169,7 @@ const AGENTBENCH_RATE_KEYS = new Set(["acc", "accuracy", "success_rate", "pass_r
  * `total` samples. Throws UsageError when the file holds none.
  */
 function agentBenchClaims(text: string, name: string): Claim[] | null {
-  if (!text.trimStart().startsWith("{")) return null;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return null;
-  }
-  const o = doc as Record<string, unknown> | null;
+  const o = jsonClaimsFile(text, "{") as Record<string, unknown> | null;
   if (o === null || typeof o !== "object" || typeof o.total !== "number" || typeof o.validation !== "object") return null;
   const claims: Claim[] = [];
   const walk = (v: unknown, path: string, depth: number) => {
