@@ -7,7 +7,8 @@
 import { Command, CommanderError, Option } from "commander";
 import type { ExportWhat } from "./commands/export.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
-import type { RunsOptions } from "./commands/runs.js";
+import type { Session } from "./db/session.js";
+import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
 import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type GroupKey } from "./definitions.js";
 import { DenomError, ExitCode, UsageError } from "./errors.js";
@@ -149,7 +150,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const format = flags.json ? "json" : output;
       const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null };
       const { runReport } = await import("./commands/report.js");
-      const data = await withProgress(io, options, () => runReport(options));
+      const data = await withProgress(io, options, () => inSession(options, (session) => runReport(session, options)));
       if (format === "json") {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data));
@@ -178,7 +179,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const cause = flags.cause === undefined ? null : parseCause(flags.cause);
       const options = { ...runsOptions(inputs, flags, io, "timeouts"), cause };
       const { runTimeouts } = await import("./commands/timeouts.js");
-      const data = await withProgress(io, options, () => runTimeouts(options));
+      const data = await withProgress(io, options, () => inSession(options, (session) => runTimeouts(session, options)));
       if (flags.json) {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data.timeouts));
@@ -205,7 +206,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const claims = auditClaims(flags);
       const options = { ...runsOptions(inputs, flags, io, "audit --claim 87.5%"), claims };
       const { runAudit } = await import("./commands/audit.js");
-      const data = await withProgress(io, options, () => runAudit(options));
+      const data = await withProgress(io, options, () => inSession(options, (session) => runAudit(session, options)));
       if (flags.json) {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
@@ -298,8 +299,9 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .addHelpText("after", EXPORT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
       const options = { ...runsOptions(inputs, flags, io, "export --out trials.csv"), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
-      const { runExport } = await import("./commands/export.js");
-      const data = await withProgress(io, options, () => runExport(options));
+      const { exportFormat, runExport } = await import("./commands/export.js");
+      exportFormat(options);
+      const data = await withProgress(io, options, () => inSession(options, (session) => runExport(session, options)));
       if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
       const { renderExportText } = await import("./render/store-text.js");
       io.stdout.write(renderExportText(data));
@@ -369,14 +371,14 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       };
       const query = await import("./commands/query.js");
       if (flags.schema) {
-        const relations = await query.readSchema(options);
+        const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));
         const { renderSchemaText } = await import("./render/store-text.js");
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(relations));
       } else if (flags.csv) {
-        io.stdout.write(await query.runQueryCsv(options, sql!, !flags.rawCsv));
+        io.stdout.write(await inSession({ ...options, inputs: [], views: true }, (session) => query.runQueryCsv(session, sql!, !flags.rawCsv)));
       } else {
-        const result = await query.runQuery(options, sql!);
+        const result = await inSession({ ...options, inputs: [], views: true }, (session) => query.runQuery(session, sql!));
         const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(result, { color: useColor(io.stdout, io.env) }));
@@ -485,6 +487,12 @@ const PROGRESS_EVERY_MS = 200;
  * and rate (progressLine); then a line while the figures are computed. Cleared
  * when the work ends, so nothing of it stays on the screen or reaches a pipe.
  */
+/** Opens the session a command reads (src/ingest/runs.ts), runs it, and closes the session. */
+async function inSession<T>(options: RunsOptions, work: (session: Session) => Promise<T>): Promise<T> {
+  const { withRuns } = await import("./ingest/runs.js");
+  return withRuns(options, work);
+}
+
 async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" | "onComputing">, work: () => Promise<T>): Promise<T> {
   if (!io.stderr.isTTY) return work();
   const now = io.now ?? Date.now;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { loadRuns } from "../src/commands/runs.js";
+import { openRuns } from "../src/ingest/runs.js";
 import { DEFAULT_THRESHOLDS } from "../src/definitions.js";
 import { VERSION } from "../src/version.js";
 import { denom, jsonl, ROOT, tempDir } from "./helpers.js";
@@ -124,8 +124,10 @@ describe("export Parquet and JSON", () => {
   it("writes trials to Parquet that DuckDB reads back equal to the trials view, row for row", async () => {
     const dir = tempDir();
     const out = await exportTo(dir, "trials.parquet", [SEED, "--what", "trials"]);
-    const { db } = await loadRuns({ inputs: [SEED], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const session = await openRuns({ inputs: [SEED], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const db = session.db;
     try {
+      await session.need(["trials"]);
       const order = "ORDER BY run_key, task_id, trial";
       const view = await db.all(`SELECT * FROM trials ${order}`);
       const parquet = await db.all(`SELECT * FROM read_parquet('${out}') ${order}`);

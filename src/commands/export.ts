@@ -7,12 +7,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Database } from "../db/database.js";
+import type { Database, Session } from "../db/session.js";
 import { DataError, UsageError } from "../errors.js";
-import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../render/copy.js";
+import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../db/session.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { RunsOptions } from "../ingest/runs.js";
 
 /** What `--what` exports: trials (view trials), attempts (attempts_classified), rates (rate_intervals: the grid with ci95), rejects, timeouts (attempt_timeout_cause). */
 export type ExportWhat = "trials" | "attempts" | "rates" | "rejects" | "timeouts";
@@ -53,7 +53,18 @@ interface Selection {
  */
 const TIMEOUT_CONTEXT = ["run_id", "task_id", "trial", "attempt", "line", "fault", "timeout_limit_s", "duration_s", "queue_wait_s"];
 
-async function selection(db: Database, what: ExportWhat): Promise<Selection> {
+/** The relations each export reads (created in the session before its COPY). */
+const EXPORT_READS: Record<ExportWhat, string[]> = {
+  trials: ["trials"],
+  attempts: ["attempts_classified"],
+  rates: ["rate_intervals"],
+  rejects: [],
+  timeouts: ["attempt_timeout_cause", "attempts_classified"],
+};
+
+async function selection(session: Session, what: ExportWhat): Promise<Selection> {
+  await session.need(EXPORT_READS[what]);
+  const db: Database = session.db;
   switch (what) {
     case "trials":
       return { select: "SELECT * FROM trials", orderBy: ["run_key", "task_id", "trial"] };
@@ -87,36 +98,40 @@ async function selection(db: Database, what: ExportWhat): Promise<Selection> {
 }
 
 /**
- * Loads the runs (or opens `--db`), writes the export and FILE.meta.json.
- * Throws UsageError when the extension names no format or FILE is one of the
- * inputs, DataError when an input cannot be read or a file cannot be written.
+ * The format `--out` names. Throws UsageError when the extension names no
+ * format or FILE is one of the inputs; called before anything is read.
  */
-export async function runExport(options: ExportOptions): Promise<ExportData> {
+export function exportFormat(options: Pick<ExportOptions, "out" | "inputs" | "db">): CopyFormat {
   const format = copyFormatOf(options.out);
   const target = resolve(options.out);
   if ([...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);
-  const { db } = await loadRuns(options);
+  return format;
+}
+
+/**
+ * Writes the export and FILE.meta.json from an open session. Throws as
+ * exportFormat does, DataError when a file cannot be written.
+ */
+export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
+  const format = exportFormat(options);
+  const db = session.db;
+  const written = await copyTo(db, { ...(await selection(session, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
+  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
+  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const exported = {
+    file: options.out,
+    what: options.what,
+    format,
+    rows: written.rows,
+    columns: written.columns,
+    csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
+  };
+  const metaFile = `${options.out}.meta.json`;
   try {
-    const written = await copyTo(db, { ...(await selection(db, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
-    const meta: Meta = await readMeta(db, options.thresholds, options.statusMap);
-    const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
-    const exported = {
-      file: options.out,
-      what: options.what,
-      format,
-      rows: written.rows,
-      columns: written.columns,
-      csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
-    };
-    const metaFile = `${options.out}.meta.json`;
-    try {
-      writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
-    } catch (e) {
-      throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
-    }
-    return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
-  } finally {
-    db.close();
+    writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
+  } catch (e) {
+    throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
   }
+  return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
 }
