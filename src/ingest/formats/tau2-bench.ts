@@ -49,7 +49,7 @@ export const tau2BenchFormat: FormatAdapter = {
     const reward = numberOf(objectOf(record.reward_info)?.reward);
     const agentInfo = objectOf(objectOf(context.header?.info)?.agent_info);
     const out: Record<string, unknown> = {
-      run_id: runOf(context.source),
+      run_id: runOf(context.source, context.header != null),
       task_id: record.task_id,
       trial: record.trial ?? 0,
       attempt: 1,
@@ -90,12 +90,14 @@ function agentTokens(messages: unknown): number | null {
 }
 
 /**
- * The run a simulation belongs to: a monolithic results file's name, or in the
- * dir layout (`<run>/simulations/<id>.json`) the run folder's name.
+ * The run a simulation belongs to: a results file's name when the simulation is
+ * an element of one (it has the file's header; tau2 saves them as
+ * `data/simulations/<run>.json`), or in the dir layout, a file of its own
+ * (`<run>/simulations/<id>.json`), the run folder's name.
  */
-export function runOf(source: string): string {
+export function runOf(source: string, inResultsFile: boolean): string {
   const own = source.slice(source.lastIndexOf("!") + 1).replace(/\\/g, "/");
-  return /(^|\/)simulations\/[^/]+$/i.test(own) ? (folderOf(source, 2) ?? stemOf(source)) : stemOf(source);
+  return !inResultsFile && /(^|\/)simulations\/[^/]+$/i.test(own) ? (folderOf(source, 2) ?? stemOf(source)) : stemOf(source);
 }
 
 /** A results file's header (or a dir layout's results.json): `info` with `num_trials`, `tasks`, and no simulation of its own. */
