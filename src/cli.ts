@@ -11,7 +11,8 @@ import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
 import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type GroupKey } from "./definitions.js";
-import { DenomError, ExitCode, UsageError } from "./errors.js";
+import { writeFileSync } from "node:fs";
+import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
 import { progressLine } from "./render/progress.js";
@@ -34,12 +35,13 @@ interface CommonFlags {
   expect?: string;
   expectCount?: string;
   inputFormat?: string;
+  scoreKey?: string;
   /** report: an output format or an input format's name; other commands: an input format's name */
   format?: string;
 }
 
 /** The output formats of `report --format`. */
-const REPORT_OUTPUTS = ["table", "json", "md"];
+const REPORT_OUTPUTS = ["table", "json", "md", "html"];
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -50,6 +52,7 @@ Examples:
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md      # GitHub markdown for a PR or an issue
+  $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
@@ -139,28 +142,34 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--json", "print one JSON object (keys in the README) instead of tables; same as --format json")
-      .option("--format <format>", "output: table for a terminal (default), json, or md (GitHub markdown); or the name of an input format, as --input-format")
+      .option("--format <format>", "output: table for a terminal (default), json, md (GitHub markdown) or html (one self-contained page with charts); or the name of an input format, as --input-format")
+      .option("-o, --out <file>", "write the output to FILE instead of stdout (- for stdout)")
       .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
   )
     .addHelpText("after", REPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; out?: string }) => {
       const output = flags.format !== undefined && REPORT_OUTPUTS.includes(flags.format) ? flags.format : "table";
       if (flags.json && output !== "table" && output !== "json")
         throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);
       const format = flags.json ? "json" : output;
-      const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null };
+      const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null, charts: format === "html" };
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, options, () => inSession(options, (session) => runReport(session, options)));
+      let text: string;
       if (format === "json") {
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data));
+        text = renderJson(data);
       } else if (format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        io.stdout.write(renderReportMarkdown(data));
+        text = renderReportMarkdown(data);
+      } else if (format === "html") {
+        const { renderReportHtml } = await import("./render/report-html.js");
+        text = renderReportHtml(data);
       } else {
         const { renderReportText } = await import("./render/report-text.js");
-        io.stdout.write(renderReportText(data, { color: useColor(io.stdout, io.env) }));
+        text = renderReportText(data, { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
       }
+      writeOutput(io, flags.out, text);
       exitCode = strictExit(flags, data.accounting, io);
     });
 
@@ -225,13 +234,20 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .summary("the input formats denom reads, with the fields each reads")
     .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
     .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}], notes}]}")
+    .option("--md", "print each format's mapping table as markdown (what docs/formats/ holds)")
     .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
-    .action(async (flags: { json?: boolean; markdown?: boolean }) => {
+    .argument("[names...]", "only these formats (with --md)")
+    .action(async (names: string[], flags: { json?: boolean; md?: boolean; markdown?: boolean }) => {
       const { runFormats } = await import("./commands/formats.js");
       const data = runFormats();
       if (flags.markdown) {
         const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
         io.stdout.write(renderFormatsMarkdown(data));
+      } else if (flags.md) {
+        const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
+        if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
+        const { renderFormatsMarkdown } = await import("./render/formats-text.js");
+        io.stdout.write(renderFormatsMarkdown(data, names));
       } else if (flags.json) {
         const { renderJson } = await import("./render/json.js");
         io.stdout.write(renderJson(data));
@@ -318,11 +334,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .option("--json", "print what was added and skipped as JSON")
     .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
     .option("--format <name>", "the same as --input-format")
+    .option("--score-key <key>", SCORE_KEY_HELP)
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string }) => {
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; scoreKey?: string }) => {
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags),
+        scoreKey: flags.scoreKey ?? null,
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -391,9 +409,12 @@ function addRunsFlags(cmd: Command): Command {
     cmd
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
       .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
-      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source"),
+      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--score-key <key>", SCORE_KEY_HELP),
   );
 }
+
+const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
 
 /** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
 function addDefinitionFlags(cmd: Command): Command {
@@ -453,6 +474,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, outputs),
+    scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
     onWarning: warningPrinter(io),
@@ -474,6 +496,19 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
     io.stderr.write(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal\n`);
     if (shown === REJECTS_SHOWN) io.stderr.write(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
+}
+
+/** Writes a command's output to stdout, or to FILE with `-o FILE` (`-` = stdout). Throws DataError when FILE cannot be written. */
+function writeOutput(io: Io, out: string | undefined, text: string): void {
+  if (out === undefined || out === "-") {
+    io.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(out, text);
+  } catch (e) {
+    throw new DataError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
 }
 
 /** Reading that lasts longer than this gets a progress line (short reads stay silent). */

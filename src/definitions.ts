@@ -68,7 +68,7 @@ export function parseCause(value: string): TimeoutCause {
 }
 
 /** The grouping keys of `--by` (DESIGN section 7): canonical attempt fields. */
-export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty"] as const;
+export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty", "invocation"] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 
 /**

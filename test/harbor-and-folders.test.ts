@@ -76,7 +76,7 @@ describe("a hand-made Harbor job (test/fixtures/harbor-job)", () => {
       "aborted/external_api_error": 2,
       "aborted/cancelled": 1,
       "aborted/ValueError": 1,
-      "missing/expected, no record": 3,
+      "missing/announced, no record": 3,
     });
     expect(out.diagnostics).toMatchObject({ timeouts_with_passing_score: 1, grader_errors: 5, missing: 3 });
     // total 26; valid 26; attributable removes the 12 aborted and the 3 missing: 11; completable the 2 timeouts: 9

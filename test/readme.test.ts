@@ -2,7 +2,7 @@
  * The README's field table is generated from the declarations (STYLE convention 6):
  * this test fails when a field, an alias or a doc string changes without the README.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ATTEMPT_FIELDS } from "../src/ingest/canonical.js";

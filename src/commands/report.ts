@@ -11,6 +11,7 @@ import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import { ALL_FORMATS } from "../ingest/formats/index.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
+import { readChartData, type ChartData } from "./report-charts.js";
 import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
 export type { RateCell } from "./report-metrics.js";
@@ -19,6 +20,8 @@ import type { RunsOptions } from "../ingest/runs.js";
 export interface ReportOptions extends RunsOptions {
   /** `--by`: every figure again per value of this field */
   by?: GroupKey | null;
+  /** also read the figures the HTML report draws (`charts`) */
+  charts?: boolean;
 }
 
 /** What one step of the denominator chain removed on one basis, by reason. */
@@ -47,6 +50,35 @@ export interface SourceInfo {
   adapter: string | null;
 }
 
+/**
+ * What a run's own log says of it (Inspect's header; view run_log_status), beside
+ * what denom found: trials recorded, trials owed (sample ids x epochs), owed ones
+ * with no record (in `total` as missing), trials unscored for a dict-valued score.
+ */
+export interface RunLogInfo {
+  run_id: string;
+  /** the eval set or harness call the run belongs to (`--by invocation`) */
+  invocation: string | null;
+  task: string | null;
+  model: string | null;
+  /** as the log writes it: started, success, cancelled, error */
+  status: string | null;
+  error_message: string | null;
+  /** the log's own counts (sample x epoch) */
+  total_samples: number | null;
+  completed_samples: number | null;
+  /** never finished: no header.json, only the journal (status started) */
+  incomplete: boolean;
+  owed_trials: number;
+  trials: number;
+  missing_trials: number;
+  dict_score_trials: number;
+  /** the keys of the dict-valued scores seen, comma-separated; null when none */
+  score_keys: string | null;
+  /** the source the log was read from */
+  source: string;
+}
+
 /** The meta block: whatever someone needs to recompute the denominators. */
 export interface Meta {
   tool: string;
@@ -59,6 +91,8 @@ export interface Meta {
   skipped_files: { name: string; reason: string; top_keys: string[] | null }[];
   /** what the formats that read the sources say about them (FormatAdapter.notes), e.g. Harbor: retries not recorded */
   notes: string[];
+  /** one entry per run log that describes its run (Inspect), in load order; empty for other formats */
+  run_logs: RunLogInfo[];
   window: { start: string | null; end: string | null };
   tasks: number;
   trials: number;
@@ -119,6 +153,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   rejects: { source: string; line: number; location: string | null; reason: string }[];
   /** AgentCompass's own verdict per run of AgentCompass attempts (view agentcompass_verdict); empty without any */
   agentcompass_verdict: AgentCompassVerdict[];
+  /** the HTML report's chart figures (report-charts.ts); only with `charts`, never in --json */
+  charts?: ChartData;
 }
 
 /**
@@ -150,9 +186,11 @@ export const REJECTS_LISTED = 100;
 export const SUCCESS_DEFINITION =
   "the attempt's status is success (after aliases); a violated hard constraint makes it a failure, a grader error makes it aborted; a late pass (timeout that passed verification) is not a success";
 
-/** Reads the report from an open session. Throws DenomError when a query file fails. */
+/** Reads the report from an open session; with `charts`, the HTML report's chart figures too. Throws DenomError when a query file fails. */
 export async function runReport(session: Session, options: ReportOptions): Promise<ReportData> {
-  return readReport(session, options);
+  const data = await readReport(session, options);
+  if (options.charts) data.charts = await readChartData(session);
+  return data;
 }
 
 /** Reads the report from a session (the relations it reads are created as needed). */
@@ -212,11 +250,13 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
   const denominators = (await session.select("meta/denominators")) as unknown as Meta["definitions"]["denominators"];
   const exclusions = (await session.select("meta/exclusions")) as unknown as Removal[];
   const secrets_masked = (await session.select("meta/secrets_masked")) as unknown as Meta["secrets_masked"];
+  const run_logs = (await session.select("meta/run_logs")) as unknown as RunLogInfo[];
   return {
     tool: `denom ${VERSION}`,
     sources,
     skipped_files,
     notes: formatNotes(sources.map((s) => s.adapter)),
+    run_logs,
     window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
     tasks: num(summary.tasks),
     trials: num(summary.trials),
