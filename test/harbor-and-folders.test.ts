@@ -303,7 +303,7 @@ describe("folders as harnesses leave them", () => {
     const dir = tempDir({
       "run-1.jsonl": jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" }),
       "run-2.jsonl": jsonl({ task_id: "c", status: "success" }),
-      "eval-set.json": JSON.stringify({ eval_set_id: "x", tasks: ["a", "b", "c"] }),
+      "setup.json": JSON.stringify({ owner: "x", tasks: ["a", "b", "c"] }),
       "expected_metrics.json": JSON.stringify({ accuracy: 0.66 }),
       "metadata.json": "{}",
     });
@@ -313,9 +313,9 @@ describe("folders as harnesses leave them", () => {
     expect(out.accounting).toMatchObject({ lines: 3, records: 3, rejected: 0 });
     expect(out.meta.trials).toBe(3);
     expect(out.meta.skipped_files).toEqual([
-      { name: join(dir, "eval-set.json"), reason: "no input format recognises it", top_keys: ["eval_set_id", "tasks"] },
       { name: join(dir, "expected_metrics.json"), reason: "no input format recognises it", top_keys: ["accuracy"] },
       { name: join(dir, "metadata.json"), reason: "no input format recognises it", top_keys: [] },
+      { name: join(dir, "setup.json"), reason: "no input format recognises it", top_keys: ["owner", "tasks"] },
     ]);
     // one stderr line per skipped file
     expect(r.stderr.split("\n").filter((l) => l.includes(": skipped: ")).length).toBe(3);
