@@ -5,6 +5,7 @@
  * and never loads DuckDB.
  */
 import { Command, CommanderError, Option } from "commander";
+import type { CompareOptions } from "./commands/compare.js";
 import type { ExportWhat } from "./commands/export.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
@@ -42,6 +43,8 @@ interface CommonFlags {
 
 /** The output formats of `report --format`. */
 const REPORT_OUTPUTS = ["table", "json", "md", "html"];
+/** The output formats of `compare --format` (issue 18 adds html). */
+const COMPARE_OUTPUTS = ["table", "json", "md"];
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -227,6 +230,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
     });
 
+  addCompareCommands(program, io, (code) => (exitCode = code));
   addStoreCommands(program, io, (code) => (exitCode = code));
 
   program
@@ -263,6 +267,130 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     return handleError(e, io, debug);
   }
+}
+
+const COMPARE_EXAMPLES = `
+Examples:
+  $ denom compare runs/agent-a/ runs/agent-b/             # A = baseline, B = candidate
+  $ denom compare a.jsonl b.jsonl --json                  # one JSON object (keys in docs/compare.md)
+  $ denom compare results/ --by agent --baseline agent-a  # every other agent against agent-a
+  $ denom compare a.jsonl b.jsonl --format md             # markdown for a pull-request comment
+  $ denom compare a.jsonl b.jsonl --fail-if-worse final/attributable   # exit 4 when B is worse
+
+Tasks are paired by task id; tasks on one side only are listed, never paired.
+For every cell (basis x denominator) a task enters when both sides keep a trial
+of it there; p = a side's share of successes among those trials. B - A = mean
+over the tasks of p_B - p_A, se = sd / sqrt(tasks) (the trials of one task are
+one cluster), 95% CI = B - A +- 1.96 se. Test: exact McNemar when every task has
+one kept trial per side, else a z test on the differences (approximate).
+mde80 = (1.96 + 0.84) se; tasks needed = (1.96 + 0.84)^2 var / (B - A)^2
+(Miller 2024, "Adding Error Bars to Evals").
+
+Exit codes: 0 ok, 4 --fail-if-worse and the cell's 95% interval is below 0, 1 data error, 2 usage error.`;
+
+const GATE_EXAMPLES = `
+Examples:
+  $ denom gate runs.jsonl --min final/total=0.8 --max timeout_rate=0.1
+  $ denom gate logs/ --min final/attributable=85% --max environment_share=0.05 --max p95_s=600
+  $ denom gate runs.jsonl --max grader_errors=0 --max rejected=0 --json
+
+CELL: basis/denominator (first or final; total, valid, attributable, completable), its rate.
+METRIC: timeout_rate (final timeouts / trials), environment_share (final environment
+failures / trials), constraint_violations, grader_errors (attempts), rejected (lines),
+p95_s (attempt duration, seconds, nearest rank), cost_per_success (USD).
+Rates take 0.85 or 85%. A figure that is n/a fails its condition.
+
+Exit codes: 0 every condition holds, 4 a condition fails, 1 data error, 2 usage error.`;
+
+/** compare and gate: the commands that judge runs against each other or a bar. */
+function addCompareCommands(program: Command, io: Io, setExit: (code: number) => void): void {
+  addRunsFlags(
+    program
+      .command("compare")
+      .summary("is B better than A? paired differences per cell, tests, power")
+      .description("Compares candidate B with baseline A over the tasks both ran: per cell the paired difference of success shares, its 95% interval, an exact McNemar or z test, the power, whether the ranking flips between cells, and where the difference comes from.")
+      .argument("[inputs...]", "A B (baseline, candidate: each a file, folder or archive), or with --by the inputs holding every group")
+      .option("--json", "print one JSON object (keys in docs/compare.md); same as --format json")
+      .option("--format <format>", "output: table for a terminal (default), json, or md (GitHub markdown); or the name of an input format, as --input-format")
+      .addOption(new Option("--by <field>", "compare the groups of this field of one input").choices(GROUP_KEYS))
+      .option("--baseline <value>", "with --by: the group every other group is compared with")
+      .option("--fail-if-worse <cell>", "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0"),
+  )
+    .addHelpText("after", COMPARE_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string }) => {
+      const format = outputFormat(flags, COMPARE_OUTPUTS);
+      const { parseCellName, runCompare } = await import("./commands/compare.js");
+      const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
+      if (flags.baseline !== undefined && !flags.by) throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
+      const runs = runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", COMPARE_OUTPUTS);
+      let data;
+      if (flags.by) {
+        const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse };
+        const byRuns = { ...runs, by: flags.by };
+        data = await withProgress(io, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options)));
+      } else {
+        if (flags.db) throw new UsageError(`--db ${flags.db} holds one set of runs: compare its groups with --by FIELD --baseline VALUE`);
+        if (inputs.length !== 2) throw new UsageError(`compare takes two inputs, baseline A and candidate B (got ${inputs.length}); or one input with --by FIELD --baseline VALUE`);
+        const options: CompareOptions = { baseline: inputs[0], candidate: inputs[1], failIfWorse };
+        // each input in its own session: two inputs without run ids never become one run
+        data = await withProgress(io, runs, () =>
+          inSession({ ...runs, inputs: [inputs[0]] }, (a) => inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options))),
+        );
+      }
+      if (format === "json") {
+        const { renderCompareJson } = await import("./render/compare-json.js");
+        io.stdout.write(renderCompareJson(data));
+      } else if (format === "md") {
+        const { renderCompareMarkdown } = await import("./render/compare-markdown.js");
+        io.stdout.write(renderCompareMarkdown(data));
+      } else {
+        const { renderCompareText } = await import("./render/compare-text.js");
+        io.stdout.write(renderCompareText(data, { color: useColor(io.stdout, io.env) }));
+      }
+      let code: number = strictExit(flags, data, io);
+      const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);
+      if (code === ExitCode.ok && worse.length) {
+        io.stderr.write(`denom: --fail-if-worse ${flags.failIfWorse}: ${worse.map((c) => c.candidate.label).join(", ")} significantly worse than ${worse[0].baseline.label} (95% interval below 0)\n`);
+        code = ExitCode.gateFailed;
+      }
+      setExit(code);
+    });
+
+  addRunsFlags(
+    program
+      .command("gate")
+      .summary("check a run against bars for CI: --min CELL=X --max METRIC=Y, exit 4 when one fails")
+      .description("Checks the figures of a run against bars, one line per condition with the measured value; exits 4 when any condition fails.")
+      .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+      .option("--min <figure=x>", "the figure must be at least X (a cell basis/denominator or a metric); repeatable", collect, [])
+      .option("--max <figure=y>", "the figure must be at most Y; repeatable", collect, [])
+      .option("--json", "print {passed, conditions [{condition, value, passed}]}")
+      .option("--format <name>", "the same as --input-format"),
+  )
+    .addHelpText("after", GATE_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { min: string[]; max: string[] }) => {
+      const { parseCondition, runGate } = await import("./commands/gate.js");
+      const conditions = [...flags.min.map((c) => parseCondition(c, "min")), ...flags.max.map((c) => parseCondition(c, "max"))];
+      if (!conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
+      const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8");
+      const data = await withProgress(io, runs, () => inSession(runs, (session) => runGate(session, { conditions })));
+      if (flags.json) {
+        const { renderJson } = await import("./render/json.js");
+        io.stdout.write(renderJson(data));
+      } else {
+        const { renderGateText } = await import("./render/gate-text.js");
+        io.stdout.write(renderGateText(data));
+      }
+      const code = strictExit(flags, data, io);
+      setExit(code === ExitCode.ok && !data.passed ? ExitCode.gateFailed : code);
+    });
+}
+
+/** The output `--json` / `--format` ask for (table, json or md); throws UsageError for two. */
+function outputFormat(flags: { json?: boolean; format?: string }, outputs: readonly string[]): string {
+  const output = flags.format !== undefined && outputs.includes(flags.format) ? flags.format : "table";
+  if (flags.json && output !== "table" && output !== "json") throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);
+  return flags.json ? "json" : output;
 }
 
 const EXPORT_EXAMPLES = `
