@@ -17,8 +17,10 @@ import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
 import type { Io } from "./io.js";
 import { useColor } from "./io.js";
 import { progressLine } from "./render/progress.js";
+import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
+import { MAX_LINE_BYTES } from "./ingest/lines.js";
 import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
 
@@ -39,6 +41,7 @@ interface CommonFlags {
   scoreKey?: string;
   /** report: an output format or an input format's name; other commands: an input format's name */
   format?: string;
+  maxLineBytes?: string;
 }
 
 /** The output formats of `report --format`. */
@@ -134,7 +137,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => io.stderr.write(escapeMessage(s)),
       outputError: (s, write) => write(s.startsWith("error:") ? `denom: ${s}` : s),
     });
 
@@ -164,13 +167,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
         text = renderJson(data);
       } else if (format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        text = renderReportMarkdown(data);
+        text = renderReportMarkdown(terminalSafe(data));
       } else if (format === "html") {
         const { renderReportHtml } = await import("./render/report-html.js");
         text = renderReportHtml(data);
       } else {
         const { renderReportText } = await import("./render/report-text.js");
-        text = renderReportText(data, { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
+        text = renderReportText(terminalSafe(data), { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
       }
       writeOutput(io, flags.out, text);
       exitCode = strictExit(flags, data.accounting, io);
@@ -197,7 +200,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.stdout.write(renderJson(data.timeouts));
       } else {
         const { renderTimeoutsText } = await import("./render/timeouts-text.js");
-        io.stdout.write(renderTimeoutsText(data, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(renderTimeoutsText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
       }
       exitCode = strictExit(flags, data, io);
     });
@@ -224,7 +227,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         io.stdout.write(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
       } else {
         const { renderAuditText } = await import("./render/audit-text.js");
-        io.stdout.write(renderAuditText(data, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(renderAuditText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
       }
       exitCode = strictExit(flags, data, io);
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
@@ -425,7 +428,9 @@ Examples:
   $ denom query --db runs.duckdb --csv "SELECT * FROM trials WHERE final_status = 'timeout' ORDER BY task_id" > timeouts.csv
   $ denom query --db runs.duckdb --schema      # tables and views with their columns
 
-The file is opened read-only; the views are today's, built on its tables.`;
+The file is opened read-only; the views are today's, built on its tables. The session
+cannot reach other files, the network or extensions; only queries run (SELECT, WITH,
+FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), anything else exits 2.`;
 
 /** export, ingest and query: the commands that take the figures elsewhere. */
 function addStoreCommands(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -443,12 +448,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .addHelpText("after", EXPORT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
       const options = { ...runsOptions(inputs, flags, io, "export --out trials.csv"), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
-      const { exportFormat, runExport } = await import("./commands/export.js");
+      const { exportFormat, exportStaging, runExport } = await import("./commands/export.js");
       exportFormat(options);
-      const data = await withProgress(io, options, () => inSession(options, (session) => runExport(session, options)));
-      if (flags.rawCsv && data.format !== "csv") io.stderr.write(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}\n`);
+      const staged = exportStaging(options);
+      const data = await withProgress(io, staged, () => inSession(staged, (session) => runExport(session, staged)));
+      if (flags.rawCsv && data.format !== "csv") io.stderr.write(escapeMessage(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}`) + "\n");
       const { renderExportText } = await import("./render/store-text.js");
-      io.stdout.write(renderExportText(data));
+      io.stdout.write(renderExportText(terminalSafe(data)));
       setExit(strictExit(flags, data, io));
     });
 
@@ -462,12 +468,14 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .option("--json", "print what was added and skipped as JSON")
     .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
     .option("--format <name>", "the same as --input-format")
+    .option("--max-line-bytes <size>", MAX_LINE_HELP)
     .option("--score-key <key>", SCORE_KEY_HELP)
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; scoreKey?: string }) => {
+    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; maxLineBytes?: string; scoreKey?: string }) => {
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags),
+        maxLineBytes: parseLineLimit(flags.maxLineBytes),
         scoreKey: flags.scoreKey ?? null,
         db: flags.db,
         strict: Boolean(flags.strict),
@@ -482,10 +490,10 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         io.stdout.write(renderJson(data));
       } else {
         const { renderIngestText } = await import("./render/store-text.js");
-        io.stdout.write(renderIngestText(data));
+        io.stdout.write(renderIngestText(terminalSafe(data)));
       }
       if (!data.committed) {
-        io.stderr.write(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}\n`);
+        io.stderr.write(escapeMessage(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}`) + "\n");
         setExit(ExitCode.data);
       }
     });
@@ -520,14 +528,14 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));
         const { renderSchemaText } = await import("./render/store-text.js");
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(relations));
+        io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(terminalSafe(relations)));
       } else if (flags.csv) {
         io.stdout.write(await inSession({ ...options, inputs: [], views: true }, (session) => query.runQueryCsv(session, sql!, !flags.rawCsv)));
       } else {
         const result = await inSession({ ...options, inputs: [], views: true }, (session) => query.runQuery(session, sql!));
         const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(result, { color: useColor(io.stdout, io.env) }));
+        io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(terminalSafe(result), { color: useColor(io.stdout, io.env) }));
       }
     });
 }
@@ -538,8 +546,27 @@ function addRunsFlags(cmd: Command): Command {
       .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
       .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--max-line-bytes <size>", MAX_LINE_HELP)
       .option("--score-key <key>", SCORE_KEY_HELP),
   );
+}
+
+const MAX_LINE_HELP = "the longest JSONL line read (e.g. 256MiB; default 64MiB); a longer line is a reject, skipped without being held in memory";
+
+/**
+ * `--max-line-bytes SIZE`: bytes, or a number with KB, MB, GB (powers of 1000)
+ * or KiB, MiB, GiB (powers of 1024). Undefined when absent. Throws UsageError
+ * for anything else, or above MAX_LINE_BYTES (a line must fit in one string).
+ */
+export function parseLineLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(|B|KB|MB|GB|KiB|MiB|GiB)\s*$/i.exec(value);
+  const units: Record<string, number> = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+  const bytes = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 1) throw new UsageError(`--max-line-bytes ${value}: expected a size such as 268435456, 256MiB or 300MB`);
+  if (bytes > MAX_LINE_BYTES)
+    throw new UsageError(`--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`);
+  return bytes;
 }
 
 const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
@@ -602,6 +629,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, outputs),
+    maxLineBytes: parseLineLimit(flags.maxLineBytes),
     scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(io),
@@ -611,7 +639,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
 
 /** Prints a warning on stderr, secrets masked (a path or an archive's message may hold one). */
 function warningPrinter(io: Io): (text: string) => void {
-  return (text) => io.stderr.write(`denom: warning: ${maskSecrets(text).text}\n`);
+  return (text) => io.stderr.write(`denom: warning: ${escapeMessage(maskSecrets(text).text)}\n`);
 }
 
 /** Prints the first rejects as they come, then counts the rest. */
@@ -621,7 +649,7 @@ function rejectPrinter(io: Io): (r: RejectNotice) => void {
     if (++shown > REJECTS_SHOWN) return;
     const where = r.location ? `${r.source} (${r.location})` : `${r.source}:${r.line}`;
     const skipped = r.kind === "document" ? "" : `the ${r.kind} was skipped, `; // a broken document says what was kept in its reason
-    io.stderr.write(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal\n`);
+    io.stderr.write(escapeMessage(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal`) + "\n");
     if (shown === REJECTS_SHOWN) io.stderr.write(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
 }
@@ -711,12 +739,12 @@ function handleError(e: unknown, io: Io, debug: boolean): number {
     return ExitCode.usage;
   }
   if (e instanceof DenomError) {
-    io.stderr.write(`denom: ${maskSecrets(e.message).text}\n`);
-    if (debug && e.stack) io.stderr.write(`${e.stack}\n`);
+    io.stderr.write(`denom: ${escapeMessage(maskSecrets(e.message).text)}\n`);
+    if (debug && e.stack) io.stderr.write(`${escapeMessage(maskSecrets(e.stack).text)}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  io.stderr.write(`denom: internal error: ${maskSecrets(err?.message ?? String(e)).text}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
-  if (debug && err?.stack) io.stderr.write(`${err.stack}\n`);
+  io.stderr.write(`denom: internal error: ${escapeMessage(maskSecrets(err?.message ?? String(e)).text)}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
+  if (debug && err?.stack) io.stderr.write(`${escapeMessage(maskSecrets(err.stack).text)}\n`);
   return ExitCode.data;
 }

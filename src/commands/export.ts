@@ -8,7 +8,9 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Database, Session } from "../db/session.js";
-import { DataError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
+import { commit, discard, stage, type Staged } from "../render/atomic.js";
+import { removeScratch, scratchBeside } from "../scratch.js";
 import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../db/session.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
@@ -23,6 +25,21 @@ export interface ExportOptions extends RunsOptions {
   what: ExportWhat;
   /** CSV: write formula-like text cells as they are instead of neutralising them */
   rawCsv: boolean;
+  /**
+   * Where the data is written before it is renamed onto `out` (exportStaging);
+   * a session over `--db` must have been opened with it `writable`.
+   */
+  temporary?: string;
+}
+
+/**
+ * The options with the temporary path the data will be written to (beside
+ * `out`, so the rename onto it is atomic) and that path made `writable` for a
+ * locked-down `--db` session (src/db/sandbox.ts). Call before opening the session.
+ */
+export function exportStaging<T extends ExportOptions>(options: T): T {
+  const temporary = scratchBeside(options.out);
+  return { ...options, temporary, writable: { paths: [temporary] } };
 }
 
 /** What was written; FILE.meta.json holds `{export, meta, accounting}`. */
@@ -110,13 +127,28 @@ export function exportFormat(options: Pick<ExportOptions, "out" | "inputs" | "db
 }
 
 /**
- * Writes the export and FILE.meta.json from an open session. Throws as
- * exportFormat does, DataError when a file cannot be written.
+ * Writes the export and FILE.meta.json from an open session, each first to a
+ * temporary file beside it, both renamed into place only once both are whole:
+ * a failed write leaves no partial file and an older export as it was. Throws
+ * as exportFormat does, DataError naming the file when one cannot be written.
  */
 export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
   const format = exportFormat(options);
+  const staged: Staged<unknown>[] = [];
+  const temporary = options.temporary ?? scratchBeside(options.out);
+  try {
+    return await writeExport(session, options, format, temporary, staged);
+  } finally {
+    discard(staged);
+    removeScratch(temporary);
+  }
+}
+
+async function writeExport(session: Session, options: ExportOptions, format: CopyFormat, temporary: string, staged: Staged<unknown>[]): Promise<ExportData> {
   const db = session.db;
-  const written = await copyTo(db, { ...(await selection(session, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
+  const data = await stage(options.out, async (path) => copyTo(db, { ...(await selection(session, options.what)), path, format, neutraliseFormulas: !options.rawCsv }), temporary);
+  staged.push(data);
+  const written = data.result;
   const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
   const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
   const exported = {
@@ -128,10 +160,7 @@ export async function runExport(session: Session, options: ExportOptions): Promi
     csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
   };
   const metaFile = `${options.out}.meta.json`;
-  try {
-    writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
-  } catch (e) {
-    throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
-  }
+  staged.push(await stage(metaFile, (path) => writeFileSync(path, renderJson({ export: exported, meta, accounting }))));
+  commit(staged.splice(0));
   return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
 }

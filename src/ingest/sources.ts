@@ -19,9 +19,13 @@ import { DataError } from "../errors.js";
 import { peekBytes } from "./peek.js";
 import { isZip } from "./zip.js";
 
-/** One command-line input after expansion: a file, or stdin. */
+/**
+ * One command-line input after expansion: a file; a named pipe (a FIFO named
+ * directly), read like stdin: once, as it comes, its size unknown; or stdin.
+ */
 export type InputSpec =
   | { kind: "file"; path: string; size: number; within?: string }
+  | { kind: "pipe"; path: string }
   | { kind: "stdin" }
   /** a file of a walked folder left out by a SUPERSEDED rule: listed in meta.skipped_files, not read */
   | { kind: "superseded"; path: string; reason: string; within: string };
@@ -97,14 +101,20 @@ const READ_CHUNK = 32 * 1024;
 
 /**
  * Expands command-line inputs: `-` is stdin, a folder is walked recursively
- * (sorted, hidden entries skipped, only RECORD_FILE names), a file is taken as is.
- * Inside a folder, an entry that cannot be looked at (a broken symbolic link, no
- * permission) is skipped and `onWarning` names it. Throws DataError naming the
- * path when an input does not exist (or is a broken link), cannot be read, or is
- * a folder without record files.
+ * (sorted, hidden entries skipped, only RECORD_FILE names), a file is taken as
+ * is, a FIFO named directly is read like stdin. Inside a folder, an entry that
+ * cannot be looked at (a broken symbolic link, no permission), one that is not a
+ * regular file (a FIFO, a socket, a device), a symbolic link that leads back
+ * into a folder being walked (a loop) and a file or folder already reached by
+ * another path are skipped, and `onWarning` names each: every real file is read
+ * once and the walk always ends. Throws DataError naming the path when an input
+ * does not exist (or is a broken link), cannot be read, or is a folder without
+ * record files.
  */
 export function expandInputs(inputs: readonly string[], onWarning: (text: string) => void = () => {}): InputSpec[] {
   const out: InputSpec[] = [];
+  // real files and folders (device and inode) already taken, and the path that took them
+  const seen = new Map<string, string>();
   for (const input of inputs) {
     if (input === "-") {
       out.push({ kind: "stdin" });
@@ -118,21 +128,45 @@ export function expandInputs(inputs: readonly string[], onWarning: (text: string
     }
     if (st.isDirectory()) {
       const found: InputSpec[] = [];
-      walk(input, found, onWarning, input);
+      walk(input, st, found, onWarning, seen, [], input);
       if (found.length === 0)
         throw new DataError(
           `${input}: folder holds no record files (names ending ${RECORD_ENDINGS}); rename them to one of these endings, or name a file directly (any name is read)`,
         );
       out.push(...found);
+    } else if (st.isFIFO()) {
+      out.push({ kind: "pipe", path: input });
     } else {
+      // named directly: taken as given, even twice; a folder walked later does not read it again
+      seen.set(identity(st), input);
       out.push({ kind: "file", path: input, size: st.size });
     }
   }
   return out;
 }
 
-/** Walks `dir` into `out`; every file found is marked `within` the folder given as an input (its side files may be skipped). */
-function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void, within: string): void {
+/** A real file or folder, whatever path reaches it. */
+function identity(st: Stats): string {
+  return `${st.dev}:${st.ino}`;
+}
+
+/** What a non-regular entry is, for the warning that skips it. */
+function entryKind(st: Stats): string {
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Walks folder `dir` (already stat'ed as `dirSt`) into `out`. `ancestors` are
+ * the identities of the folders being walked above it (a link to one of them is
+ * a loop); `seen` holds every file and folder taken so far; every file found is
+ * marked `within` the folder given as an input (its side files may be skipped).
+ */
+function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: string) => void, seen: Map<string, string>, ancestors: string[], within: string): void {
+  seen.set(identity(dirSt), dir);
+  const here = [...ancestors, identity(dirSt)];
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -155,8 +189,26 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void, 
       onWarning(`${path}: ${describeStatError(path, e)}; skipped`);
       continue;
     }
-    if (st.isDirectory()) walk(path, out, onWarning, within);
-    else if (st.isFile() && (RECORD_FILE.test(name) || TEXT_RECORD_FILES.some((re) => re.test(path)))) {
+    const id = identity(st);
+    if (st.isDirectory()) {
+      if (here.includes(id)) {
+        onWarning(`${path}: symbolic link loop (leads back to ${seen.get(id) ?? "a folder above it"}); skipped`);
+        continue;
+      }
+      const first = seen.get(id);
+      if (first !== undefined) {
+        onWarning(`${path}: the same folder as ${first} (a symbolic link); read once, skipped here`);
+        continue;
+      }
+      walk(path, st, out, onWarning, seen, here, within);
+    } else if (!st.isFile()) {
+      onWarning(`${path}: ${entryKind(st)}, not a regular file; skipped (name it directly to read it as a stream)`);
+    } else if (RECORD_FILE.test(name) || TEXT_RECORD_FILES.some((re) => re.test(path))) {
+      const first = seen.get(id);
+      if (first !== undefined) {
+        onWarning(`${path}: the same file as ${first} (a link); read once, skipped here`);
+        continue;
+      }
       try {
         accessSync(path, fsConstants.R_OK);
       } catch (e) {
@@ -164,6 +216,7 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void, 
         onWarning(`${path}: ${describeFsError(e)}; skipped`);
         continue;
       }
+      seen.set(id, path);
       out.push({ kind: "file", path, size: st.size, within });
     }
   }
@@ -255,6 +308,7 @@ export async function* openSources(
       yield { skipped: spec.path, reason: INSPECT_SIDE_REASON };
       continue;
     }
+    // a named pipe is read as it comes, like stdin; opening it waits for its writer
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
     for await (const src of classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null)) {
