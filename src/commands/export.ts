@@ -150,7 +150,7 @@ async function writeExport(session: Session, options: ExportOptions, format: Cop
   staged.push(data);
   const written = data.result;
   const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
-  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   const exported = {
     file: options.out,
     what: options.what,
