@@ -241,13 +241,17 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .command("formats")
     .summary("the input formats denom reads, with the fields each reads")
     .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
-    .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}]}]}")
+    .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}], notes}]}")
     .option("--md", "print each format's mapping table as markdown (what docs/formats/ holds)")
+    .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
     .argument("[names...]", "only these formats (with --md)")
-    .action(async (names: string[], flags: { json?: boolean; md?: boolean }) => {
+    .action(async (names: string[], flags: { json?: boolean; md?: boolean; markdown?: boolean }) => {
       const { runFormats } = await import("./commands/formats.js");
       const data = runFormats();
-      if (flags.md) {
+      if (flags.markdown) {
+        const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
+        io.stdout.write(renderFormatsMarkdown(data));
+      } else if (flags.md) {
         const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
         if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
         const { renderFormatsMarkdown } = await import("./render/formats-text.js");

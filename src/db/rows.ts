@@ -48,7 +48,7 @@ export const SELECT_ROWS = {
     missing_trials: "int?", dict_score_trials: "int?", score_keys: "text?", source: "text?",
   },
   "meta/secrets_masked": { kind: "text", secrets: "int", lines: "int" },
-  "meta/skipped_files": { name: "text", reason: "text" },
+  "meta/skipped_files": { name: "text", reason: "text", top_keys: "text?" },
   "meta/sources": {
     name: "text", sha256: "text", bytes: "int", format: "text", lines: "int", records: "int", blank: "int", rejected: "int",
     attempts: "int", physical_lines: "int", problem: "text?", adapter: "text?",
