@@ -5,10 +5,12 @@
  * FILE.meta.json beside it, so whoever opens the file can recompute every
  * denominator. Nothing is computed here: the rows are the views' rows.
  */
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Database } from "../db/database.js";
 import { DataError, UsageError } from "../errors.js";
+import type { TextSink } from "../io.js";
 import { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "../render/copy.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
@@ -18,8 +20,12 @@ import { loadRuns, type RunsOptions } from "./runs.js";
 export type ExportWhat = "trials" | "attempts" | "rates" | "rejects" | "timeouts";
 
 export interface ExportOptions extends RunsOptions {
-  /** the file to write; its extension picks the format (.csv, .parquet, .json, .jsonl/.ndjson) */
+  /** the file to write, or `-` for `stdout`; its extension picks the format (.csv, .tsv, .parquet, .json, .jsonl/.ndjson) unless `outFormat` does */
   out: string;
+  /** `--format`: the file's format, whatever its extension; null = from the extension (csv for `-`) */
+  outFormat?: CopyFormat | null;
+  /** where `-` writes the rows */
+  stdout?: TextSink;
   what: ExportWhat;
   /** CSV: write formula-like text cells as they are instead of neutralising them */
   rawCsv: boolean;
@@ -27,8 +33,10 @@ export interface ExportOptions extends RunsOptions {
 
 /** What was written; FILE.meta.json holds `{export, meta, accounting}`. */
 export interface ExportData {
+  /** the file written, or `-` for stdout */
   file: string;
-  meta_file: string;
+  /** FILE.meta.json; null when the rows went to stdout (no file beside them) */
+  meta_file: string | null;
   what: ExportWhat;
   format: CopyFormat;
   rows: number;
@@ -87,18 +95,22 @@ async function selection(db: Database, what: ExportWhat): Promise<Selection> {
 }
 
 /**
- * Loads the runs (or opens `--db`), writes the export and FILE.meta.json.
- * Throws UsageError when the extension names no format or FILE is one of the
- * inputs, DataError when an input cannot be read or a file cannot be written.
+ * Loads the runs (or opens `--db`), writes the export and FILE.meta.json (or
+ * the rows to stdout for `-`, without a meta file). Throws UsageError when the
+ * extension names no format, or for Parquet to a terminal; DataError when an input cannot be read or a file cannot be written.
  */
 export async function runExport(options: ExportOptions): Promise<ExportData> {
-  const format = copyFormatOf(options.out);
-  const target = resolve(options.out);
-  if ([...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
-    throw new UsageError(`--out ${options.out}: that is an input; name another file`);
+  const toStdout = options.out === "-";
+  const format = options.outFormat ?? (toStdout ? "csv" : copyFormatOf(options.out));
+  if (toStdout && format === "parquet" && options.stdout?.isTTY)
+    throw new UsageError("--format parquet to a terminal: Parquet is binary; write it to a file with -o FILE.parquet, or pipe stdout");
   const { db } = await loadRuns(options);
+  // stdout: DuckDB writes a temporary file, copied to stdout whole
+  const temp = toStdout ? mkdtempSync(join(tmpdir(), "denom-export-")) : null;
   try {
-    const written = await copyTo(db, { ...(await selection(db, options.what)), path: options.out, format, neutraliseFormulas: !options.rawCsv });
+    const path = temp ? join(temp, `rows.${format}`) : options.out;
+    const written = await copyTo(db, { ...(await selection(db, options.what)), path, format, neutraliseFormulas: !options.rawCsv });
+    if (temp) options.stdout?.write(format === "parquet" ? readFileSync(path) : readFileSync(path, "utf8"));
     const meta: Meta = await readMeta(db, options.thresholds, options.statusMap);
     const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
     const exported = {
@@ -107,16 +119,19 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
       format,
       rows: written.rows,
       columns: written.columns,
-      csv_formulas: format !== "csv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
+      csv_formulas: format !== "csv" && format !== "tsv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
     };
-    const metaFile = `${options.out}.meta.json`;
-    try {
-      writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
-    } catch (e) {
-      throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
+    const metaFile = toStdout ? null : `${options.out}.meta.json`;
+    if (metaFile) {
+      try {
+        writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
+      } catch (e) {
+        throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
+      }
     }
     return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
   } finally {
     db.close();
+    if (temp) rmSync(temp, { recursive: true, force: true });
   }
 }

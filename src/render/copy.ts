@@ -7,10 +7,11 @@ import { extname } from "node:path";
 import { sqlString, type Database } from "../db/database.js";
 import { DataError, UsageError, duckdbMessage } from "../errors.js";
 
-export type CopyFormat = "csv" | "parquet" | "json" | "jsonl";
+export type CopyFormat = "csv" | "tsv" | "parquet" | "json" | "jsonl";
 
 const FORMAT_BY_EXTENSION: Record<string, CopyFormat> = {
   ".csv": "csv",
+  ".tsv": "tsv",
   ".parquet": "parquet",
   ".json": "json",
   ".jsonl": "jsonl",
@@ -20,6 +21,7 @@ const FORMAT_BY_EXTENSION: Record<string, CopyFormat> = {
 /** DuckDB COPY options per format: `.json` is one array, `.jsonl` one object per line. */
 const COPY_OPTIONS: Record<CopyFormat, string> = {
   csv: "FORMAT csv, HEADER true, NEW_LINE '\\r\\n'",
+  tsv: "FORMAT csv, HEADER true, DELIMITER '\\t', NEW_LINE '\\r\\n'",
   parquet: "FORMAT parquet",
   json: "FORMAT json, ARRAY true",
   jsonl: "FORMAT json",
@@ -39,7 +41,7 @@ export const NEUTRALISED =
 export function copyFormatOf(path: string, flag = "--out"): CopyFormat {
   const ext = extname(path).toLowerCase();
   const format = FORMAT_BY_EXTENSION[ext];
-  if (!format) throw new UsageError(`${flag} ${path}: cannot tell the format from "${ext || "(no extension)"}"; name the file .csv, .parquet, .json or .jsonl`);
+  if (!format) throw new UsageError(`${flag} ${path}: cannot tell the format from "${ext || "(no extension)"}"; name the file .csv, .tsv, .parquet, .json or .jsonl, or give --format`);
   return format;
 }
 
@@ -72,7 +74,7 @@ export async function copyTo(db: Database, request: CopyRequest): Promise<{ rows
   const columns = (await db.all(`DESCRIBE SELECT * FROM ${from}`)).map((r) => ({ name: r.column_name as string, type: r.column_type as string }));
   const text = columns.filter((c) => c.type === "VARCHAR").map((c) => c.name);
   const replace =
-    request.format === "csv" && request.neutraliseFormulas && text.length
+    (request.format === "csv" || request.format === "tsv") && request.neutraliseFormulas && text.length
       ? ` REPLACE (${text.map((name) => `${neutralised(name)} AS ${quoteName(name)}`).join(", ")})`
       : "";
   // qualified names in ORDER BY bind to the rows before REPLACE, so neutralising never reorders them
