@@ -6,12 +6,11 @@
  */
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import type { ExportWhat } from "./commands/export.js";
 import type { CopyFormat } from "./render/copy.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { RunsOptions } from "./commands/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type GroupKey } from "./definitions.js";
+import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
 import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
 import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { progressLine } from "./render/progress.js";
@@ -260,9 +259,14 @@ Examples:
   $ denom export --db runs.duckdb --what rates --json          # a JSON array on stdout
   $ denom export logs/ -o rejects.tsv --what rejects
 
---what: trials (view trials), attempts (attempts_classified, with the source file),
-rates (rate_intervals: the grid with its 95% interval), rejects (with the source file),
-timeouts (attempt_timeout_cause).
+--what, rows: trials (one per trial: first and final attempt), attempts (with the
+source file), rejects (with the source file), timeouts (every timeout attempt, its
+cause and the evidence).
+--what, figures (every trial, or one row set per group of --by FIELD): rates (the
+grid with its 95% interval), pass_at_k (pass@k and pass^k), durations (seconds,
+per attempt status), efficiency (time, tokens, cost, retries), per_call (call-level
+outcomes), timeout_causes. Rates are fractions (0.875), times in seconds, cost in USD,
+timestamps ISO 8601 UTC.
 --format csv (RFC 4180, UTF-8, header row, CRLF), tsv, parquet, json (one array) or
 jsonl; without it, -o's extension names the format (csv for stdout).
 FILE.meta.json beside -o FILE holds the meta block: sources with sha256,
@@ -296,24 +300,28 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .summary("write trials, attempts, rates, rejects or timeouts to CSV, Parquet or JSON")
       .description("Writes the rows of the views the report reads to a file or stdout (format from --format or the file's extension) and the meta block to FILE.meta.json.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-      .addOption(new Option("--what <rows>", "which rows").choices(["trials", "attempts", "rates", "rejects", "timeouts"] satisfies ExportWhat[]).default("trials"))
+      .addOption(new Option("--what <rows>", "which rows or figures (listed below)").choices(EXPORT_WHAT).default("trials"))
+      .addOption(new Option("--by <field>", "the figures once per value of this field, the value in a first column").choices(GROUP_KEYS))
+      .option("--excel", "CSV or TSV for a spreadsheet: a UTF-8 byte order mark first (lines end in CRLF as always)")
       .option("--raw-csv", "write CSV cells that start with = + - @ tab or CR as they are (default: a leading apostrophe)"),
     EXPORT_OUTPUT,
   )
     .addHelpText("after", EXPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { what: ExportWhat; rawCsv?: boolean }) => {
+    .action(async (inputs: string[], flags: CommonFlags & { what: ExportWhat; by?: GroupKey; excel?: boolean; rawCsv?: boolean }) => {
       const out = outputOf(flags, io, EXPORT_OUTPUT);
       const options = {
         ...runsOptions(inputs, flags, io, "export --out trials.csv", out),
         out: flags.out ?? "-",
         outFormat: out.format as CopyFormat | null,
         what: flags.what,
+        by: flags.by ?? null,
+        excel: Boolean(flags.excel),
         rawCsv: Boolean(flags.rawCsv),
         stdout: io.stdout,
       };
       const { runExport } = await import("./commands/export.js");
       const data = await withProgress(io, out.notices, options, () => runExport(options));
-      if (flags.rawCsv && data.format !== "csv") out.notices.print(`denom: warning: --raw-csv applies to CSV only; ${data.file} is ${data.format}\n`);
+      if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv") out.notices.print(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}\n`);
       // with -o FILE, stdout says what was written; with stdout, the rows are all it carries
       if (data.meta_file !== null) {
         const { renderExportText } = await import("./render/store-text.js");

@@ -73,7 +73,7 @@ function rateGrid(data: ReportData, options: TextOptions): string {
     return [
       d.denominator,
       first ? fraction(first) : "", percent(first?.rate), first ? ci(first.ci95) : "",
-      final ? fraction(final) : "", percent(final?.rate), final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator ? " *" : ""}` : "",
+      final ? fraction(final) : "", percent(final?.rate), final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator && final.rate !== null ? " *" : ""}` : "",
     ];
   });
   const out = [
