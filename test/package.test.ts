@@ -36,7 +36,7 @@ describe("npm pack and install", () => {
       expect(pack.status, pack.stderr).toBe(0);
       const [info] = JSON.parse(pack.stdout) as { filename: string; files: { path: string }[] }[];
       const packed = new Set(info.files.map((f) => f.path));
-      for (const f of ["LICENSE", "README.md", "package.json", "dist/bin.js", "samples/seed-100.jsonl"]) expect(packed, f).toContain(f);
+      for (const f of ["LICENSE", "README.md", "package.json", "dist/bin.js", "samples/seed-100.jsonl", "docs/formats.md"]) expect(packed, f).toContain(f);
       expect([...packed].filter((f) => f.startsWith("queries/") && f.endsWith(".sql")).length).toBeGreaterThan(10);
       // every sample the README names is in the package
       const readme = readFileSync(join(ROOT, "README.md"), "utf8");
