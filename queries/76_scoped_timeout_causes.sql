@@ -3,13 +3,13 @@
 --          timeout_causes gives for all trials, again per group of --by (scope 0 = every
 --          trial, the same counts as timeout_causes). Exported by `denom export --what
 --          timeout_causes`.
--- Reads: scoped_attempts, trial_scopes.
+-- Reads: scoped_attempts, trial_scopes, timeout_causes (for the causes and their order).
 create or replace view scoped_timeout_causes as
 with
 
 causes as (
-    select * from (values (1, 'queue'), (2, 'external'), (3, 'loop'), (4, 'sluggish'), (5, 'unknown'))
-        as t (cause_order, timeout_cause)
+    -- timeout_causes lists every cause, in rule order, with or without attempts
+    select cause_order, timeout_cause from timeout_causes
 ),
 
 timeouts as (
