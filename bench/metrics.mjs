@@ -10,7 +10,7 @@ import "./help.mjs"; // --help prints the comment above and exits, writing nothi
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadRuns } from "../dist/commands/runs.js";
+import { openRuns } from "../dist/ingest/runs.js";
 import { DEFAULT_THRESHOLDS } from "../dist/definitions.js";
 
 const tasks = Number(process.argv[2] ?? 2000);
@@ -41,10 +41,12 @@ console.log(`${tasks} tasks x ${trials} trials = ${lines.length} attempts`);
 
 for (const by of [null, "agent"]) {
   let start = Date.now();
-  const { db } = await loadRuns({ inputs: [file], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: process.stdin, by });
+  const session = await openRuns({ inputs: [file], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: process.stdin, by });
+  const db = session.db;
   console.log(`--by ${by ?? "(none)"}: load ${Date.now() - start} ms`);
   for (const view of ["rate_grid", "figure_intervals", "efficiency", "duration_by_status", "call_outcomes", "trial_inventory"]) {
     start = Date.now();
+    await session.need([view]);
     const rows = await db.all(`SELECT * FROM ${view}`);
     console.log(`  ${view.padEnd(20)} ${String(Date.now() - start).padStart(7)} ms  ${rows.length} rows`);
   }

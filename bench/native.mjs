@@ -12,18 +12,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
-const { Database, sqlString } = await import(join(dist, "db", "database.js"));
-const { loadQueries, freezeLayers } = await import(join(dist, "db", "queries.js"));
-const { createTables } = await import(join(dist, "ingest", "loader.js"));
-const { applyDefinitions } = await import(join(dist, "commands", "runs.js"));
+const { openSession, sqlString } = await import(join(dist, "db", "session.js"));
 const { readReport } = await import(join(dist, "commands", "report.js"));
 
 const file = process.argv[2];
 const defs = { statusMap: {}, thresholds: { queueShare: 0.25, loopMin: 5, sluggishRatio: 2 } };
-const db = await Database.open();
-await createTables(db);
-await loadQueries(db);
-await applyDefinitions(db, defs);
+let n;
+// the session's ingest step, done by DuckDB's own read_json instead of denom's reader
+const session = await openSession({ definitions: defs, load: async (db) => {
 
 // timestamps read as text and cast explicitly (PERF-NOTES: auto-detection drops offsets)
 const columns = `{run_id: 'VARCHAR', task_id: 'VARCHAR', trial: 'INTEGER', attempt: 'INTEGER', status: 'VARCHAR',
@@ -45,11 +41,11 @@ await db.run(`INSERT INTO events BY NAME
   SELECT attempt_id, seq, e.ts::TIMESTAMPTZ AS ts, e.type, e.name, e.args::VARCHAR AS args, e.status
   FROM (SELECT attempt_id, generate_subscripts(events, 1) - 1 AS seq, unnest(events) AS e FROM raw)`);
 await db.run("DROP TABLE raw");
-const n = await db.one("SELECT (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM events) AS events");
+n = await db.one("SELECT (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM events) AS events");
 await db.run(`INSERT INTO sources (source_id, name, format, physical_lines, lines, records, blank, rejected, attempts, non_finite)
   VALUES (1, ${sqlString(file)}, 'jsonl', ${n.attempts}, ${n.attempts}, ${n.attempts}, 0, 0, ${n.attempts}, 0)`);
-await freezeLayers(db);
-const report = await readReport(db, defs);
-db.close();
+} });
+const report = await readReport(session, defs);
+session.close();
 const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
 console.log(JSON.stringify({ attempts: n.attempts, events: n.events, final_total: `${final.successes}/${final.count}` }));

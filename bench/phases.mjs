@@ -13,11 +13,9 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, "..", "dist");
-const { Database } = await import(join(dist, "db", "database.js"));
-const { loadQueries, freezeLayers } = await import(join(dist, "db", "queries.js"));
-const { createTables } = await import(join(dist, "ingest", "loader.js"));
+const { openSession } = await import(join(dist, "db", "session.js"));
+const { queryCatalog } = await import(join(dist, "db", "queries.js"));
 const { ingest } = await import(join(dist, "ingest", "ingest.js"));
-const { applyDefinitions } = await import(join(dist, "commands", "runs.js"));
 const { readReport } = await import(join(dist, "commands", "report.js"));
 
 const sizeMb = process.argv[2] ?? "1000";
@@ -37,17 +35,18 @@ const time = async (name, fn) => {
   return r;
 };
 
-const db = await Database.open();
-await createTables(db);
-await loadQueries(db);
-await applyDefinitions(db, defs);
 let rejected = 0;
-const result = await time("read + load", () => ingest(db, [file], { stdin: process.stdin, onReject: () => rejected++ }));
-await time("base layers", () => freezeLayers(db));
-const report = await time("report queries", () => readReport(db, defs));
+let result;
+const session = await openSession({
+  definitions: defs,
+  load: (db) => time("read + load", async () => (result = await ingest(db, [file], { stdin: process.stdin, onReject: () => rejected++ }))),
+});
+const intermediate = queryCatalog().relations.filter((r) => r.layer === "staging" || r.layer === "intermediate").map((r) => r.name);
+await time("base layers", () => session.need(intermediate));
+const report = await time("report queries", () => readReport(session, defs));
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage.rss());
-db.close();
+session.close();
 
 const total = phases.reduce((s, [, t]) => s + t, 0);
 console.log(`input: ${file}`);

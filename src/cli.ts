@@ -6,9 +6,10 @@
  */
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import type { CopyFormat } from "./render/copy.js";
+import type { CopyFormat } from "./db/session.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
-import type { RunsOptions } from "./commands/runs.js";
+import type { Session } from "./db/session.js";
+import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
 import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
 import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
@@ -151,7 +152,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const out = outputOf(flags, io, REPORT_OUTPUT);
       const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null };
       const { runReport } = await import("./commands/report.js");
-      const data = await withProgress(io, out.notices, options, () => runReport(options));
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runReport(session, options)));
       if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
         out.emit(renderJson(data));
@@ -180,7 +181,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const cause = flags.cause === undefined ? null : parseCause(flags.cause);
       const options = { ...runsOptions(inputs, flags, io, "timeouts", out), cause };
       const { runTimeouts } = await import("./commands/timeouts.js");
-      const data = await withProgress(io, out.notices, options, () => runTimeouts(options));
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runTimeouts(session, options)));
       if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
         out.emit(renderJson(data.timeouts));
@@ -207,7 +208,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const claims = auditClaims(flags);
       const options = { ...runsOptions(inputs, flags, io, "audit --claim 87.5%", out), claims };
       const { runAudit } = await import("./commands/audit.js");
-      const data = await withProgress(io, out.notices, options, () => runAudit(options));
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runAudit(session, options)));
       if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
         out.emit(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
@@ -319,8 +320,9 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         rawCsv: Boolean(flags.rawCsv),
         stdout: io.stdout,
       };
-      const { runExport } = await import("./commands/export.js");
-      const data = await withProgress(io, out.notices, options, () => runExport(options));
+      const { exportFormat, runExport } = await import("./commands/export.js");
+      exportFormat(options); // a bad --out, --format or flag pair is a usage error before anything is read
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runExport(session, options)));
       if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv") out.notices.print(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}\n`);
       // with -o FILE, stdout says what was written; with stdout, the rows are all it carries
       if (data.meta_file !== null) {
@@ -404,13 +406,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       const query = await import("./commands/query.js");
       const { renderJson } = await import("./render/json.js");
       if (flags.schema) {
-        const relations = await query.readSchema(options);
+        const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));
         const { renderSchemaText } = await import("./render/store-text.js");
         out.emit(out.format === "json" ? renderJson(relations) : renderSchemaText(relations));
       } else if (out.format === "csv") {
-        out.emit(await query.runQueryCsv(options, sql!, !flags.rawCsv));
+        out.emit(await inSession({ ...options, inputs: [], views: true }, (session) => query.runQueryCsv(session, sql!, !flags.rawCsv)));
       } else {
-        const result = await query.runQuery(options, sql!);
+        const result = await inSession({ ...options, inputs: [], views: true }, (session) => query.runQuery(session, sql!));
         const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
         out.emit(out.format === "json" ? renderJson(rowsAsObjects(result)) : renderRowsTable(result, { color: out.color }));
       }
@@ -624,6 +626,12 @@ function rejectPrinter(notices: Notices): (r: RejectNotice) => void {
     notices.print(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal\n`);
     if (shown === REJECTS_SHOWN) notices.print(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
+}
+
+/** Opens the session a command reads (src/ingest/runs.ts), runs it, and closes the session. */
+async function inSession<T>(options: RunsOptions, work: (session: Session) => Promise<T>): Promise<T> {
+  const { withRuns } = await import("./ingest/runs.js");
+  return withRuns(options, work);
 }
 
 /** Reading that lasts longer than this gets a progress line (short reads stay silent). */

@@ -10,7 +10,7 @@ import { Readable } from "node:stream";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import { needsDisk } from "../src/commands/runs.js";
+import { needsDisk } from "../src/ingest/runs.js";
 import { Database } from "../src/db/database.js";
 import { progressLine } from "../src/render/progress.js";
 import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, normalizeAttempt } from "../src/ingest/canonical.js";
-import { TABLES } from "../src/ingest/loader.js";
+import { TABLES } from "../src/db/schema.js";
 
 function ok(record: Record<string, unknown>) {
   const r = normalizeAttempt(record);

@@ -14,12 +14,12 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyDefinitions } from "../src/commands/runs.js";
 import { Database } from "../src/db/database.js";
-import { loadQueries } from "../src/db/queries.js";
+import { queryCatalog } from "../src/db/queries.js";
+import { setDefinitions } from "../src/db/session.js";
 import { DEFAULT_THRESHOLDS } from "../src/definitions.js";
 import { ingest } from "../src/ingest/ingest.js";
-import { createTables, TABLES } from "../src/ingest/loader.js";
+import { createTables, TABLES } from "../src/db/schema.js";
 import { denom, tempDir } from "./helpers.js";
 
 /** Status aliases of DESIGN section 3 (matched after trim and lower-case). */
@@ -240,8 +240,9 @@ describe("corrupted logs (property-based)", () => {
   beforeAll(async () => {
     db = await Database.open();
     await createTables(db);
-    await loadQueries(db);
-    await applyDefinitions(db, { statusMap: {}, thresholds: DEFAULT_THRESHOLDS, expectation: null });
+    // every relation as a plain view (none materialized: the tables are emptied and refilled below)
+    for (const relation of queryCatalog().relations) await db.run(relation.sql);
+    await setDefinitions(db, { statusMap: {}, thresholds: DEFAULT_THRESHOLDS, expectation: null });
   });
   afterAll(() => db.close());
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { loadRuns } from "../src/commands/runs.js";
+import { openRuns } from "../src/ingest/runs.js";
 import { DEFAULT_THRESHOLDS } from "../src/definitions.js";
 import { VERSION } from "../src/version.js";
 import { denom, jsonl, ROOT, tempDir } from "./helpers.js";
@@ -124,8 +124,10 @@ describe("export Parquet and JSON", () => {
   it("writes trials to Parquet that DuckDB reads back equal to the trials view without denom's internal columns, row for row", async () => {
     const dir = tempDir();
     const out = await exportTo(dir, "trials.parquet", [SEED, "--what", "trials"]);
-    const { db } = await loadRuns({ inputs: [SEED], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const session = await openRuns({ inputs: [SEED], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const db = session.db;
     try {
+      await session.need(["trials"]);
       const order = "ORDER BY run_id, task_id, trial";
       // run_key (run_id with '' for none) and the attempt ids are denom's bookkeeping, left out
       const trials = "SELECT * EXCLUDE (run_key, first_attempt_id, final_attempt_id) FROM trials";

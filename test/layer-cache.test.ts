@@ -1,5 +1,5 @@
 /**
- * The layers `denom ingest --db` stores (src/db/layer-cache.ts): a reading
+ * The layers `denom ingest --db` keeps (src/db/layer-cache.ts): a reading
  * session with the default definitions takes them from the file and gives
  * exactly the report of the inputs; other definitions, a stale key or a file
  * without them compute as before; ingesting more sources refreshes them.
@@ -11,7 +11,8 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Database } from "../src/db/database.js";
-import { STORED_LAYERS } from "../src/db/layer-cache.js";
+import { keptRelations } from "../src/db/layer-cache.js";
+import { queryCatalog } from "../src/db/queries.js";
 import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";
 
 const SEED = join(ROOT, "samples", "seed-100.jsonl");
@@ -114,7 +115,7 @@ describe("stored layers of ingest --db", () => {
     await edit(
       db,
       "DROP TABLE layer_key",
-      ...STORED_LAYERS.map((l) => `DROP TABLE layer_${l}`),
+      ...keptRelations(queryCatalog()).map((l) => `DROP TABLE layer_${l}`),
     );
     expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
   });

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { loadRuns } from "../src/commands/runs.js";
+import { openRuns } from "../src/ingest/runs.js";
 import { DEFAULT_THRESHOLDS } from "../src/definitions.js";
 import { jsonl, tempDir } from "./helpers.js";
 
@@ -21,8 +21,10 @@ describe("trial times", () => {
 
   it("runs a trial and the window from the first start, and gives the trial's wall time", async () => {
     const file = join(tempDir({ "run.jsonl": run }), "run.jsonl");
-    const { db } = await loadRuns({ inputs: [file], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const session = await openRuns({ inputs: [file], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const db = session.db;
     try {
+      await session.need(["trials", "run_summary"]);
       const trials = await db.all(
         "SELECT task_id, trial_started_at, trial_ended_at, trial_wall_s, first_submitted_at, attempts_made FROM trials ORDER BY task_id",
       );

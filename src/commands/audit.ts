@@ -6,10 +6,10 @@
  * the claim's tolerance (exactly, see src/claims.ts), orders them simplest first
  * and says in words what each one counts and leaves out.
  */
-import type { Database } from "../db/database.js";
-import type { Row } from "../db/values.js";
+import type { Session } from "../db/session.js";
+import type { Row } from "../db/session.js";
 import { matchesClaim, meanOfRatios, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 
 /** Options of `denom audit`: the shared run options and the claims to audit (at least one). */
@@ -110,13 +110,8 @@ export const NEAREST_SHOWN = 3;
  * Loads the inputs and audits every claim against the family of definitions.
  * Throws DataError when an input cannot be read.
  */
-export async function runAudit(options: AuditOptions): Promise<AuditData> {
-  const { db } = await loadRuns(options);
-  try {
-    return await readAudit(db, await claimsForLoaded(db, options));
-  } finally {
-    db.close();
-  }
+export async function runAudit(session: Session, options: AuditOptions): Promise<AuditData> {
+  return await readAudit(session, await claimsForLoaded(session, options));
 }
 
 /**
@@ -126,9 +121,9 @@ export async function runAudit(options: AuditOptions): Promise<AuditData> {
  * a warning. Throws DataError when the runs mix benchmarks (a pooled figure is
  * no benchmark's) or no claim is left.
  */
-async function claimsForLoaded(db: Database, options: AuditOptions): Promise<Claim[]> {
+async function claimsForLoaded(session: Session, options: AuditOptions): Promise<Claim[]> {
   if (!options.claims.some((c) => c.benchmark !== undefined)) return options.claims;
-  const loaded = (await db.all("SELECT DISTINCT category FROM attempts ORDER BY category")).map((r) => r.category as string | null);
+  const loaded = (await session.select("audit/benchmarks")).map((r) => r.category as string | null);
   if (loaded.length !== 1 || loaded[0] === null)
     throw new DataError(
       `the claims of scores.json are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit one instance_results/<benchmark>.json at a time`,
@@ -149,13 +144,13 @@ interface Candidate {
 /**
  * Audits `claims` on a database whose views are in place.
  */
-export async function readAudit(db: Database, claims: Claim[]): Promise<AuditData> {
-  const read = await db.one("SELECT rejected, broken_sources FROM accounting");
+export async function readAudit(session: Session, claims: Claim[]): Promise<AuditData> {
+  const read = await session.selectOne("meta/accounting");
   const rejected = (read?.rejected as number) ?? 0;
   const broken_sources = (read?.broken_sources as number) ?? 0;
   // one query: audit_figures carries the per-run figures and the strict definition, so the
   // views below it (trials, stg_attempts) are evaluated once
-  const rows = await db.all("SELECT * FROM audit_figures ORDER BY simplicity");
+  const rows = await session.select("audit/audit_figures");
   const strictRow = rows.find((r) => r.is_strict);
   const strict = {
     successes: (strictRow?.successes as number) ?? 0,

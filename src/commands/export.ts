@@ -8,14 +8,14 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Database } from "../db/database.js";
+import { join, resolve } from "node:path";
+import type { Database, Session } from "../db/session.js";
+import { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "../db/session.js";
 import { DataError, UsageError } from "../errors.js";
+import type { RunsOptions } from "../ingest/runs.js";
 import { writeFileAtomic, type TextSink } from "../io.js";
-import { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "../render/copy.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
 import type { ExportWhat, GroupKey } from "../definitions.js";
 
 export type { ExportWhat };
@@ -91,7 +91,23 @@ async function allBut(db: Database, relation: string, internal: string[], alias:
   return drop.length ? `${alias}.* EXCLUDE (${drop.join(", ")})` : `${alias}.*`;
 }
 
-async function selection(db: Database, what: ExportWhat, by: GroupKey | null): Promise<Selection> {
+/** The relations each export reads (created in the session before its COPY). */
+const EXPORT_READS: Record<ExportWhat, string[]> = {
+  trials: ["trials"],
+  attempts: ["attempts_classified"],
+  rejects: [],
+  timeouts: ["attempt_timeout_cause", "attempts_classified"],
+  rates: ["rate_intervals", "trial_scopes"],
+  pass_at_k: ["pass_at_k_intervals", "trial_scopes"],
+  durations: ["efficiency", "duration_by_status", "trial_scopes"],
+  efficiency: ["efficiency", "trial_scopes"],
+  per_call: ["call_outcomes", "trial_scopes"],
+  timeout_causes: ["scoped_timeout_causes", "trial_scopes"],
+};
+
+async function selection(session: Session, what: ExportWhat, by: GroupKey | null): Promise<Selection> {
+  await session.need(EXPORT_READS[what]);
+  const db: Database = session.db;
   // figures: scope 0 is every trial; with --by, scopes 1..n are the groups, named in a first column
   const scope = by ? `t.group_value AS ${quoteName(by)}, ` : "";
   const scoped = (view: string, columns: string, orderBy: string[]): Selection => ({
@@ -157,25 +173,39 @@ async function selection(db: Database, what: ExportWhat, by: GroupKey | null): P
 const ORDER_ONLY = ["scope_id", "basis_order", "step", "status_order", "cause_order"];
 
 /**
- * Loads the runs (or opens `--db`), writes the export and FILE.meta.json (or
- * the rows to stdout for `-`, without a meta file). Throws UsageError when the
- * extension names no format, or for Parquet to a terminal; DataError when an input cannot be read or a file cannot be written.
+ * The format of the export, and checks made before anything is read: `--format`
+ * or the extension of `--out` (CSV for stdout); FILE not one of the inputs;
+ * `--by` only with figures; `--excel` only with CSV or TSV; no Parquet to a
+ * terminal. Throws UsageError.
  */
-export async function runExport(options: ExportOptions): Promise<ExportData> {
+export function exportFormat(options: Pick<ExportOptions, "out" | "outFormat" | "inputs" | "db" | "by" | "what" | "excel" | "stdout">): CopyFormat {
   const toStdout = options.out === "-";
   const format = options.outFormat ?? (toStdout ? "csv" : copyFormatOf(options.out));
-  const by = options.by ?? null;
-  if (by && !FIGURES.includes(options.what))
-    throw new UsageError(`--by ${by} splits the figures (${FIGURES.join(", ")}); the rows of --what ${options.what} carry run_id, agent, model and category themselves`);
+  const target = resolve(options.out);
+  if (!toStdout && [...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
+    throw new UsageError(`--out ${options.out}: that is an input; name another file`);
+  if (options.by && !FIGURES.includes(options.what))
+    throw new UsageError(`--by ${options.by} splits the figures (${FIGURES.join(", ")}); the rows of --what ${options.what} carry run_id, agent, model and category themselves`);
   if (options.excel && format !== "csv" && format !== "tsv") throw new UsageError(`--excel writes CSV or TSV for a spreadsheet; ${format} is neither`);
   if (toStdout && format === "parquet" && options.stdout?.isTTY)
     throw new UsageError("--format parquet to a terminal: Parquet is binary; write it to a file with -o FILE.parquet, or pipe stdout");
-  const { db } = await loadRuns({ ...options, by });
+  return format;
+}
+
+/**
+ * Writes the export and FILE.meta.json from an open session (or the rows to
+ * stdout for `-`, without a meta file). Throws as exportFormat does, DataError
+ * when a file cannot be written.
+ */
+export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
+  const format = exportFormat(options);
+  const toStdout = options.out === "-";
+  const by = options.by ?? null;
   // stdout: DuckDB writes a temporary file, copied to stdout whole
   const temp = toStdout ? mkdtempSync(join(tmpdir(), "denom-export-")) : null;
   try {
     const path = temp ? join(temp, `rows.${format}`) : options.out;
-    const written = await copyTo(db, { ...(await selection(db, options.what, by)), drop: ORDER_ONLY, path, format, neutraliseFormulas: !options.rawCsv });
+    const written = await copyTo(session.db, { ...(await selection(session, options.what, by)), drop: ORDER_ONLY, path, format, neutraliseFormulas: !options.rawCsv });
     if (options.excel) {
       // a byte order mark tells a spreadsheet the file is UTF-8 (without it, Excel guesses the local code page)
       try {
@@ -185,8 +215,8 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
       }
     }
     if (temp) options.stdout?.write(format === "parquet" ? readFileSync(path) : readFileSync(path, "utf8"));
-    const meta: Meta = await readMeta(db, options.thresholds, options.statusMap);
-    const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
+    const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
+    const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
     const exported = {
       file: options.out,
       what: options.what,
@@ -207,7 +237,6 @@ export async function runExport(options: ExportOptions): Promise<ExportData> {
     }
     return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
   } finally {
-    db.close();
     if (temp) rmSync(temp, { recursive: true, force: true });
   }
 }

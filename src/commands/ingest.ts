@@ -4,16 +4,16 @@
  * `query --db`) read nothing again. Ingesting more files later adds them; a
  * source whose sha256 is already in the file is skipped and listed, never
  * counted twice. One call is one transaction: it adds all or nothing.
- * Afterwards it stores the evaluation of the costly views for the default
- * definitions as `layer_<view>` tables (src/db/layer-cache.ts), which
+ * Afterwards the session keeps the evaluation of the layers for the default
+ * definitions as `layer_<name>` tables (src/db/layer-cache.ts), which
  * `report --db` reads while their key matches; the definitions stay in queries/.
+ * Unlike the other commands, ingest opens its session itself: adding the
+ * inputs to FILE is the session's load step.
  */
-import { storeLayers } from "../db/layer-cache.js";
-import { loadQueries } from "../db/queries.js";
-import { openStoredForWriting } from "../db/stored.js";
+import { DEFAULT_DEFINITIONS, openSession } from "../db/session.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/sources.js";
-import type { RunsOptions } from "./runs.js";
 
 export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format"> {
   /** the database file; created when missing */
@@ -60,24 +60,28 @@ export interface IngestData {
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
   const specs = expandInputs(options.inputs);
-  const db = await openStoredForWriting(options.db);
+  let first = 0;
+  const session = await openSession({
+    write: options.db,
+    definitions: DEFAULT_DEFINITIONS,
+    load: async (db) => {
+      first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
+      await db.run("BEGIN TRANSACTION");
+      let result: IngestResult;
+      try {
+        result = await ingestSpecs(db, specs, { ...options, skipKnownSources: true });
+      } catch (e) {
+        await db.run("ROLLBACK");
+        throw e;
+      }
+      const committed = !(options.strict && (result.rejected > 0 || result.broken > 0));
+      await db.run(committed ? "COMMIT" : "ROLLBACK");
+      return { result, committed };
+    },
+  });
+  const db = session.db;
+  const { result, committed } = session.loaded;
   try {
-    await loadQueries(db);
-    const first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
-    await db.run("BEGIN TRANSACTION");
-    let committed: boolean;
-    let result: IngestResult;
-    try {
-      result = await ingestSpecs(db, specs, { ...options, skipKnownSources: true });
-      committed = !(options.strict && (result.rejected > 0 || result.broken > 0));
-    } catch (e) {
-      await db.run("ROLLBACK");
-      throw e;
-    }
-    await db.run(committed ? "COMMIT" : "ROLLBACK");
-    // the base layers for the default definitions, kept for report --db (recomputed only when the
-    // sources or denom's queries changed: an ingest that added nothing leaves them)
-    await storeLayers(db);
     const added = committed
       ? ((await db.all(
           "SELECT name, sha256, lines, records, rejected, attempts, adapter FROM sources WHERE source_id >= $first ORDER BY source_id",
@@ -96,6 +100,6 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       database: summary as unknown as IngestData["database"],
     };
   } finally {
-    db.close();
+    session.close();
   }
 }

@@ -7,16 +7,8 @@ import { StatementType } from "@duckdb/node-api";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../db/database.js";
-import { cellConverter, type Cell } from "../db/values.js";
+import { cellConverter, copyTo, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
 import { DataError, UsageError, duckdbMessage } from "../errors.js";
-import { copyTo, type CopiedColumn } from "../render/copy.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
-
-export interface QueryOptions extends Pick<RunsOptions, "statusMap" | "thresholds" | "expectation" | "stdin"> {
-  /** the file kept by `denom ingest`; absent: a fresh empty database (its schema is today's) */
-  db?: string;
-}
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
 export interface QueryRows {
@@ -36,8 +28,8 @@ export interface Relation {
  * policy of db/values.ts). Throws UsageError for no or several statements,
  * DataError when DuckDB rejects the statement (a write to the file included).
  */
-export async function runQuery(options: QueryOptions, sql: string): Promise<QueryRows> {
-  return withDatabase(options, async (db) => {
+export async function runQuery(session: Session, sql: string): Promise<QueryRows> {
+  return withDatabase(session, async (db) => {
     await checkOneStatement(db, sql);
     try {
       const reader = await db.connection.runAndReadAll(sql);
@@ -55,8 +47,8 @@ export async function runQuery(options: QueryOptions, sql: string): Promise<Quer
  * DuckDB COPY as `denom export` (formula-like text cells neutralised unless
  * `neutraliseFormulas` is false). Throws as runQuery does.
  */
-export async function runQueryCsv(options: QueryOptions, sql: string, neutraliseFormulas: boolean): Promise<string> {
-  return withDatabase(options, async (db) => {
+export async function runQueryCsv(session: Session, sql: string, neutraliseFormulas: boolean): Promise<string> {
+  return withDatabase(session, async (db) => {
     await checkOneStatement(db, sql);
     const dir = mkdtempSync(join(tmpdir(), "denom-query-"));
     try {
@@ -76,8 +68,8 @@ export async function runQueryCsv(options: QueryOptions, sql: string, neutralise
  * reference tables) of queries/ as created today, which shadow older copies
  * kept in the file. Tables first by name, then views in the order queries/ creates them.
  */
-export async function readSchema(options: QueryOptions): Promise<Relation[]> {
-  return withDatabase(options, async (db) => {
+export async function readSchema(session: Session): Promise<Relation[]> {
+  return withDatabase(session, async (db) => {
     const rows = await db.all(
       `WITH relations AS (
          SELECT database_name, table_name AS name, 'table' AS kind, table_oid AS oid
@@ -101,13 +93,8 @@ export async function readSchema(options: QueryOptions): Promise<Relation[]> {
   });
 }
 
-async function withDatabase<T>(options: QueryOptions, work: (db: Database) => Promise<T>): Promise<T> {
-  const { db } = await loadRuns({ ...options, inputs: [] });
-  try {
-    return await work(db);
-  } finally {
-    db.close();
-  }
+async function withDatabase<T>(session: Session, work: (db: Database) => Promise<T>): Promise<T> {
+  return work(session.db);
 }
 
 /** Statements that only read: a query (SHOW and DESCRIBE are queries too), EXPLAIN, CALL of a table function. */

@@ -6,10 +6,9 @@
  * is computed here, rows are only reshaped (scope 0 = every trial; scopes 1..n =
  * the groups of `--by`).
  */
-import type { Database } from "../db/database.js";
-import type { Cell, Row } from "../db/values.js";
+import type { Session } from "../db/session.js";
+import type { Cell, Row } from "../db/session.js";
 import type { Expectation, GroupKey } from "../definitions.js";
-import type { RateCell } from "./report.js";
 
 /** [lo, hi] as fractions; null when the figure is n/a. */
 export type Interval = [number, number] | null;
@@ -130,6 +129,19 @@ export interface GroupFigures {
   per_call: CallOutcome[];
 }
 
+/** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
+export interface RateCell {
+  basis: "first" | "final";
+  denominator: "total" | "valid" | "attributable" | "completable";
+  successes: number;
+  count: number;
+  rate: number | null;
+  /** 95% interval of `rate` as fractions; null when `count` is 0 */
+  ci95: Interval;
+  /** wilson over single trials; bootstrap (task-clustered) with several trials per task */
+  ci_method: CiMethod;
+}
+
 /** How the intervals were made (queries/72_confidence.sql). */
 export interface ConfidenceSettings {
   level: number;
@@ -161,14 +173,14 @@ export const CI_METHODS: Record<CiMethod, string> = {
 };
 
 /** Reads every metric of queries/70-74 for the overall scope and each `--by` group. */
-export async function readMetrics(db: Database, options: { by?: GroupKey | null; expectation?: Expectation | null }): Promise<Metrics> {
-  const scopes = await db.all("SELECT scope_id, group_value FROM trial_scopes ORDER BY scope_id");
+export async function readMetrics(session: Session, options: { by?: GroupKey | null; expectation?: Expectation | null }): Promise<Metrics> {
+  const scopes = await session.select("report/trial_scopes");
   // figure_intervals holds the rates and pass@k with their intervals: one query, one bootstrap
-  const figures = await db.all("SELECT * FROM figure_intervals ORDER BY scope_id, figure, basis_order, step, k");
-  const efficiency = await db.all("SELECT * FROM efficiency ORDER BY scope_id");
-  const durations = await db.all("SELECT * FROM duration_by_status ORDER BY scope_id, status");
-  const calls = await db.all("SELECT * FROM call_outcomes ORDER BY scope_id, type, status");
-  const settings = (await db.one("SELECT level, z, resamples, seed FROM confidence_settings")) as Row;
+  const figures = await session.select("report/figure_intervals");
+  const efficiency = await session.select("report/efficiency");
+  const durations = await session.select("report/duration_by_status");
+  const calls = await session.select("report/call_outcomes");
+  const settings = (await session.selectOne("report/confidence_settings")) as Row;
 
   const forScope = (id: Cell) => ({
     rates: figures.filter((f) => f.scope_id === id && f.figure === "rate").map(rateCell),
@@ -186,7 +198,7 @@ export async function readMetrics(db: Database, options: { by?: GroupKey | null;
     : [];
   return {
     ...overall,
-    inventory: await readInventory(db, options.expectation ?? null),
+    inventory: await readInventory(session, options.expectation ?? null),
     confidence: {
       level: settings.level as number,
       z: settings.z as number,
@@ -269,24 +281,18 @@ function efficiencyOf(e: Row | undefined, durations: Row[]): Efficiency {
   };
 }
 
-async function readInventory(db: Database, expected: Expectation | null): Promise<Inventory> {
-  const runs = (await db.all(
-    `SELECT run_id, trial_slots, tasks_present, tasks_expected, tasks_missing, tasks_unexpected,
-            trials_present, coalesce(trials_missing, 0) AS trials_missing,
-            coalesce(slots_missing_in_present_tasks, 0) AS slots_missing_in_present_tasks
-     FROM inventory_runs ORDER BY run_key`,
-  )) as unknown as Inventory["runs"];
-  const list = async (where: string, columns: string) => {
-    const total = (await db.one(`SELECT count(*) AS n FROM trial_inventory WHERE ${where}`))?.n as number;
-    const rows = await db.all(`SELECT ${columns} FROM trial_inventory WHERE ${where} ORDER BY run_key, task_id LIMIT ${INVENTORY_LISTED}`);
+async function readInventory(session: Session, expected: Expectation | null): Promise<Inventory> {
+  const runs = (await session.select("report/inventory_runs")) as unknown as Inventory["runs"];
+  // each list: its first INVENTORY_LISTED rows, and (listed_of) how many there are in all
+  const list = async (name: string) => {
+    const rows = await session.select(name, { limit: INVENTORY_LISTED });
+    const total = (rows[0]?.listed_of as number | undefined) ?? 0;
+    for (const r of rows) delete r.listed_of;
     return { rows, left: total - rows.length };
   };
-  const missing = await list("is_missing_task", "run_id, task_id, len(missing_slots) AS trials, is_named AS named");
-  const unexpected = await list("is_listed = false", "run_id, task_id, trials_present AS trials");
-  const incomplete = await list(
-    "NOT is_missing_task AND len(missing_slots) > 0",
-    "run_id, task_id, trials_present, slots_expected AS trial_slots, missing_slots",
-  );
+  const missing = await list("report/missing_tasks");
+  const unexpected = await list("report/unexpected_tasks");
+  const incomplete = await list("report/incomplete_tasks");
   return {
     expected,
     runs,
@@ -294,6 +300,6 @@ async function readInventory(db: Database, expected: Expectation | null): Promis
     unexpected_tasks: unexpected.rows as unknown as Inventory["unexpected_tasks"],
     incomplete_tasks: incomplete.rows as unknown as Inventory["incomplete_tasks"],
     not_listed: missing.left + unexpected.left + incomplete.left,
-    totals: (await db.one("SELECT * FROM inventory_totals")) as unknown as Inventory["totals"],
+    totals: (await session.selectOne("report/inventory_totals")) as unknown as Inventory["totals"],
   };
 }

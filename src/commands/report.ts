@@ -6,29 +6,18 @@
  * metrics of section 7 (report-metrics.ts), per `--by` group too.
  * Every figure comes from a view in queries/; nothing is computed here.
  */
-import type { Database } from "../db/database.js";
-import type { Cell, Row } from "../db/values.js";
+import type { Session } from "../db/session.js";
+import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
-import { readMetrics, type CiMethod, type Interval, type Metrics } from "./report-metrics.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
+
+export type { RateCell } from "./report-metrics.js";
+import type { RunsOptions } from "../ingest/runs.js";
 
 export interface ReportOptions extends RunsOptions {
   /** `--by`: every figure again per value of this field */
   by?: GroupKey | null;
-}
-
-/** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
-export interface RateCell {
-  basis: "first" | "final";
-  denominator: "total" | "valid" | "attributable" | "completable";
-  successes: number;
-  count: number;
-  rate: number | null;
-  /** 95% interval of `rate` as fractions; null when `count` is 0 */
-  ci95: Interval;
-  /** wilson over single trials; bootstrap (task-clustered) with several trials per task */
-  ci_method: CiMethod;
 }
 
 /** What one step of the denominator chain removed on one basis, by reason. */
@@ -153,88 +142,64 @@ export const REJECTS_LISTED = 100;
 export const SUCCESS_DEFINITION =
   "the attempt's status is success (after aliases); a violated hard constraint makes it a failure, a grader error makes it aborted; a late pass (timeout that passed verification) is not a success";
 
-/** Loads the inputs and returns the report. Throws DataError when an input cannot be read. */
-export async function runReport(options: ReportOptions): Promise<ReportData> {
-  const { db } = await loadRuns(options);
-  try {
-    return await readReport(db, options);
-  } finally {
-    db.close();
-  }
+/** Reads the report from an open session. Throws DenomError when a query file fails. */
+export async function runReport(session: Session, options: ReportOptions): Promise<ReportData> {
+  return readReport(session, options);
 }
 
-/** Reads the report from a database whose views are in place. */
+/** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
-  db: Database,
+  session: Session,
   options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
 ): Promise<ReportData> {
-  const meta = await readMeta(db, options.thresholds, options.statusMap);
-  const accounting = (await db.one("SELECT * FROM accounting")) as unknown as ReportData["accounting"];
+  const meta = await readMeta(session, options.thresholds, options.statusMap);
+  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
-  const { rates, ...metrics } = await readMetrics(db, options);
-  const statusRows = await db.all("SELECT basis, status, trials FROM status_counts ORDER BY basis, trials DESC, status");
+  const { rates, ...metrics } = await readMetrics(session, options);
+  const statusRows = await session.select("report/status_counts");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
   for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
-  const status_detail_counts = (
-    await db.all(
-      `SELECT status, status_detail, first_trials, final_trials FROM status_detail_counts
-       ORDER BY status, final_trials DESC, first_trials DESC, status_detail NULLS FIRST`,
-    )
-  ).map((r) => ({ status: r.status as string, status_detail: r.status_detail as string | null, first: r.first_trials as number, final: r.final_trials as number }));
-  const transitions = (
-    await db.all("SELECT first_status, final_status, trials FROM transitions ORDER BY trials DESC, first_status, final_status")
-  ).map((r) => ({ first: r.first_status as string, final: r.final_status as string, count: r.trials as number }));
+  const status_detail_counts = (await session.select("report/status_detail_counts")).map((r) => ({
+    status: r.status as string,
+    status_detail: r.status_detail as string | null,
+    first: r.first_trials as number,
+    final: r.final_trials as number,
+  }));
+  const transitions = (await session.select("report/transitions")).map((r) => ({
+    first: r.first_status as string,
+    final: r.final_status as string,
+    count: r.trials as number,
+  }));
   const timeout_causes: Record<string, number> = {};
   const timeout_cause_shares: Record<string, number | null> = {};
-  for (const r of await db.all("SELECT timeout_cause, attempts, share FROM timeout_causes ORDER BY cause_order")) {
+  for (const r of await session.select("report/timeout_causes")) {
     timeout_causes[r.timeout_cause as string] = r.attempts as number;
     timeout_cause_shares[r.timeout_cause as string] = r.share as number | null;
   }
-  const diagnostics = (await db.one("SELECT * FROM diagnostics")) as unknown as ReportData["diagnostics"];
-  const timeout_rate = (await db.one("SELECT timeouts, trials, rate FROM timeout_rate")) as unknown as ReportData["timeout_rate"];
-  const denominator_steps = (await db.all(
-    "SELECT basis, denominator, removed FROM denominator_steps ORDER BY basis_order, step",
-  )) as unknown as ReportData["denominator_steps"];
-  const unrecognized_statuses = (
-    await db.all("SELECT raw_status, attempts FROM unrecognized_statuses ORDER BY attempts DESC, raw_status")
-  ).map((r) => ({ value: r.raw_status as string, attempts: r.attempts as number }));
-  const rejects = (
-    await db.all(
-      `SELECT s.name AS source, r.line, r.location, r.reason
-       FROM rejects AS r JOIN sources AS s USING (source_id)
-       ORDER BY r.source_id, r.line LIMIT ${REJECTS_LISTED}`,
-    )
-  ) as unknown as ReportData["rejects"];
-  const agentcompass_verdict = (await db.all(
-    `SELECT run_id, evaluation_failed, value, reference_value, tasks, tasks_invalidated, trials,
-            evaluated, unavailable, invalidated, errors, passes
-     FROM agentcompass_verdict ORDER BY run_key`,
-  )) as unknown as AgentCompassVerdict[];
+  const diagnostics = (await session.selectOne("report/diagnostics")) as unknown as ReportData["diagnostics"];
+  const timeout_rate = (await session.selectOne("report/timeout_rate")) as unknown as ReportData["timeout_rate"];
+  const denominator_steps = (await session.select("report/denominator_steps")) as unknown as ReportData["denominator_steps"];
+  const unrecognized_statuses = (await session.select("report/unrecognized_statuses")).map((r) => ({
+    value: r.raw_status as string,
+    attempts: r.attempts as number,
+  }));
+  const rejects = (await session.select("report/rejects", { limit: REJECTS_LISTED })) as unknown as ReportData["rejects"];
+  const agentcompass_verdict = (await session.select("report/agentcompass_verdict")) as unknown as AgentCompassVerdict[];
   return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, agentcompass_verdict, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */
-export async function readMeta(db: Database, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
-  const sources = (await db.all(
-    `SELECT name, sha256, bytes, format, lines, records, blank, rejected, attempts, physical_lines, problem, adapter
-     FROM sources ORDER BY source_id`,
-  )) as unknown as SourceInfo[];
-  const skipped_files = (await db.all("SELECT name, reason FROM skipped_files ORDER BY name")) as unknown as Meta["skipped_files"];
-  const summary = (await db.one("SELECT * FROM run_summary")) as Row;
-  const timeout_limits = (await db.all(
-    "SELECT timeout_limit_s, attempts FROM timeout_limits ORDER BY timeout_limit_s NULLS LAST",
-  )) as unknown as Meta["timeout_limits"];
-  const policy = (await db.one("SELECT * FROM retry_policy")) as Row;
+export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
+  const sources = (await session.select("meta/sources")) as unknown as SourceInfo[];
+  const skipped_files = (await session.select("meta/skipped_files")) as unknown as Meta["skipped_files"];
+  const summary = (await session.selectOne("meta/run_summary")) as Row;
+  const timeout_limits = (await session.select("meta/timeout_limits")) as unknown as Meta["timeout_limits"];
+  const policy = (await session.selectOne("meta/retry_policy")) as Row;
   const retried: Record<string, number> = {};
   for (const s of (policy.retried_statuses ?? []) as { status: string; attempts: number }[]) retried[s.status] = s.attempts;
-  const denominators = (await db.all(
-    "SELECT denominator, keeps, removes FROM denominators ORDER BY step",
-  )) as unknown as Meta["definitions"]["denominators"];
-  const exclusions = (await db.all(
-    `SELECT basis, denominator, fault, reason, trials FROM denominator_removals
-     ORDER BY basis DESC, step, trials DESC, reason`,
-  )) as unknown as Removal[];
-  const secrets_masked = (await db.all("SELECT kind, secrets, lines FROM secrets_masked ORDER BY secrets DESC, kind")) as unknown as Meta["secrets_masked"];
+  const denominators = (await session.select("meta/denominators")) as unknown as Meta["definitions"]["denominators"];
+  const exclusions = (await session.select("meta/exclusions")) as unknown as Removal[];
+  const secrets_masked = (await session.select("meta/secrets_masked")) as unknown as Meta["secrets_masked"];
   return {
     tool: `denom ${VERSION}`,
     sources,

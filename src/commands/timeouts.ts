@@ -4,11 +4,11 @@
  * `attempt_timeout_cause` (queries/20_timeout_cause.sql) decided on. The cause
  * and every figure come from that view; this module only words them.
  */
-import type { Database } from "../db/database.js";
-import type { Row } from "../db/values.js";
+import type { Session } from "../db/session.js";
+import type { Row } from "../db/session.js";
 import type { Thresholds, TimeoutCause } from "../definitions.js";
 import { percent, plural, seconds } from "../render/format.js";
-import { loadRuns, type RunsOptions } from "./runs.js";
+import type { RunsOptions } from "../ingest/runs.js";
 
 /** Options of `denom timeouts`. */
 export interface TimeoutsOptions extends RunsOptions {
@@ -97,26 +97,22 @@ const VIEW_COLUMNS = [
  * by cause in rule order, then run, task, trial and attempt.
  * Throws DataError when an input cannot be read.
  */
-export async function runTimeouts(options: TimeoutsOptions): Promise<TimeoutsData> {
-  const { db } = await loadRuns(options);
-  try {
-    const read = await db.one("SELECT rejected, broken_sources FROM accounting");
-    const timeouts = await readTimeouts(db, options.cause);
-    return {
-      timeouts,
-      cause: options.cause,
-      thresholds: options.thresholds,
-      rejected: Number(read?.rejected ?? 0),
-      broken_sources: Number(read?.broken_sources ?? 0),
-    };
-  } finally {
-    db.close();
-  }
+export async function runTimeouts(session: Session, options: TimeoutsOptions): Promise<TimeoutsData> {
+  const read = await session.selectOne("meta/accounting");
+  const timeouts = await readTimeouts(session, options.cause);
+  return {
+    timeouts,
+    cause: options.cause,
+    thresholds: options.thresholds,
+    rejected: Number(read?.rejected ?? 0),
+    broken_sources: Number(read?.broken_sources ?? 0),
+  };
 }
 
 /** Reads the timeout rows from a database whose views are in place. */
-export async function readTimeouts(db: Database, cause: TimeoutCause | null): Promise<TimeoutRow[]> {
-  const rows = await db.all(
+export async function readTimeouts(session: Session, cause: TimeoutCause | null): Promise<TimeoutRow[]> {
+  await session.need(["attempt_timeout_cause", "attempts_classified"]);
+  const rows = await session.db.all(
     `SELECT a.run_id, a.task_id, a.trial, a.attempt, c.timeout_cause AS cause, a.started_at, a.ended_at,
             ${VIEW_COLUMNS.map((col) => `c.${col}`).join(", ")}
      FROM attempt_timeout_cause AS c

@@ -1,88 +1,179 @@
 /**
- * Loads `queries/*.sql` into a database: files in name order, each file in a
- * transaction, statement by statement; an error names the file and the statement.
+ * The SQL of `queries/`, read as a catalog of relations: one file per relation,
+ * named after it, in a layer folder (DESIGN section 10):
+ *
+ *   reference/      constant tables and macros (status aliases, event roles, the denominators)
+ *   staging/        the loaded attempts, cleaned (stg_attempts)
+ *   intermediate/   attempt facts -> timeout cause -> faults -> trials -> trial outcomes -> cells
+ *   marts/<area>/   the figures commands read (rates, breakdown, meta, efficiency, ...)
+ *   <harness>/      a harness's own views (agentcompass/), created with the marts
+ *
+ * Each file opens with `-- <name>: what it is` and `-- Reads: a, b; getvariable('x').`:
+ * the relations and session variables it reads. Files run in layer order and,
+ * inside a layer, in the order their Reads give (a file after what it reads,
+ * ties by path). A staging or intermediate relation is materialized once per
+ * session, unless its header says `-- Not materialized: why`; marts are views.
+ * `queries/select/` holds no relations: the named SELECTs commands run.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DenomError } from "../errors.js";
-import type { Database } from "./database.js";
 
 /** The folder shipped beside dist/: <package>/queries. */
 export const QUERIES_DIR = fileURLToPath(new URL("../../queries/", import.meta.url));
 
-/** Lists the `NN_name.sql` files of a folder in the order they run. */
-export function queryFiles(dir: string = QUERIES_DIR): string[] {
-  return readdirSync(dir)
+/** The layer folders, in the order a session creates them; any other folder is a harness's, created with the marts. */
+export const LAYERS = ["reference", "staging", "intermediate", "marts"] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** One relation (view, table or macro) of queries/. */
+export interface Relation {
+  name: string;
+  /** the path under queries/, e.g. `intermediate/trials.sql` */
+  path: string;
+  /** the layer it is created in (a harness folder counts as marts) */
+  layer: Layer;
+  kind: "view" | "table" | "macro";
+  sql: string;
+  /** relations and tables named on the Reads line */
+  reads: string[];
+  /** session variables named on the Reads line (getvariable('x')) */
+  variables: string[];
+  /** a staging or intermediate relation copied into a table once per session */
+  materialized: boolean;
+  /** a view `ingest --db` keeps evaluated in the file (src/db/layer-cache.ts): every one past reference/, unless `Not materialized` */
+  kept: boolean;
+}
+
+/** A named SELECT a command runs: `queries/select/<name>.sql` (sqlc style), e.g. `report/status_counts`. */
+export interface NamedSelect {
+  name: string;
+  sql: string;
+  /** the relations and tables it reads, from its header */
+  reads: string[];
+}
+
+/** The relations of a queries folder in the order a session creates them, and its named SELECTs. */
+export interface Catalog {
+  dir: string;
+  relations: Relation[];
+  byName: Map<string, Relation>;
+  selects: Map<string, NamedSelect>;
+}
+
+const catalogs = new Map<string, Catalog>();
+
+/** The catalog of `dir`, read from disk once per folder and process. Throws DenomError on a malformed file. */
+export function queryCatalog(dir: string = QUERIES_DIR): Catalog {
+  let catalog = catalogs.get(dir);
+  if (!catalog) {
+    catalog = readCatalog(dir);
+    catalogs.set(dir, catalog);
+  }
+  return catalog;
+}
+
+function sqlFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".sql"))
+    .map((f) => f.split("\\").join("/"))
     .sort();
 }
 
-/**
- * Runs every query file of `dir` against `db`.
- * Throws DenomError `queries/30_trials.sql (statement 2): Binder Error: ...` on the first failure.
- */
-export async function loadQueries(db: Database, dir: string = QUERIES_DIR): Promise<void> {
-  for (const file of queryFiles(dir)) {
-    const sql = readFileSync(join(dir, file), "utf8");
-    let extracted;
-    try {
-      extracted = await db.connection.extractStatements(sql);
-    } catch (e) {
-      throw new DenomError(`queries/${file}: ${(e as Error).message}`);
-    }
-    await db.run("BEGIN TRANSACTION");
-    for (let i = 0; i < extracted.count; i++) {
-      try {
-        const prepared = await extracted.prepare(i);
-        await prepared.run();
-      } catch (e) {
-        await db.run("ROLLBACK");
-        throw new DenomError(`queries/${file} (statement ${i + 1}): ${(e as Error).message}`);
-      }
-    }
-    await db.run("COMMIT");
+function readCatalog(dir: string): Catalog {
+  const files = sqlFiles(dir);
+  const selects = new Map<string, NamedSelect>();
+  for (const path of files.filter((f) => f.startsWith("select/"))) {
+    const sql = readFileSync(join(dir, path), "utf8");
+    const name = path.slice("select/".length, -".sql".length);
+    selects.set(name, { name, sql, reads: parseReads(path, sql).reads });
   }
+  const parsed = files
+    .filter((path) => !path.startsWith("select/"))
+    .map((path) => parseRelation(path, readFileSync(join(dir, path), "utf8")));
+  const byName = new Map<string, Relation>();
+  for (const r of parsed) {
+    if (byName.has(r.name)) throw new DenomError(`queries/${r.path}: ${r.name} is also defined in queries/${byName.get(r.name)!.path}`);
+    byName.set(r.name, r);
+  }
+  const relations: Relation[] = [];
+  for (const layer of LAYERS) relations.push(...ordered(parsed.filter((r) => r.layer === layer), byName, relations));
+  return { dir, relations, byName, selects };
 }
 
 /**
- * The layers every figure is built on, in dependency order. Each is a view in
- * queries/; `freezeLayers` computes them once per session.
+ * The relations of one layer, each after the ones it reads (ties by path).
+ * Throws DenomError when a file reads a relation of a later layer or the reads form a circle.
  */
-export const FROZEN_LAYERS = [
-  "stg_attempts",
-  "attempt_timeout_cause",
-  "attempt_faults",
-  "trials",
-  "trial_outcomes",
-  // small, and read by several figures each (the grid, its intervals, the chain's steps)
-  "rate_cells",
-  "pass_at_k_by_task",
-] as const;
-
-/**
- * Computes the base layers once, after the data is loaded and the session's
- * definitions are set: each view is copied into a TEMP table of the same name.
- * DuckDB resolves names in the temp schema first, so every later query (and
- * every view built on these) reads the copy instead of recomputing the chain
- * from the attempts table. The definitions stay in queries/; only their
- * evaluation is shared. Layers in `stored` are skipped: readStoredLayers has
- * put them in place already.
- */
-export async function freezeLayers(db: Database, stored: ReadonlySet<string> = new Set()): Promise<void> {
-  for (const view of FROZEN_LAYERS) {
-    if (!stored.has(view)) await db.run(`CREATE OR REPLACE TEMP TABLE ${view} AS SELECT * FROM main.${view}`);
+function ordered(layer: Relation[], byName: Map<string, Relation>, earlier: Relation[]): Relation[] {
+  const done = new Set(earlier.map((r) => r.name));
+  const inLayer = new Set(layer.map((r) => r.name));
+  for (const r of layer)
+    for (const read of r.reads) {
+      const other = byName.get(read);
+      if (other && !done.has(read) && !inLayer.has(read))
+        throw new DenomError(`queries/${r.path}: reads ${read} of a later layer (queries/${other.path})`);
+    }
+  const out: Relation[] = [];
+  let left = layer;
+  while (left.length) {
+    const ready = left.filter((r) => r.reads.every((read) => done.has(read) || !inLayer.has(read)));
+    if (!ready.length) throw new DenomError(`queries/: the Reads of ${left.map((r) => r.path).join(", ")} form a circle`);
+    for (const r of ready) done.add(r.name);
+    out.push(...ready);
+    left = left.filter((r) => !ready.includes(r));
   }
+  return out;
+}
+
+/** Parses one file: its statement's name and kind, and its header's Reads. */
+export function parseRelation(path: string, sql: string): Relation {
+  const folder = path.split("/")[0];
+  const layer: Layer = (LAYERS as readonly string[]).includes(folder) ? (folder as Layer) : "marts";
+  const created = /^create or replace (?:temp )?(view|table|macro) (\w+)/m.exec(sql);
+  const name = path.split("/").pop()!.replace(/\.sql$/, "");
+  if (!created || created[2] !== name) throw new DenomError(`queries/${path}: expected one statement creating ${name}`);
+  const header = sql.slice(0, created.index);
+  const { reads, variables } = parseReads(path, header);
+  const copied = created[1] === "view" && !/^-- Not materialized:/m.test(header);
+  const materialized = copied && (layer === "staging" || layer === "intermediate");
+  const kept = copied && layer !== "reference";
+  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, materialized, kept };
 }
 
 /**
- * Puts the layers named in `stored` in place from the attached `--db` file
- * (src/db/layer-cache.ts, usableLayers: evaluated by `ingest` under the same
- * definitions): each becomes a TEMP VIEW `<name>` over `stored.main.layer_<name>`,
- * no copy, shadowing the view of queries/ like freezeLayers' tables do. Called
- * before loadQueries, so that creating the views of queries/ binds against
- * these instead of expanding the whole chain down to the attempts.
+ * The header line `-- Reads: a, b; getvariable('x').` (it may go on over lines
+ * indented `--   `; a parenthesis explains, and is not read). Throws DenomError when absent.
  */
-export async function readStoredLayers(db: Database, stored: ReadonlySet<string>): Promise<void> {
-  for (const view of stored) await db.run(`CREATE OR REPLACE TEMP VIEW ${view} AS SELECT * FROM stored.main.layer_${view}`);
+export function parseReads(path: string, header: string): { reads: string[]; variables: string[] } {
+  const line = /^-- Reads:(.*(?:\n--\s{3,}\S.*)*)/m.exec(header);
+  if (!line) throw new DenomError(`queries/${path}: the header names no Reads`);
+  const text = line[1].replace(/\n--\s+/g, " ").replace(/\([^)]*\)/g, (m) => (m.startsWith("('") ? m : ""));
+  const end = text.search(/\.(\s|$)/);
+  const reads: string[] = [];
+  const variables: string[] = [];
+  for (const item of (end >= 0 ? text.slice(0, end) : text).split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
+    const variable = /^getvariable\('(\w+)'\)$/.exec(item);
+    if (variable) variables.push(variable[1]);
+    else if (item !== "nothing") reads.push(item);
+  }
+  return { reads, variables };
+}
+
+/**
+ * The session variables `name` reads, directly or through what it reads.
+ * Relations not in the catalog (the loaded tables) read none.
+ */
+export function variablesRead(catalog: Catalog, name: string, seen: Map<string, Set<string>> = new Map()): Set<string> {
+  const known = seen.get(name);
+  if (known) return known;
+  const vars = new Set<string>();
+  seen.set(name, vars);
+  const relation = catalog.byName.get(name);
+  if (relation) {
+    for (const v of relation.variables) vars.add(v);
+    for (const read of relation.reads) for (const v of variablesRead(catalog, read, seen)) vars.add(v);
+  }
+  return vars;
 }

@@ -7,7 +7,7 @@
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DataError } from "../errors.js";
-import { createTables, TABLES } from "../ingest/loader.js";
+import { createTables, TABLES } from "./schema.js";
 import { Database, sqlString } from "./database.js";
 
 /** The catalog name the file is attached under in a reading session. */

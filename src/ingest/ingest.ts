@@ -5,7 +5,7 @@
  */
 import { hash } from "node:crypto";
 import type { Readable } from "node:stream";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";

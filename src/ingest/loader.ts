@@ -1,19 +1,13 @@
 /**
- * The loader (DESIGN section 1): DuckDB appenders into the tables `sources`,
- * `attempts`, `events`, `rejects`, `run_metadata` and `skipped_files`. The
- * column lists below are the one declaration of those tables: CREATE TABLE and
- * the appenders both come from them.
+ * The loader (DESIGN section 1): DuckDB appenders into the tables of
+ * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
+ * `run_metadata`, `skipped_files`, `masked_secrets`).
  */
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
-import type { Database } from "../db/database.js";
+import type { Database } from "../db/session.js";
+import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
+import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
-
-type SqlType = "VARCHAR" | "BIGINT" | "INTEGER" | "DOUBLE" | "BOOLEAN" | "TIMESTAMPTZ";
-
-interface Column {
-  name: string;
-  type: SqlType;
-}
 
 const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
   id: "VARCHAR",
@@ -33,46 +27,16 @@ function columnName(field: string): string {
   return field === "status" ? "raw_status" : field;
 }
 
-const c = (name: string, type: SqlType): Column => ({ name, type });
-
 /** The canonical fields stored as attempts columns (events go to their own table). */
 const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events");
 
-/** Every table denom loads, with its columns in order. */
-export const TABLES: Record<string, Column[]> = {
-  sources: [
-    c("source_id", "INTEGER"), c("name", "VARCHAR"), c("sha256", "VARCHAR"), c("bytes", "BIGINT"),
-    c("format", "VARCHAR"), c("physical_lines", "BIGINT"), c("lines", "BIGINT"), c("records", "BIGINT"),
-    c("blank", "BIGINT"), c("rejected", "BIGINT"), c("attempts", "BIGINT"), c("non_finite", "BIGINT"),
-    c("problem", "VARCHAR"), c("loaded_at", "TIMESTAMPTZ"), c("adapter", "VARCHAR"),
-  ],
-  attempts: [
-    c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
-    c("format", "VARCHAR"), c("line_hash", "VARCHAR"),
-    ...ATTEMPT_VALUE_SPECS.map((f) => c(columnName(f.field), SQL_TYPE[f.kind as Exclude<FieldKind, "events">])),
-    c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
-  ],
-  events: [
-    c("attempt_id", "BIGINT"), c("seq", "INTEGER"), c("ts", "TIMESTAMPTZ"), c("type", "VARCHAR"),
-    c("name", "VARCHAR"), c("args", "VARCHAR"), c("status", "VARCHAR"),
-  ],
-  rejects: [
-    c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("reason", "VARCHAR"), c("excerpt", "VARCHAR"),
-  ],
-  run_metadata: [
-    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
-  ],
-  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
-  // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
-  masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
-};
-
-/** Creates the tables (all, or the ones named) when missing (a `--db` file keeps them between runs). */
-export async function createTables(db: Database, tables: readonly string[] = Object.keys(TABLES)): Promise<void> {
-  for (const table of tables) {
-    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${TABLES[table].map((col) => `${col.name} ${col.type}`).join(", ")})`);
-  }
-}
+/** The attempts columns the loader fills from the canonical fields: after the 6 origin columns, before the 4 counts. */
+const ATTEMPT_VALUE_COLUMNS = TABLES.attempts.slice(6, -4);
+if (
+  ATTEMPT_VALUE_COLUMNS.length !== ATTEMPT_VALUE_SPECS.length ||
+  ATTEMPT_VALUE_SPECS.some((f, i) => ATTEMPT_VALUE_COLUMNS[i].name !== columnName(f.field) || ATTEMPT_VALUE_COLUMNS[i].type !== SQL_TYPE[f.kind as Exclude<FieldKind, "events">])
+)
+  throw new DenomError("src/db/schema.ts: the attempts columns do not follow the canonical fields of src/ingest/canonical.ts");
 
 type Value = string | number | boolean | null;
 

@@ -1,0 +1,122 @@
+-- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
+--   belongs to (DESIGN section 4), expected-but-missing trials included.
+-- Reads: trials; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
+--   (a VARCHAR list, an integer, a column name: --expect, --expect-count, --by).
+create or replace view trial_outcomes as
+with
+
+recorded as (
+    -- read once, used for both bases and for what is missing
+    select * from trials
+),
+
+run_slots as (
+    -- the trial numbers a run used: an expected task owes the run one trial per slot;
+    -- with nothing loaded, the one default run with the default trial 0
+    select distinct run_key, trial from recorded
+    union all
+    select '' as run_key, 0 as trial where not exists (select 1 from recorded)
+),
+
+runs as (
+    select
+        s.run_key,
+        count(distinct p.task_id) as tasks_seen,
+        -- a missing trial takes the run's agent and model when the run has only one
+        case when count(distinct p.agent) = 1 then max(p.agent) end as agent,
+        case when count(distinct p.model) = 1 then max(p.model) end as model
+    from (select distinct run_key from run_slots) as s
+    left join recorded as p using (run_key)
+    group by s.run_key
+),
+
+listed as (
+    select distinct unnest(getvariable('expected_tasks')) as task_id
+),
+
+named as (
+    -- --expect FILE: a listed task with no record in a run
+    select r.run_key, l.task_id, true as is_named
+    from runs as r
+    cross join listed as l
+    where not exists (select 1 from recorded as p where p.run_key = r.run_key and p.task_id = l.task_id)
+),
+
+unnamed as (
+    -- --expect-count N: a run short of N tasks owes the rest, whose names nobody knows
+    select run_key, '(unnamed ' || n || ')' as task_id, false as is_named
+    from (
+        select run_key, unnest(range(1, greatest(getvariable('expected_count') - tasks_seen, 0) + 1)) as n
+        from runs
+        where getvariable('expected_count') is not null
+    )
+),
+
+task_keys as (
+    -- category and difficulty of a task missing from one run but seen in another
+    select task_id, max(category) as category, max(difficulty) as difficulty
+    from recorded
+    group by task_id
+),
+
+missing as (
+    -- an expected trial with no record: in total, removed as environment (DESIGN section 3)
+    select
+        m.run_key,
+        nullif(m.run_key, '') as run_id,
+        m.task_id,
+        s.trial,
+        m.is_named,
+        r.agent,
+        r.model,
+        k.category,
+        k.difficulty
+    from (select * from named union all select * from unnamed) as m
+    join run_slots as s using (run_key)
+    join runs as r using (run_key)
+    left join task_keys as k using (task_id)
+),
+
+by_basis as (
+    select
+        'first' as basis, run_key, run_id, task_id, trial, attempts, attempts_made, any_environment, any_timeout,
+        any_invalid, any_unrecognized, first_status as status, first_status_detail as status_detail,
+        first_fault as fault, first_timeout_cause as timeout_cause, first_is_late_pass as is_late_pass,
+        first_raw_status as raw_status, agent, model, category, difficulty, true as task_named
+    from recorded
+    union all
+    select
+        'final' as basis, run_key, run_id, task_id, trial, attempts, attempts_made, any_environment, any_timeout,
+        any_invalid, any_unrecognized, final_status, final_status_detail,
+        final_fault, final_timeout_cause, final_is_late_pass,
+        final_raw_status, agent, model, category, difficulty, true
+    from recorded
+    union all
+    select
+        b.basis, run_key, run_id, task_id, trial, 0 as attempts, 0 as attempts_made, true as any_environment, false as any_timeout,
+        false as any_invalid, false as any_unrecognized, 'missing', 'expected, no record',
+        'environment', null, false,
+        null, agent, model, category, difficulty, is_named
+    from missing
+    cross join (values ('first'), ('final')) as b (basis)
+),
+
+final as (
+    select
+        *,
+        status = 'success' as is_success,
+        -- the denominator chain: each step removes one named class, judged on the basis attempt
+        fault not in ('task', 'unknown') as in_valid,
+        fault not in ('task', 'unknown', 'environment') as in_attributable,
+        fault not in ('task', 'unknown', 'environment') and status <> 'timeout' as in_completable,
+        case getvariable('group_by')
+            when 'run_id' then run_id
+            when 'agent' then agent
+            when 'model' then model
+            when 'category' then category
+            when 'difficulty' then difficulty
+        end as group_value
+    from by_basis
+)
+
+select * from final;

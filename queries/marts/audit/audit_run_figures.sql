@@ -1,0 +1,22 @@
+-- audit_run_figures: the per-run figures of audit_figures, one row each.
+-- Reads: audit_figures.
+create or replace view audit_run_figures as
+with
+
+figures as (
+    select simplicity, unnest(run_figures) as r from audit_figures
+),
+
+final as (
+    select
+        simplicity,
+        r.run,
+        r.run_key,
+        r.trial,
+        r.successes,
+        r.count,
+        r.rate
+    from figures
+)
+
+select * from final;

@@ -1,0 +1,34 @@
+-- run_summary: window from the first start to the last end, counts, concurrency.
+-- Reads: attempts_classified, trials.
+create or replace view run_summary as
+with
+
+kept as (
+    select * from attempts_classified
+),
+
+intervals as (
+    -- at one instant, ends come before starts: touching attempts do not overlap
+    select started_at as moment, 1 as delta from kept where started_at is not null and ended_at is not null
+    union all
+    select ended_at as moment, -1 as delta from kept where started_at is not null and ended_at is not null
+),
+
+running as (
+    select sum(delta) over (order by moment, delta rows between unbounded preceding and current row) as in_flight
+    from intervals
+),
+
+final as (
+    select
+        (select count(distinct task_id) from kept) as tasks,
+        (select count(*) from trials) as trials,
+        (select count(*) from kept) as attempts,
+        (select count(distinct run_key) from kept) as runs,
+        -- like a trial's wall time, the window runs from the first start (DESIGN section 6)
+        (select min(started_at) from kept) as window_start,
+        (select max(ended_at) from kept) as window_end,
+        (select max(in_flight) from running) as concurrency
+)
+
+select * from final;

@@ -1,0 +1,38 @@
+-- denominator_removals: what each step removed, and why.
+-- Reads: trial_outcomes, denominators.
+create or replace view denominator_removals as
+with
+
+removed as (
+    select
+        basis,
+        case
+            when not in_valid then 'valid'
+            when not in_attributable then 'attributable'
+            when not in_completable then 'completable'
+        end as denominator,
+        fault,
+        case
+            when fault = 'task' then 'invalid task' || coalesce(' (' || status_detail || ')', '')
+            when fault = 'unknown' then 'unrecognized status "' || raw_status || '"'
+            when status = 'timeout' then 'timeout, cause ' || coalesce(timeout_cause, 'unknown')
+            else status || coalesce(' (' || status_detail || ')', '')
+        end as reason
+    from trial_outcomes
+    where not in_completable
+),
+
+final as (
+    select
+        r.basis,
+        r.denominator,
+        d.step,
+        r.fault,
+        r.reason,
+        count(*) as trials
+    from removed as r
+    join denominators as d using (denominator)
+    group by all
+)
+
+select * from final;

@@ -1,0 +1,11 @@
+-- denominators: the chain of DESIGN section 4, as data.
+-- Reads: nothing.
+create or replace view denominators as
+select *
+from (
+    values
+        (1, 'total', 'every trial, expected-but-missing ones too', 'nothing (the strict figure)'),
+        (2, 'valid', 'total minus broken tasks and unrecognized outcomes', 'fault task (invalid), fault unknown (unrecognized status)'),
+        (3, 'attributable', 'valid minus environment failures', 'fault environment: infrastructure, external API, queue, missing'),
+        (4, 'completable', 'attributable minus the remaining timeouts', 'agent timeouts (internal diagnosis only)')
+) as t (step, denominator, keeps, removes);

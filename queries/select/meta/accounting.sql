@@ -1,0 +1,3 @@
+-- accounting: every physical line in one bucket (one row).
+-- Reads: accounting.
+select * from accounting

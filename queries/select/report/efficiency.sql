@@ -1,0 +1,3 @@
+-- efficiency: the efficiency figures per scope.
+-- Reads: efficiency.
+select * from efficiency order by scope_id

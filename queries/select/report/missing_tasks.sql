@@ -1,0 +1,8 @@
+-- missing_tasks: the first $limit expected tasks with no record, with how many there are in all
+--   (listed_of).
+-- Reads: trial_inventory.
+select run_id, task_id, len(missing_slots) as trials, is_named as named, count(*) over () as listed_of
+from trial_inventory
+where is_missing_task
+order by run_key, task_id
+limit $limit

@@ -1,0 +1,103 @@
+-- stg_attempts: one row per loaded attempt: status mapped (DESIGN section 3), duplicates marked
+--   (section 4), durations in seconds (section 6); `agent` and `model` default to the run's
+--   metadata (Terminal-Bench's run_metadata.json) when the record names none.
+-- Reads: run_metadata, attempts, status_alias; getvariable('status_map').
+-- status_map holds the --status-map pairs.
+create or replace view stg_attempts as
+with
+
+metadata as (
+    select * from run_metadata
+),
+
+run_defaults as (
+    -- one row per run; two metadata records of one run: the first loaded that names each
+    select
+        run_id,
+        min_by(agent, source_id) filter (where agent is not null) as agent,
+        min_by(model, source_id) filter (where model is not null) as model
+    from metadata
+    where run_id is not null
+    group by run_id
+),
+
+loaded as (
+    select
+        a.* exclude (fault, status_detail, extra) replace (
+            coalesce(a.agent, d.agent) as agent,
+            coalesce(a.model, d.model) as model
+        ),
+        a.fault as declared_fault,
+        a.status_detail as raw_status_detail,
+        coalesce(a.run_id, '') as run_key,
+        lower(trim(a.raw_status)) as status_key
+    from attempts as a
+    left join run_defaults as d on d.run_id = a.run_id
+),
+
+-- duplicates: the same (run, task, trial, attempt); keep the latest ended_at, else
+-- the later line. Aggregates, not window functions: a window over millions of
+-- one-row partitions is far slower than a hash aggregate and a join.
+kept_ids as (
+    select
+        max_by(attempt_id, [coalesce(epoch_us(ended_at), -9223372036854775807), attempt_id]) as kept_id
+    from loaded
+    group by run_key, task_id, trial, attempt
+),
+
+last_copies as (
+    select max(attempt_id) as last_copy_id
+    from loaded
+    group by run_key, task_id, trial, attempt, line_hash
+),
+
+keyed as (
+    select
+        l.*,
+        k.kept_id is not null as is_kept_copy,
+        c.last_copy_id is not null as is_last_copy
+    from loaded as l
+    left join kept_ids as k on k.kept_id = l.attempt_id
+    left join last_copies as c on c.last_copy_id = l.attempt_id
+),
+
+mapped as (
+    select
+        k.*,
+        coalesce(getvariable('status_map')[k.status_key], sa.status) as mapped_status,
+        nullif(trim(k.grader_error), '') is not null as has_grader_error
+    from keyed as k
+    left join status_alias as sa on sa.alias = k.status_key
+),
+
+final as (
+    select
+        * exclude (is_kept_copy, is_last_copy, mapped_status),
+        is_kept_copy as is_kept,
+        case
+            when is_kept_copy then null
+            when not is_last_copy then 'identical'
+            else 'differing'
+        end as duplicate_kind,
+        -- precedence: a grader failure makes the attempt aborted; a violated hard
+        -- constraint turns a success into a failure; the status decides the rest
+        case
+            when has_grader_error then 'aborted'
+            when mapped_status is null then 'unrecognized'
+            when mapped_status = 'success' and constraint_ok = false then 'failure'
+            else mapped_status
+        end as status,
+        case
+            when has_grader_error then 'grader_error'
+            when mapped_status = 'success' and constraint_ok = false then 'constraint_violation'
+            else raw_status_detail
+        end as status_detail,
+        mapped_status = 'success' and constraint_ok = false as is_constraint_violation,
+        -- verified anyway after the time limit: resolved, or full marks on a 0..1 score
+        mapped_status = 'timeout' and not has_grader_error and (resolved or score >= 1) as is_late_pass,
+        epoch(ended_at) - epoch(started_at) as duration_s,
+        epoch(started_at) - epoch(submitted_at) as queue_wait_s
+    from mapped
+)
+
+select * from final;

@@ -1,0 +1,62 @@
+/**
+ * The tables denom loads (DESIGN section 1): `sources`, `attempts`, `events`,
+ * `rejects`, `run_metadata`, `skipped_files` and `masked_secrets`, with their
+ * columns in order. This is the one declaration of them: CREATE TABLE, the
+ * check of a kept `--db` file and the loader's appenders all come from it
+ * (src/ingest/loader.ts checks at load that the attempts columns follow the
+ * canonical record's fields, src/ingest/canonical.ts).
+ */
+import type { Database } from "./database.js";
+
+export type SqlType = "VARCHAR" | "BIGINT" | "INTEGER" | "DOUBLE" | "BOOLEAN" | "TIMESTAMPTZ";
+
+export interface Column {
+  name: string;
+  type: SqlType;
+}
+
+const c = (name: string, type: SqlType): Column => ({ name, type });
+
+/** Every table denom loads, with its columns in order. */
+export const TABLES: Record<string, Column[]> = {
+  sources: [
+    c("source_id", "INTEGER"), c("name", "VARCHAR"), c("sha256", "VARCHAR"), c("bytes", "BIGINT"),
+    c("format", "VARCHAR"), c("physical_lines", "BIGINT"), c("lines", "BIGINT"), c("records", "BIGINT"),
+    c("blank", "BIGINT"), c("rejected", "BIGINT"), c("attempts", "BIGINT"), c("non_finite", "BIGINT"),
+    c("problem", "VARCHAR"), c("loaded_at", "TIMESTAMPTZ"), c("adapter", "VARCHAR"),
+  ],
+  attempts: [
+    c("attempt_id", "BIGINT"), c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"),
+    c("format", "VARCHAR"), c("line_hash", "VARCHAR"),
+    // the canonical fields, in ATTEMPT_FIELDS order (`status` kept as written: raw_status)
+    c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER"), c("attempt", "INTEGER"),
+    c("raw_status", "VARCHAR"), c("status_detail", "VARCHAR"), c("fault", "VARCHAR"),
+    c("submitted_at", "TIMESTAMPTZ"), c("started_at", "TIMESTAMPTZ"), c("ended_at", "TIMESTAMPTZ"),
+    c("timeout_limit_s", "DOUBLE"), c("last_event", "VARCHAR"), c("last_event_ts", "TIMESTAMPTZ"),
+    c("repeated_tool_calls", "INTEGER"), c("llm_tokens", "BIGINT"), c("tool_call_count", "INTEGER"),
+    c("cost_usd", "DOUBLE"), c("score", "DOUBLE"), c("resolved", "BOOLEAN"), c("constraint_ok", "BOOLEAN"),
+    c("grader_error", "VARCHAR"), c("error_message", "VARCHAR"),
+    c("agent", "VARCHAR"), c("model", "VARCHAR"), c("category", "VARCHAR"), c("difficulty", "VARCHAR"),
+    c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
+  ],
+  events: [
+    c("attempt_id", "BIGINT"), c("seq", "INTEGER"), c("ts", "TIMESTAMPTZ"), c("type", "VARCHAR"),
+    c("name", "VARCHAR"), c("args", "VARCHAR"), c("status", "VARCHAR"),
+  ],
+  rejects: [
+    c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("reason", "VARCHAR"), c("excerpt", "VARCHAR"),
+  ],
+  run_metadata: [
+    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
+  ],
+  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
+  // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
+  masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
+};
+
+/** Creates the tables (all, or the ones named) when missing (a `--db` file keeps them between runs). */
+export async function createTables(db: Database, tables: readonly string[] = Object.keys(TABLES)): Promise<void> {
+  for (const table of tables) {
+    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${TABLES[table].map((col) => `${col.name} ${col.type}`).join(", ")})`);
+  }
+}

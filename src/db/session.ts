@@ -1,0 +1,240 @@
+/**
+ * One DuckDB session over the SQL of queries/: the one place that says in
+ * which order a session comes to be (DESIGN sections 1 and 10).
+ *
+ *   1. schema        the loaded tables (src/db/schema.ts): created, or checked in a kept file
+ *   2. ingest        the caller's `load` step appends the inputs (src/ingest/)
+ *   3. definitions   the session variables the SQL reads: status map, thresholds, --expect, --by
+ *   4. relations     queries/ in layer order (src/db/queries.ts): reference, staging, intermediate
+ *   5. materialized  each staging and intermediate relation, right after it is created, copied
+ *                    into a TEMP table of its name, so that what follows binds against a table
+ *                    instead of expanding the chain down to the attempts again; or, in a
+ *                    session over a kept file, read from the layer table `ingest --db` stored
+ *   6. marts         the views commands read (and a harness's own), over those tables
+ *
+ * `ingest --db` (a writing session) keeps the evaluation of every relation
+ * marked for it (src/db/layer-cache.ts) in the file, for the default
+ * definitions; a reading session takes from it what its own definitions allow.
+ * Commands receive the open session and read the marts; nothing here knows a
+ * command or a harness.
+ */
+import { DenomError } from "../errors.js";
+import { Database, type Params } from "./database.js";
+import { keptKeyMatches, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
+import { queryCatalog, QUERIES_DIR, type Catalog, type Relation } from "./queries.js";
+import { createTables, TABLES } from "./schema.js";
+import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
+
+export { Database, TABLES, createTables };
+export type { Params, Definitions };
+export type { Column, SqlType } from "./schema.js";
+import type { Row } from "./values.js";
+export type { Cell, Row } from "./values.js";
+export { sqlString } from "./database.js";
+export { cellConverter } from "./values.js";
+export { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
+export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
+
+/** How to open a session, and what to load into it. */
+export interface SessionOptions<T> {
+  /** a file kept by `denom ingest --db`: attached read-only, never written */
+  read?: string;
+  /** `denom ingest --db FILE`: FILE opened read-write; the inputs are added to it and its layers kept */
+  write?: string;
+  /** keep the tables in a temporary file with a memory limit (big inputs); in memory otherwise */
+  temporary?: boolean;
+  /**
+   * Create every relation of queries/ as a view up front (`denom query`, whose
+   * SQL may name any of them, and a writing session); otherwise a relation is
+   * created when a command first needs it (Session.need, Session.select).
+   */
+  views?: boolean;
+  /** the definitions the figures are computed under (a writing session: the defaults) */
+  definitions: Definitions;
+  /** step 2: appends the inputs to the tables; its result is the session's `loaded` */
+  load?: (db: Database) => Promise<T>;
+  /** told when the inputs are read and the figures are being computed (a progress line) */
+  onComputing?: () => void;
+}
+
+/**
+ * An open session: the loaded tables, and the relations of queries/ as
+ * commands need them. Close it when done.
+ */
+export class Session<T = unknown> {
+  private readonly created = new Set<string>();
+
+  constructor(
+    readonly db: Database,
+    private readonly catalog: Catalog,
+    /** what `load` returned (undefined without one) */
+    readonly loaded: T,
+    /** kept layers of the attached file this session reads instead of computing them */
+    private readonly kept: ReadonlySet<string>,
+  ) {}
+
+  /**
+   * Steps 4 to 6 for `names` (relations of queries/; loaded tables are there
+   * already): creates each with everything it reads, in catalog order, each
+   * materialized into a TEMP table right away unless its header says `Not
+   * materialized` (then a TEMP view), or read from a kept layer. Throws
+   * DenomError naming the file whose statement failed.
+   */
+  async need(names: Iterable<string>): Promise<void> {
+    const wanted = new Set<string>();
+    const visit = (name: string) => {
+      if (wanted.has(name) || this.created.has(name)) return;
+      const relation = this.catalog.byName.get(name);
+      if (!relation) return;
+      wanted.add(name);
+      // a kept layer is read from the file: what it reads is not needed for it
+      if (!this.kept.has(name)) for (const read of relation.reads) visit(read);
+    };
+    for (const name of names) visit(name);
+    if (wanted.size === 0) return;
+    await this.inTransaction(async () => {
+      for (const relation of this.catalog.relations) {
+        if (!wanted.has(relation.name)) continue;
+        if (this.kept.has(relation.name)) await this.readKept(relation);
+        else if (relation.kind !== "view") await createRelation(this.db, relation.sql, relation);
+        else {
+          const kind = relation.layer === "reference" || !isCopied(relation) ? "TEMP VIEW" : "TEMP TABLE";
+          await createRelation(this.db, relation.sql.replace(VIEW_HEAD, `create or replace ${kind} $1 as`), relation);
+        }
+        this.created.add(relation.name);
+      }
+    });
+  }
+
+  /**
+   * Runs the named SELECT `queries/select/<name>.sql` (e.g. `report/status_counts`)
+   * with `params` bound to its `$name` parameters, after creating what it reads.
+   */
+  async select(name: string, params?: Params): Promise<Row[]> {
+    const query = this.catalog.selects.get(name);
+    if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
+    await this.need(query.reads);
+    try {
+      return await this.db.all(query.sql, params);
+    } catch (e) {
+      throw new DenomError(`queries/select/${name}.sql: ${(e as Error).message}`);
+    }
+  }
+
+  /** The first row of select(name), or null. */
+  async selectOne(name: string, params?: Params): Promise<Row | null> {
+    return (await this.select(name, params))[0] ?? null;
+  }
+
+  /** Steps 4 to 6 for every relation, each as a view of its name in the main schema (SessionOptions.views). */
+  async createViews(write: boolean): Promise<boolean> {
+    const storing = write ? !(await keptKeyMatches(this.db, this.catalog)) : false;
+    await this.inTransaction(async () => {
+      for (const relation of this.catalog.relations) {
+        await createRelation(this.db, relation.sql, relation);
+        if (this.kept.has(relation.name)) await this.readKept(relation);
+        else if (storing && relation.kept) {
+          await this.db.run(`CREATE OR REPLACE TABLE ${layerTable(relation.name)} AS SELECT * FROM main.${relation.name}`);
+          await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM main.${layerTable(relation.name)}`);
+        } else if (relation.materialized && !write) {
+          await this.db.run(`CREATE OR REPLACE TEMP TABLE ${relation.name} AS SELECT * FROM main.${relation.name}`);
+        }
+        this.created.add(relation.name);
+      }
+      if (storing) await storeKey(this.db, this.catalog);
+    });
+    if (storing) for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
+    return storing;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private async readKept(relation: Relation): Promise<void> {
+    // evaluated by ingest under these very definitions: read, not recomputed
+    await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM ${STORED}.main.${layerTable(relation.name)}`);
+  }
+
+  private async inTransaction(work: () => Promise<void>): Promise<void> {
+    await this.db.run("BEGIN TRANSACTION");
+    try {
+      await work();
+      await this.db.run("COMMIT");
+    } catch (e) {
+      await this.db.run("ROLLBACK");
+      throw e;
+    }
+  }
+}
+
+const VIEW_HEAD = /^create or replace view (\w+) as/m;
+
+/** A view a session copies into a table (a staging or intermediate relation, or a mart), unless its header says `Not materialized`. */
+function isCopied(relation: Relation): boolean {
+  return relation.kept;
+}
+
+/**
+ * Opens a session: steps 1 to 3, and with `views` 4 to 6 for every relation.
+ * Throws DataError when a kept file cannot be read, what `load` throws, and
+ * DenomError naming the file of queries/ whose statement failed. Nothing is
+ * left open on a throw.
+ */
+export async function openSession<T>(options: SessionOptions<T>): Promise<Session<T>> {
+  const catalog = queryCatalog(QUERIES_DIR);
+  // 1. schema (a kept file's is checked, and what it lacks added)
+  const db = options.read
+    ? await openStoredForReading(options.read)
+    : options.write
+      ? await openStoredForWriting(options.write)
+      : await Database.open({ temporary: options.temporary });
+  try {
+    if (!options.read && !options.write) await createTables(db);
+    // 2. ingest
+    const loaded = (await options.load?.(db)) as T;
+    // 3. definitions
+    await setDefinitions(db, options.definitions);
+    options.onComputing?.();
+    const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
+    const session = new Session(db, catalog, loaded, kept);
+    if (options.views || options.write) await session.createViews(Boolean(options.write));
+    return session;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Runs the statement of one file of queries/; a failure names the file. */
+async function createRelation(db: Database, sql: string, relation: Relation): Promise<void> {
+  try {
+    await db.run(sql);
+  } catch (e) {
+    throw new DenomError(`queries/${relation.path}: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * Step 3: the session variables the SQL reads through getvariable(): status_map
+ * (the --status-map pairs), queue_share, loop_min, sluggish_ratio (the
+ * classifier thresholds), expected_tasks / expected_count (--expect,
+ * --expect-count) and group_by (--by; NULL: no groups, only the overall scope).
+ */
+export async function setDefinitions(db: Database, defs: Definitions): Promise<void> {
+  // text from the user (status names, task ids of --expect) travels as a bound parameter,
+  // never inside the SQL: a quote, semicolon or newline in it cannot change the statement
+  const pairs = Object.entries(defs.statusMap).map(([key, value]) => ({ key, value }));
+  await db.run(
+    `SET VARIABLE status_map = map_from_entries(CAST(from_json($pairs, '[{"key":"VARCHAR","value":"VARCHAR"}]') AS STRUCT(key VARCHAR, value VARCHAR)[]))`,
+    { pairs: JSON.stringify(pairs) },
+  );
+  // the thresholds and the count are numbers parsed by definitions.ts, written as numeric literals
+  await db.setVariable("queue_share", String(defs.thresholds.queueShare));
+  await db.setVariable("loop_min", String(defs.thresholds.loopMin));
+  await db.setVariable("sluggish_ratio", String(defs.thresholds.sluggishRatio));
+  const tasks = defs.expectation?.tasks;
+  await db.run(`SET VARIABLE expected_tasks = CAST(from_json($tasks::VARCHAR, '["VARCHAR"]') AS VARCHAR[])`, { tasks: tasks ? JSON.stringify(tasks) : null });
+  await db.setVariable("expected_count", defs.expectation?.count ? String(defs.expectation.count) : "NULL::BIGINT");
+  await db.run("SET VARIABLE group_by = $by::VARCHAR", { by: defs.by ?? null });
+}

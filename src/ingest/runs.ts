@@ -1,0 +1,95 @@
+/**
+ * Opening a session over the runs a command reads: the inputs read into a
+ * fresh database, or a file kept by `denom ingest --db` attached read-only
+ * (src/db/session.ts runs the steps; this module supplies the ingest step).
+ */
+import type { Readable } from "node:stream";
+import { openSession, type Definitions, type Session } from "../db/session.js";
+import { ingestSpecs, type IngestOptions, type IngestResult } from "./ingest.js";
+import { expandedBytes, expandInputs, type InputSpec } from "./sources.js";
+
+/** Options of every command that loads runs. */
+export interface RunsOptions extends Definitions {
+  /** paths, folders, archives, or `-` for stdin; empty when `db` is given */
+  inputs: string[];
+  /** a file kept by `denom ingest --db`: read (never written) instead of `inputs` */
+  db?: string;
+  stdin: Readable;
+  onReject?: IngestOptions["onReject"];
+  onWarning?: IngestOptions["onWarning"];
+  onProgress?: IngestOptions["onProgress"];
+  /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
+  format?: IngestOptions["format"];
+  /** told when reading is done and the figures are being computed (for a progress line) */
+  onComputing?: () => void;
+  /** every relation of queries/ as a view up front (`denom query`: its SQL may name any) */
+  views?: boolean;
+}
+
+/** What reading nothing gives: a `--db` session reads no input again. */
+const NOTHING_READ: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] };
+
+/**
+ * Opens a session with every input loaded (in memory, or in a temporary file
+ * for big inputs), or over the kept file `db`. Throws DataError when an input
+ * or the file cannot be read; inputs that hold no attempt at all are no error
+ * (a warning; every rate is then n/a). Throws DenomError when a query file fails.
+ */
+export async function openRuns(options: RunsOptions): Promise<Session<IngestResult>> {
+  const definitions: Definitions = { statusMap: options.statusMap, thresholds: options.thresholds, expectation: options.expectation, by: options.by };
+  if (options.db) return openSession({ read: options.db, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });
+  const specs = expandInputs(options.inputs, options.onWarning);
+  return openSession({
+    temporary: needsDisk(specs),
+    views: options.views,
+    definitions,
+    onComputing: options.onComputing,
+    load: async (db) => {
+      const result = await ingestSpecs(db, specs, options);
+      if (options.inputs.length > 0 && result.attempts === 0) {
+        // an empty file, empty stdin or a log whose every line was rejected: nothing to count.
+        // That is a finding, not an error (issue 7): the output says so, every rate is n/a, and
+        // the accounting shows where each line went (--strict still fails on the rejects)
+        options.onWarning?.(
+          result.rejected > 0
+            ? `no attempt could be read from ${options.inputs.join(", ")}: every record was rejected (${result.rejected}, listed above); every rate is n/a`
+            : `no attempt records in ${options.inputs.join(", ")}: the input is empty or holds only blank lines; every rate is n/a`,
+        );
+      }
+      return result;
+    },
+  });
+}
+
+/**
+ * Opens a session (openRuns), hands it to `work` and closes it afterwards,
+ * whatever `work` does.
+ */
+export async function withRuns<T>(options: RunsOptions, work: (session: Session<IngestResult>) => Promise<T>): Promise<T> {
+  const session = await openRuns(options);
+  try {
+    return await work(session);
+  } finally {
+    session.close();
+  }
+}
+
+/**
+ * Inputs above this many bytes in all are loaded into a temporary database
+ * file with a memory limit (Database.open `temporary`), not into memory.
+ */
+export const IN_MEMORY_MAX_BYTES = 256e6;
+
+/**
+ * True when the inputs may hold more than IN_MEMORY_MAX_BYTES once
+ * decompressed (expandedBytes: a gzip by the size its trailer records), or
+ * one is stdin or a gzip whose size cannot be told.
+ */
+export function needsDisk(specs: readonly InputSpec[]): boolean {
+  let bytes = 0;
+  for (const s of specs) {
+    if (s.kind === "stdin") return true;
+    bytes += expandedBytes(s.path, s.size);
+  }
+  return bytes > IN_MEMORY_MAX_BYTES;
+}
