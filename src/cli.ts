@@ -56,6 +56,7 @@ Examples:
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md -o report.md   # GitHub markdown for a PR or an issue
+  $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
@@ -150,7 +151,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .addHelpText("after", REPORT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
       const out = outputOf(flags, io, REPORT_OUTPUT);
-      const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null };
+      const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null, charts: out.format === "html" };
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runReport(session, options)));
       if (out.format === "json") {
@@ -159,6 +160,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
       } else if (out.format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
         out.emit(renderReportMarkdown(data));
+      } else if (out.format === "html") {
+        const { renderReportHtml } = await import("./render/report-html.js");
+        out.emit(renderReportHtml(data));
       } else {
         const { renderReportText } = await import("./render/report-text.js");
         out.emit(renderReportText(data, { color: out.color }));
@@ -420,7 +424,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
 }
 
 /** What `--format` takes on each command; the first is the default (export: from the file's extension, else csv). */
-const REPORT_OUTPUT: OutputSpec = { formats: ["table", "json", "md"], readsInputs: true };
+const REPORT_OUTPUT: OutputSpec = { formats: ["table", "json", "md", "html"], readsInputs: true };
 const TIMEOUTS_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
 const AUDIT_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
 const FORMATS_OUTPUT: OutputSpec = { formats: ["table", "json", "md"], readsInputs: false };

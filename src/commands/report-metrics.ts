@@ -2,7 +2,7 @@
  * The metrics half of `denom report` (DESIGN section 7): rate cells with their 95%
  * intervals, pass@k and pass^k, efficiency (duration, agent vs wall time, tokens,
  * tool calls, cost, retries), call-level outcomes, the trial inventory, and all of
- * these again per group of `--by`. Read from the views of queries/70-74; nothing
+ * these again per group of `--by`. Read from the views of queries/marts/ (efficiency, pass_at_k, confidence, inventory, per_call); nothing
  * is computed here, rows are only reshaped (scope 0 = every trial; scopes 1..n =
  * the groups of `--by`).
  */
@@ -142,7 +142,7 @@ export interface RateCell {
   ci_method: CiMethod;
 }
 
-/** How the intervals were made (queries/72_confidence.sql). */
+/** How the intervals were made (queries/marts/confidence/). */
 export interface ConfidenceSettings {
   level: number;
   z: number;
@@ -172,7 +172,7 @@ export const CI_METHODS: Record<CiMethod, string> = {
   bootstrap: "task-clustered percentile bootstrap: tasks resampled with replacement, nearest-rank 2.5th and 97.5th percentiles",
 };
 
-/** Reads every metric of queries/70-74 for the overall scope and each `--by` group. */
+/** Reads every metric of queries/marts/ for the overall scope and each `--by` group. */
 export async function readMetrics(session: Session, options: { by?: GroupKey | null; expectation?: Expectation | null }): Promise<Metrics> {
   const scopes = await session.select("report/trial_scopes");
   // figure_intervals holds the rates and pass@k with their intervals: one query, one bootstrap

@@ -10,6 +10,7 @@ import type { Session } from "../db/session.js";
 import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
+import { readChartData, type ChartData } from "./report-charts.js";
 import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
 export type { RateCell } from "./report-metrics.js";
@@ -18,6 +19,8 @@ import type { RunsOptions } from "../ingest/runs.js";
 export interface ReportOptions extends RunsOptions {
   /** `--by`: every figure again per value of this field */
   by?: GroupKey | null;
+  /** also read the figures the HTML report draws (`charts`) */
+  charts?: boolean;
 }
 
 /** What one step of the denominator chain removed on one basis, by reason. */
@@ -111,6 +114,8 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   rejects: { source: string; line: number; location: string | null; reason: string }[];
   /** AgentCompass's own verdict per run of AgentCompass attempts (view agentcompass_verdict); empty without any */
   agentcompass_verdict: AgentCompassVerdict[];
+  /** the HTML report's chart figures (report-charts.ts); only with `charts`, never in --json */
+  charts?: ChartData;
 }
 
 /**
@@ -142,9 +147,11 @@ export const REJECTS_LISTED = 100;
 export const SUCCESS_DEFINITION =
   "the attempt's status is success (after aliases); a violated hard constraint makes it a failure, a grader error makes it aborted; a late pass (timeout that passed verification) is not a success";
 
-/** Reads the report from an open session. Throws DenomError when a query file fails. */
+/** Reads the report from an open session; with `charts`, the HTML report's chart figures too. Throws DenomError when a query file fails. */
 export async function runReport(session: Session, options: ReportOptions): Promise<ReportData> {
-  return readReport(session, options);
+  const data = await readReport(session, options);
+  if (options.charts) data.charts = await readChartData(session);
+  return data;
 }
 
 /** Reads the report from a session (the relations it reads are created as needed). */

@@ -38,6 +38,8 @@ export function intervalNote(data: ReportData): string {
  * cli-table3, the markdown report as a markdown table and a list.
  */
 export interface Block {
+  /** which section this is, for renderers that place sections apart (the HTML report) */
+  key: "pass_at_k" | "duration" | "cost" | "retries" | "per_call" | "inventory" | "groups";
   title: string;
   table?: { head: string[]; rows: (string | number)[][]; align: ("left" | "right")[] };
   lines: string[];
@@ -66,7 +68,7 @@ export function renderMetricsText(data: ReportData, options: TextOptions): strin
 
 function passAtKSection(rows: PassAtK[], runs: number): Block {
   const title = "pass@k and pass^k (final basis; n = trials of a task, c = its successes)";
-  if (rows.length === 0) return { title, lines: ["  no trials"] };
+  if (rows.length === 0) return { key: "pass_at_k", title, lines: ["  no trials"] };
   // many pooled trials make k run long: the first ten and the last, the rest in --json
   const shown = rows.length > PASS_K_SHOWN + 1 ? [...rows.slice(0, PASS_K_SHOWN), rows[rows.length - 1]] : rows;
   const body = shown.map((r) => [r.k, percent(r.pass_at_k), ci(r.pass_at_k_ci95), percent(r.pass_hat_k), ci(r.pass_hat_k_ci95), r.tasks, r.skipped]);
@@ -76,19 +78,19 @@ function passAtKSection(rows: PassAtK[], runs: number): Block {
   lines.push("  pass^k: all k trials pass, C(c,k)/C(n,k) (tau-bench); both means over tasks");
   lines.push("  a task with fewer than k trials is skipped for that k, never filled in");
   if (runs > 1) lines.push(`  n pools a task's trials of all ${runs} runs (--by run_id or --by agent splits them)`);
-  return { title, table: { head: ["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], rows: body, align: ["right", "right", "left", "right", "left", "right", "right"] }, lines };
+  return { key: "pass_at_k", title, table: { head: ["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], rows: body, align: ["right", "right", "left", "right", "left", "right", "right"] }, lines };
 }
 
 function durationSection(e: Efficiency): Block {
   const title = "Duration per attempt (end - start; nearest-rank p50/p95)";
-  if (e.timed_attempts === 0) return { title, lines: ["  no attempt has both started_at and ended_at"] };
+  if (e.timed_attempts === 0) return { key: "duration", title, lines: ["  no attempt has both started_at and ended_at"] };
   const row = (label: string, n: number, d: { mean: number | null; p50: number | null; p95: number | null; max: number | null }) => [
     label, n, duration(d.mean), duration(d.p50), duration(d.p95), duration(d.max),
   ];
   const rows = [row("all", e.timed_attempts, e.duration_s), ...e.duration_by_status.filter((s) => s.attempts > 0).map((s) => row(s.status, s.timed_attempts, s))];
   const lines: string[] = [];
   if (e.timed_attempts < e.attempts) lines.push(`  ${e.attempts - e.timed_attempts} of ${count(e.attempts)} attempts lack a start or end time and are left out`);
-  return { title, table: { head: ["status", "timed", "mean", "p50", "p95", "max"], rows, align: ["left", "right", "right", "right", "right", "right"] }, lines };
+  return { key: "duration", title, table: { head: ["status", "timed", "mean", "p50", "p95", "max"], rows, align: ["left", "right", "right", "right", "right", "right"] }, lines };
 }
 
 function costSection(e: Efficiency): Block {
@@ -104,7 +106,7 @@ function costSection(e: Efficiency): Block {
     if (e.cost_missing_attempts > 0)
       lines.push(`  ! ${count(e.cost_missing_attempts)} of ${count(e.attempts)} attempts have no cost (not read as 0): the cost figures are lower bounds`);
   }
-  return { title: "Time, tokens and cost", lines };
+  return { key: "cost", title: "Time, tokens and cost", lines };
 }
 
 function retrySection(data: ReportData): Block {
@@ -114,7 +116,7 @@ function retrySection(data: ReportData): Block {
   lines.push(`  ${percent(e.zero_retry_success_share)} of final successes needed no retry`);
   const retried = Object.entries(data.meta.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
   if (retried) lines.push(`  statuses retried (attempts): ${retried}`);
-  return { title: "Retries", lines };
+  return { key: "retries", title: "Retries", lines };
 }
 
 function callSection(calls: CallOutcome[]): Block | null {
@@ -126,7 +128,7 @@ function callSection(calls: CallOutcome[]): Block | null {
     const parts = seen.filter((c) => c.type === type).sort((a, b) => b.calls - a.calls).map((c) => `${c.status} ${c.calls} (${percent(c.share)})`);
     lines.push(`  ${type}: ${parts.join(", ")}`);
   }
-  return { title: "Per call (events with their own status; counted per call, not per trial)", lines };
+  return { key: "per_call", title: "Per call (events with their own status; counted per call, not per trial)", lines };
 }
 
 function inventorySection(inv: Inventory): Block | null {
@@ -158,7 +160,7 @@ function inventorySection(inv: Inventory): Block | null {
     lines.push(...wrap(`${shown.join("; ")}${more}`, "    "));
   }
   if (inv.not_listed) lines.push(`  (--json lists at most ${INVENTORY_LISTED} tasks a list; the view trial_inventory holds them all)`);
-  return { title: "Trial inventory (tasks x trial slots, per run)", lines };
+  return { key: "inventory", title: "Trial inventory (tasks x trial slots, per run)", lines };
 }
 
 /** Every figure per group, side by side, a few groups per table. */
@@ -173,12 +175,13 @@ function groupSections(data: ReportData): Block[] {
     const rows = groupRows(chunk, data);
     const head = ["", ...chunk.map((_, j) => label(i + j))];
     const legend = long ? chunk.map((g, j) => `  ${label(i + j)} ${g.value ?? "(none)"}`) : [];
-    out.push({ title, table: { head, rows, align: ["left", ...chunk.map(() => "right" as const)] }, lines: legend });
+    out.push({ key: "groups", title, table: { head, rows, align: ["left", ...chunk.map(() => "right" as const)] }, lines: legend });
   }
   return out;
 }
 
-function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
+/** The rows of the side-by-side table of `--by`: one row per figure, one column per group (also used by the HTML report). */
+export function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
   const rows: string[][] = [];
   const add = (label: string, cell: (g: GroupFigures) => string) => rows.push([label, ...groups.map(cell)]);
   add("trials recorded", (g) => count(g.efficiency.trials));

@@ -1,0 +1,317 @@
+/**
+ * The charts of the HTML report, drawn as SVG in Node by Observable Plot
+ * (https://observablehq.com/plot/) on a linkedom document: no browser, no script in
+ * the page. Each function takes rows as the report read them from the views and
+ * returns one SVG (or a <figure> holding a legend and the SVG) as markup, or "" when
+ * there is nothing to draw. Nothing is computed here: positions, bins and counts come
+ * from the views; Plot only maps them onto scales. Text from the inputs reaches the
+ * SVG as text nodes and attribute values, which linkedom escapes.
+ */
+import * as Plot from "@observablehq/plot";
+import { parseHTML } from "linkedom";
+import type { HistogramBin, TaskBlock, WaffleCell, WaterfallBar } from "../commands/report-charts.js";
+import type { GroupFigures, PassAtK } from "../commands/report-metrics.js";
+import type { RateCell } from "../commands/report.js";
+import { percent, seconds } from "./format.js";
+import { ci } from "./metrics-text.js";
+
+/** Colours of the statuses (Okabe-Ito, readable with the common colour-vision deficiencies). */
+export const STATUS_COLORS: Record<string, string> = {
+  success: "#009E73",
+  failure: "#D55E00",
+  timeout: "#E69F00",
+  aborted: "#0072B2",
+  invalid: "#CC79A7",
+  unrecognized: "#999999",
+  missing: "#C8C8C8",
+};
+
+/** Colours of what a step of the chain removed, by fault class (the status each class mostly holds). */
+const FAULT_COLORS: Record<string, string> = {
+  kept: "#56687A",
+  environment: STATUS_COLORS.aborted,
+  agent: STATUS_COLORS.timeout,
+  task: STATUS_COLORS.invalid,
+  unknown: STATUS_COLORS.unrecognized,
+};
+
+const BASIS_COLORS = { first: "#7A8B99", final: "#1F3B57" };
+const DENOMINATORS = ["total", "valid", "attributable", "completable"];
+/** Counts are whole: a tick between two integers (0.5 trials) is left without a label. */
+const wholeTicks = (v: number) => (Number.isInteger(v) ? String(v) : "");
+const FONT = { fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", fontSize: "11px" };
+
+/** Statuses in a fixed order (the known ones first), so every chart colours and orders them alike. */
+export function statusOrder(statuses: Iterable<string>): string[] {
+  const known = Object.keys(STATUS_COLORS);
+  return [...new Set(statuses)].sort((a, b) => rank(a, known) - rank(b, known) || a.localeCompare(b));
+}
+
+function rank(value: string, order: string[]): number {
+  const i = order.indexOf(value);
+  return i === -1 ? order.length : i;
+}
+
+function statusScale(statuses: Iterable<string>, legend = true): Plot.ScaleOptions {
+  const domain = statusOrder(statuses);
+  return { type: "ordinal", domain, range: domain.map((s) => STATUS_COLORS[s] ?? "#6B6B6B"), legend };
+}
+
+/** Renders Plot options to markup on a fresh linkedom document. */
+function draw(options: Plot.PlotOptions): string {
+  const { document } = parseHTML("<!doctype html><html><body></body></html>");
+  const node = Plot.plot({ style: FONT, ...options, document: document as unknown as Document });
+  return (node as unknown as { outerHTML: string }).outerHTML;
+}
+
+/** The eight cells of the grid as dots on a 0-100% axis with their 95% intervals: one row per denominator, first try above final. */
+export function rateGridChart(rates: RateCell[]): string {
+  const cells = rates.filter((r) => r.rate !== null);
+  if (cells.length === 0) return "";
+  const marks = (["first", "final"] as const).flatMap((basis) => {
+    const rows = cells.filter((c) => c.basis === basis);
+    const dy = basis === "first" ? -6 : 6;
+    return [
+      Plot.ruleY(rows.filter((c) => c.ci95), { y: "denominator", x1: (c: RateCell) => c.ci95![0] * 100, x2: (c: RateCell) => c.ci95![1] * 100, stroke: "basis", strokeWidth: 2, strokeOpacity: 0.7, dy }),
+      Plot.dot(rows, { y: "denominator", x: (c: RateCell) => c.rate! * 100, fill: "basis", r: 4, dy, title: (c: RateCell) => `${c.basis}/${c.denominator}: ${c.successes}/${c.count} ${percent(c.rate)} ${ci(c.ci95)}` }),
+      Plot.text(rows, { y: "denominator", x: 100, text: (c: RateCell) => `${c.basis === "first" ? "first" : "final"} ${c.successes}/${c.count}`, textAnchor: "start", dx: 8, dy, fill: "#333" }),
+    ];
+  });
+  return draw({
+    width: 500,
+    height: 230,
+    marginLeft: 90,
+    marginRight: 110,
+    x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
+    y: { domain: DENOMINATORS, label: null },
+    color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final], legend: true, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
+    marks,
+  });
+}
+
+/** The chain total -> valid -> attributable -> completable per basis: kept trials as bars, each step's removals stacked above by reason. */
+export function waterfallChart(bars: WaterfallBar[]): string {
+  if (bars.length === 0) return "";
+  const kept = bars.filter((b) => b.part === "kept");
+  const fill = (b: WaterfallBar) => (b.part === "kept" ? "kept" : (b.fault ?? "unknown"));
+  const faults = ["kept", ...new Set(bars.filter((b) => b.part === "removed").map((b) => b.fault ?? "unknown"))];
+  return draw({
+    width: 700,
+    height: 280,
+    marginBottom: 30,
+    x: { domain: DENOMINATORS, label: null, tickRotate: 0 },
+    fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
+    y: { label: "trials", grid: true, tickFormat: wholeTicks },
+    color: { type: "ordinal", domain: faults, range: faults.map((f) => FAULT_COLORS[f] ?? "#6B6B6B"), legend: true, tickFormat: (f: string) => (f === "kept" ? "kept" : `removed: ${f}`) },
+    marks: [
+      Plot.barY(bars, {
+        fx: "basis",
+        x: "denominator",
+        y1: "y_lo",
+        y2: "y_hi",
+        fill,
+        stroke: "white",
+        strokeWidth: 0.5,
+        title: (b: WaterfallBar) => (b.part === "kept" ? `${b.basis}/${b.denominator}: ${b.trials} trials kept` : `${b.basis}/${b.denominator}: ${b.trials} removed, ${b.reason} (${b.fault})`),
+      }),
+      Plot.text(kept, { fx: "basis", x: "denominator", y: "y_hi", text: (b: WaterfallBar) => String(b.trials), dy: 6, fill: "white", fontWeight: "bold", lineAnchor: "top" }),
+      Plot.ruleY([0]),
+    ],
+  });
+}
+
+/** Trials per status on each basis, each bar split by status detail (white seams), coloured by status. */
+export function statusDetailChart(rows: { status: string; status_detail: string | null; first: number; final: number }[]): string {
+  const long = rows.flatMap((r) =>
+    (["first", "final"] as const).map((basis) => ({ basis, status: r.status, detail: r.status_detail ?? "(no detail)", trials: r[basis] })),
+  ).filter((r) => r.trials > 0);
+  if (long.length === 0) return "";
+  const statuses = statusOrder(long.map((r) => r.status));
+  return draw({
+    width: 460,
+    height: 60 + 46 * statuses.length,
+    marginLeft: 100,
+    y: { domain: statuses, label: null },
+    x: { label: "trials", grid: true, tickFormat: wholeTicks },
+    fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final") },
+    color: { ...statusScale(statuses), legend: false },
+    marks: [
+      Plot.barX(long, Plot.stackX({ fx: "basis", y: "status", x: "trials", fill: "status", stroke: "white", strokeWidth: 1, order: "trials", reverse: true, title: (r: { basis: string; status: string; detail: string; trials: number }) => `${r.basis}: ${r.status} · ${r.detail}: ${r.trials} trials` })),
+      Plot.ruleX([0]),
+    ],
+  });
+}
+
+/** The first -> final table as a grid of cells, darker for more trials, each with its count. */
+export function transitionsChart(rows: { first: string; final: string; count: number }[]): string {
+  if (rows.length === 0) return "";
+  const first = statusOrder(rows.map((r) => r.first));
+  const final = statusOrder(rows.map((r) => r.final));
+  return draw({
+    width: 100 + 80 * final.length,
+    height: 60 + 34 * first.length,
+    marginLeft: 100,
+    marginTop: 36,
+    x: { domain: final, label: "final →", axis: "top" },
+    y: { domain: first, label: "first ↓" },
+    color: { type: "sqrt", scheme: "blues", domain: [0, Math.max(...rows.map((r) => r.count))] },
+    marks: [
+      Plot.cell(rows, { x: "final", y: "first", fill: "count", inset: 1, title: (r: { first: string; final: string; count: number }) => `${r.first} -> ${r.final}: ${r.count} trials` }),
+      // dark text in a white halo reads on the lightest and the darkest cell alike
+      Plot.text(rows, { x: "final", y: "first", text: (r: { count: number }) => String(r.count), fill: "black", stroke: "white", strokeWidth: 3, fontWeight: "bold" }),
+    ],
+  });
+}
+
+/** Timeout attempts per cause; queue and external (the environment's) in its colour, the agent's causes in the timeout colour. */
+export function timeoutCauseChart(causes: Record<string, number>): string {
+  const rows = Object.entries(causes).map(([cause, attempts]) => ({ cause, attempts, fault: cause === "queue" || cause === "external" ? "environment" : "agent" }));
+  if (rows.every((r) => r.attempts === 0)) return "";
+  return draw({
+    width: 420,
+    height: 190,
+    marginLeft: 70,
+    marginRight: 40,
+    y: { domain: rows.map((r) => r.cause), label: null },
+    x: { label: "timeout attempts", grid: true, tickFormat: wholeTicks },
+    color: { type: "ordinal", domain: ["environment", "agent"], range: [FAULT_COLORS.environment, FAULT_COLORS.agent], legend: true, tickFormat: (f: string) => `${f}'s fault` },
+    marks: [
+      Plot.barX(rows, { y: "cause", x: "attempts", fill: "fault", title: (r: { cause: string; attempts: number }) => `${r.cause}: ${r.attempts} timeout attempts` }),
+      Plot.text(rows, { y: "cause", x: "attempts", text: (r: { attempts: number }) => String(r.attempts), textAnchor: "start", dx: 4 }),
+      Plot.ruleX([0]),
+    ],
+  });
+}
+
+/** Attempt durations per status in the view's bins (seconds), one row per status, the timeout limits as dashed red lines. */
+export function durationHistogramChart(bins: HistogramBin[], limits: number[]): string {
+  if (bins.length === 0) return "";
+  const statuses = statusOrder(bins.map((b) => b.status));
+  const limitLabel = limits.length === 1 ? `limit ${seconds(limits[0])}` : "limits";
+  return draw({
+    width: 560,
+    height: 50 + 80 * statuses.length,
+    marginLeft: 40,
+    marginRight: 70,
+    x: { label: "duration of the attempt (s)", grid: true },
+    y: { label: "attempts", ticks: 3, tickFormat: wholeTicks },
+    fy: { domain: statuses, label: null, tickFormat: (s: string) => s, padding: 0.2 },
+    color: statusScale(statuses, false),
+    marks: [
+      Plot.rectY(bins.filter((b) => b.attempts > 0), {
+        fy: "status",
+        x1: "bin_lo_s",
+        x2: "bin_hi_s",
+        y: "attempts",
+        fill: "status",
+        inset: 0.5,
+        title: (b: HistogramBin) => `${b.status}: ${b.attempts} attempts took ${seconds(b.bin_lo_s)} to under ${seconds(b.bin_hi_s)}`,
+      }),
+      Plot.ruleX(limits, { stroke: "#B00020", strokeWidth: 1.5, strokeDasharray: "4,3" }),
+      Plot.text(limits, { x: (l: number) => l, frameAnchor: "top", text: () => limitLabel, fill: "#B00020", textAnchor: "start", dx: 3, dy: 4 }),
+      Plot.ruleY([0]),
+    ],
+  });
+}
+
+/** One cell per trial: tasks across (in task id order), run x trial slots down, coloured by final status, a title on each cell. */
+export function waffleChart(cells: WaffleCell[], slotLabel: (c: WaffleCell) => string): string {
+  if (cells.length === 0) return "";
+  const statuses = statusOrder(cells.map((c) => c.status));
+  const slots = [...new Map(cells.map((c) => [c.slot_index, slotLabel(c)])).entries()].sort((a, b) => a[0] - b[0]).map(([, l]) => l);
+  const bands = [...new Set(cells.map((c) => c.task_band))].sort((a, b) => a - b);
+  const columns = Math.max(...cells.map((c) => c.task_column)) + 1;
+  const cell = Math.max(6, Math.min(18, Math.floor(960 / columns)));
+  // room for the longest row label (run x trial) at about 6.2 px a character of 11 px text
+  const left = Math.min(320, 16 + Math.ceil(6.2 * Math.max(...slots.map((l) => l.length))));
+  return draw({
+    width: left + columns * cell,
+    height: 40 + bands.length * (slots.length * cell + 8),
+    marginLeft: left,
+    marginTop: 8,
+    marginBottom: 30,
+    x: { type: "band", domain: Array.from({ length: columns }, (_, i) => i), axis: null, padding: 0 },
+    y: { type: "band", domain: slots, label: null, padding: 0, tickSize: 0 },
+    fy: { domain: bands, axis: null, padding: 0.1 },
+    color: statusScale(statuses),
+    marks: [
+      Plot.cell(cells, {
+        x: "task_column",
+        y: slotLabel,
+        fy: "task_band",
+        fill: "status",
+        inset: 0.5,
+        title: (c: WaffleCell) =>
+          [`task ${c.task_id}`, `trial ${c.trial}${c.run_id === null ? "" : ` of run ${c.run_id}`}`, `final: ${c.status}${c.status_detail ? ` (${c.status_detail})` : ""}`, `attempts: ${c.attempts}`, `wall time: ${seconds(c.trial_wall_s)}`].join("\n"),
+      }),
+    ],
+  });
+}
+
+/** The waffle of a large run: trials per final status in each block of consecutive tasks, stacked. */
+export function taskBlockChart(blocks: TaskBlock[]): string {
+  if (blocks.length === 0) return "";
+  const statuses = statusOrder(blocks.map((b) => b.status));
+  return draw({
+    width: 700,
+    height: 260,
+    x: { label: "blocks of tasks, in task id order", axis: null, padding: 0.05, type: "band" },
+    y: { label: "trials", grid: true, tickFormat: wholeTicks },
+    color: statusScale(statuses),
+    marks: [
+      Plot.barY(blocks, Plot.stackY({ x: "block", y: "trials", fill: "status", order: statuses, title: (b: TaskBlock) => `tasks ${b.first_task} .. ${b.last_task} (${b.tasks}): ${b.trials} trials ${b.status}` })),
+      Plot.ruleY([0]),
+    ],
+  });
+}
+
+/** pass@k and pass^k against k with their 95% intervals. */
+export function passAtKChart(rows: PassAtK[]): string {
+  const long = rows.flatMap((r) => [
+    { k: r.k, figure: "pass@k", value: r.pass_at_k, ci: r.pass_at_k_ci95 },
+    { k: r.k, figure: "pass^k", value: r.pass_hat_k, ci: r.pass_hat_k_ci95 },
+  ]).filter((r) => r.value !== null);
+  // one k is one point per figure: the table says it all
+  if (rows.length < 2 || long.length === 0) return "";
+  type Row = (typeof long)[number];
+  return draw({
+    width: 420,
+    height: 240,
+    marginRight: 20,
+    x: { label: "k", ticks: rows.map((r) => r.k).filter((k, i, all) => all.length <= 12 || i % Math.ceil(all.length / 12) === 0), tickFormat: "d", inset: 12 },
+    y: { domain: [0, 100], label: "% of tasks", grid: true },
+    color: { domain: ["pass@k", "pass^k"], range: [STATUS_COLORS.success, BASIS_COLORS.final], legend: true },
+    marks: [
+      ...(["pass@k", "pass^k"] as const).map((figure, i) =>
+        Plot.ruleX(long.filter((r) => r.ci && r.figure === figure), { x: "k", y1: (r: Row) => r.ci![0] * 100, y2: (r: Row) => r.ci![1] * 100, stroke: "figure", strokeOpacity: 0.6, strokeWidth: 2, dx: i === 0 ? -2 : 2 }),
+      ),
+      Plot.lineY(long, { x: "k", y: (r: Row) => r.value! * 100, stroke: "figure", z: "figure" }),
+      Plot.dot(long, { x: "k", y: (r: Row) => r.value! * 100, fill: "figure", r: 3, title: (r: Row) => `${r.figure.replace("k", String(r.k))}: ${percent(r.value)}` }),
+    ],
+  });
+}
+
+/** With --by: each group's rates on both bases with their intervals, one panel per denominator. */
+export function groupRatesChart(groups: GroupFigures[]): string {
+  const label = (g: GroupFigures) => g.value ?? "(none)";
+  const rows = groups.flatMap((g) => g.rates.filter((r) => r.rate !== null).map((r) => ({ ...r, group: label(g) })));
+  if (rows.length === 0) return "";
+  type Row = (typeof rows)[number];
+  const names = groups.map(label);
+  return draw({
+    width: 680,
+    height: 60 + DENOMINATORS.length * (names.length * 22 + 14),
+    marginLeft: 120,
+    marginRight: 90,
+    x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
+    y: { domain: names, label: null },
+    fy: { domain: DENOMINATORS, label: null },
+    fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final") },
+    color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final] },
+    marks: [
+      Plot.frame({ stroke: "#ddd" }),
+      Plot.ruleY(rows.filter((r) => r.ci95), { fx: "basis", fy: "denominator", y: "group", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "basis", strokeWidth: 2 }),
+      Plot.dot(rows, { fx: "basis", fy: "denominator", y: "group", x: (r: Row) => r.rate! * 100, fill: "basis", r: 3.5, title: (r: Row) => `${r.group} ${r.basis}/${r.denominator}: ${r.successes}/${r.count} ${percent(r.rate)}` }),
+    ],
+  });
+}

@@ -1,0 +1,254 @@
+/**
+ * The report as one self-contained HTML page (DESIGN section 12): inline CSS, charts
+ * as inline SVG drawn in Node (charts.ts), no script, no font, image or style sheet
+ * fetched (a Content-Security-Policy forbids any), so it opens from disk and reads
+ * the same without JavaScript. Every chart has its numbers in a table beside it.
+ * Sections: meta block, rate grid, denominator chain as a waterfall, trials by status
+ * and detail, first -> final, timeouts by cause with each attempt's evidence,
+ * durations per status with the timeout limit, the task x trial waffle, pass@k and
+ * pass^k, time/tokens/cost, retries, per-call outcomes, inventory, diagnostics, the
+ * `--by` groups side by side, rejects and skipped files. Prints on A4.
+ *
+ * Same data and sentences as the text report; no figure is computed here. Every
+ * text from the inputs is HTML-escaped. Table cells carry `data-*` attributes that
+ * name the figure they show (the browser test reads them).
+ * Needs `data.charts` (runReport with `charts: true`); throws Error without it.
+ */
+import type { ChartData, WaffleCell } from "../commands/report-charts.js";
+import type { ReportData } from "../commands/report.js";
+import * as charts from "./charts.js";
+import { bytes, percent, plural, ratio, seconds } from "./format.js";
+import { ci, groupRows, intervalNote, metricsBlocks, type Block } from "./metrics-text.js";
+import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, statusRows } from "./report-text.js";
+import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
+
+export function renderReportHtml(data: ReportData): string {
+  const c = data.charts;
+  if (!c) throw new Error("renderReportHtml needs the chart figures: runReport({ charts: true })");
+  const m = data.meta;
+  const blocks = new Map(metricsBlocks(data).map((b) => [b.key, b] as const));
+  const title = `${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`;
+  const sections = [
+    metaSection(data),
+    gridSection(data),
+    waterfallSection(data, c),
+    statusSection(data),
+    transitionsSection(data),
+    timeoutsSection(data, c),
+    durationSection(data, c, blocks.get("duration")),
+    waffleSection(data, c),
+    passSection(data, blocks.get("pass_at_k")),
+    ...(["cost", "retries", "per_call", "inventory"] as const).map((k) => blocks.get(k)).filter((b): b is Block => b !== undefined).map((b) => blockSection(b.key, b)),
+    diagnosticsSection(data),
+    data.by ? groupsSection(data) : "",
+    rejectsSection(data),
+  ].filter((s) => s !== "");
+  return page(title, headline(data), sections, NAV, m.tool);
+}
+
+/** The short name of each section in the navigation line. */
+const NAV: Record<string, string> = {
+  meta: "Meta", grid: "Rates", waterfall: "Denominator chain", status: "Status", transitions: "First → final",
+  timeouts: "Timeouts", durations: "Durations", waffle: "Every trial", "pass-at-k": "pass@k", cost: "Time and cost",
+  retries: "Retries", "per-call": "Per call", inventory: "Inventory", diagnostics: "Diagnostics", groups: "Groups", rejects: "Rejects",
+};
+
+/** The strict figure and the most generous one in one sentence, under the title. */
+function headline(data: ReportData): string {
+  const strict = data.rates.find((r) => r.basis === "final" && r.denominator === "total");
+  const kindest = data.rates.find((r) => r.basis === "final" && r.denominator === "completable");
+  if (!strict || strict.rate === null) return "no trials: every rate is n/a";
+  return `Strict success (final, every trial): ${ratio(strict)}. The most generous denominator (completable) makes it ${ratio(kindest)}.`;
+}
+
+function metaSection(data: ReportData): string {
+  const m = data.meta;
+  const sources = table(
+    ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
+    m.sources.map((s) => [
+      s.name + (s.problem ? ` (${s.problem})` : ""), s.format, s.adapter ?? "", { text: s.sha256, data: { kind: "sha256" } },
+      num(bytes(s.bytes)), num(s.lines), num(s.records), num(s.blank), num(s.rejected),
+    ]),
+    "sources",
+  );
+  const facts = metaFacts(data);
+  const definitions = table(
+    ["denominator", "keeps", "removes"],
+    m.definitions.denominators.map((d) => [{ text: d.denominator, data: { denominator: d.denominator } }, d.keeps, d.removes]),
+  );
+  const defs = [
+    `<p><b>success</b>: ${esc(m.definitions.success)}</p>`,
+    ...Object.entries(m.definitions.basis).map(([b, text]) => `<p><b>${esc(b)}</b>: ${esc(text)}</p>`),
+  ].join("");
+  return section("meta", "Meta", `${sources}${list(facts)}<div class="pair"><div>${definitions}</div><div class="defs">${defs}</div></div>`);
+}
+
+function gridSection(data: ReportData): string {
+  const cell = (basis: string, d: string) => data.rates.find((r) => r.basis === basis && r.denominator === d);
+  const rows = data.meta.definitions.denominators.map((d) => {
+    const out: CellLike[] = [{ text: d.denominator, data: { denominator: d.denominator } }];
+    for (const basis of ["first", "final"]) {
+      const r = cell(basis, d.denominator);
+      const key = `${basis}/${d.denominator}`;
+      out.push(
+        { text: r ? `${r.successes}/${r.count}` : "", data: { cell: key, figure: "ratio" }, num: true },
+        { text: percent(r?.rate), data: { cell: key, figure: "rate" }, num: true },
+        { text: r ? ci(r.ci95) : "", data: { cell: key, figure: "ci95" }, num: true },
+      );
+    }
+    return out;
+  });
+  const grid = table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, "grid");
+  const note = `<p class="note">${esc(intervalNote(data))}. Rates over 0 trials are n/a.</p>`;
+  return section("grid", "Success rate on both bases", pair(charts.rateGridChart(data.rates), grid + note));
+}
+
+function waterfallSection(data: ReportData, c: ChartData): string {
+  const rows: CellLike[][] = [];
+  for (const basis of ["first", "final"] as const) {
+    for (const d of data.meta.definitions.denominators) {
+      const kept = c.waterfall.find((b) => b.basis === basis && b.denominator === d.denominator && b.part === "kept");
+      const removed = c.waterfall.filter((b) => b.basis === basis && b.denominator === d.denominator && b.part === "removed");
+      const step = data.denominator_steps.find((s) => s.basis === basis && s.denominator === d.denominator);
+      const key = `${basis}/${d.denominator}`;
+      rows.push([
+        basis,
+        { text: d.denominator, data: { denominator: d.denominator } },
+        { text: kept?.trials ?? "", data: { cell: key, figure: "kept" }, num: true },
+        { text: step?.removed ?? "", data: { cell: key, figure: "removed" }, num: true },
+        { text: removed.map((r) => `${r.reason} ${r.trials}`).join("; ") || (step?.removed === null ? "" : "nothing"), data: { cell: key, figure: "reasons" } },
+      ]);
+    }
+  }
+  const body = table(["basis", "step", "trials kept", "removed", "removed, by reason (judged on the basis attempt)"], rows, "waterfall");
+  return section("waterfall", "The denominator chain", pair(charts.waterfallChart(c.waterfall), body, "wide"));
+}
+
+function statusSection(data: ReportData): string {
+  let status = "";
+  const rows = statusRows(data).map(([s, first, final]) => {
+    const label = String(s);
+    const detail = label.startsWith("  ");
+    if (!detail) status = label;
+    const attrs: Record<string, string> = detail ? { status, detail: label.trim() } : { status };
+    return [
+      { text: detail ? `↳ ${label.trim()}` : label, data: attrs },
+      { text: first, data: { ...attrs, basis: "first" }, num: true },
+      { text: final, data: { ...attrs, basis: "final" }, num: true },
+    ] as CellLike[];
+  });
+  const tr = data.timeout_rate;
+  const body = `${table(["status / detail", "first", "final"], rows, "status")}<p class="note">timeout rate (final timeouts / all trials): ${tr.timeouts}/${tr.trials} ${percent(tr.rate)}</p>`;
+  return section("status", "Trials by status and detail", pair(charts.statusDetailChart(data.status_detail_counts), body));
+}
+
+function transitionsSection(data: ReportData): string {
+  const body = table(
+    ["first", "final", "trials"],
+    data.transitions.map((t) => [t.first, t.final, { text: t.count, data: { first: t.first, final: t.final }, num: true }]),
+    "transitions",
+  );
+  return section("transitions", "First try -> final", pair(charts.transitionsChart(data.transitions), body));
+}
+
+function timeoutsSection(data: ReportData, c: ChartData): string {
+  const total = data.diagnostics.timeout_attempts;
+  if (total === 0) return section("timeouts", "Timeouts by cause", "<p>no timeouts</p>");
+  const causes = table(
+    ["cause", "attempts", "share"],
+    Object.entries(data.timeout_causes).map(([cause, n]) => [cause, { text: n, data: { cause }, num: true }, num(percent(data.timeout_cause_shares[cause]))]),
+    "timeout-causes",
+  );
+  const thresholds = data.meta.thresholds;
+  const rules = `<p class="note">Rules in order, the first that fires wins: queue (wait >= ${percent(thresholds.queue_share, 0)} of the limit), external (a request still waiting), loop (>= ${thresholds.loop_min} identical calls), sluggish (gaps x${thresholds.sluggish_ratio}), unknown. Queue and external are the environment's.</p>`;
+  const runs = new Set(c.timeouts.map((t) => t.run_id)).size > 1;
+  const evidence = table(
+    [...(runs ? ["run"] : []), "task", "trial", "attempt", "cause", "evidence"],
+    c.timeouts.map((t) => [...(runs ? [t.run_id ?? "(default)"] : []), t.task_id, num(t.trial), num(t.attempt), t.cause, t.evidence]),
+    "timeout-evidence",
+  );
+  const more = c.timeouts_total > c.timeouts.length ? `<p class="note">${c.timeouts.length} of ${c.timeouts_total} listed; <code>denom timeouts</code> lists them all.</p>` : "";
+  return section(
+    "timeouts",
+    `Timeouts by cause (${plural(total, "timeout attempt")})`,
+    `${pair(charts.timeoutCauseChart(data.timeout_causes), causes + rules)}<h3>Each timeout attempt and its evidence</h3>${evidence}${more}`,
+  );
+}
+
+function durationSection(data: ReportData, c: ChartData, block: Block | undefined): string {
+  const limits = data.meta.timeout_limits.map((t) => t.timeout_limit_s).filter((l): l is number => l !== null);
+  const statuses = charts.statusOrder(c.duration_histogram.map((b) => b.status));
+  const bins = [...new Map(c.duration_histogram.map((b) => [b.bin, b] as const)).values()];
+  const histogram = bins.length
+    ? table(
+        ["seconds", ...statuses],
+        bins.map((b) => [
+          `${b.bin_lo_s} - ${b.bin_hi_s}`,
+          ...statuses.map((s) => ({ text: c.duration_histogram.find((x) => x.bin === b.bin && x.status === s)?.attempts ?? 0, num: true }) as Cell),
+        ]),
+        "histogram",
+      )
+    : "";
+  const summary = block ? blockBody(block) : "";
+  const limitNote = limits.length ? `<p class="note">Dashed red line: the timeout limit${limits.length > 1 ? "s" : ""} (${limits.map(seconds).join(", ")}). Bins include their lower bound.</p>` : "";
+  return section("durations", block?.title ?? "Duration per attempt", pair(charts.durationHistogramChart(c.duration_histogram, limits), summary + limitNote + histogram));
+}
+
+function waffleSection(data: ReportData, c: ChartData): string {
+  const statuses = charts.statusOrder(Object.keys(data.status_counts.final));
+  const counts = table(
+    ["final status", "trials"],
+    statuses.map((s) => [{ text: s, data: { status: s } }, { text: data.status_counts.final[s] ?? 0, data: { status: s }, num: true }]),
+    "waffle-counts",
+  );
+  const runs = data.meta.runs > 1;
+  const slot = (w: WaffleCell) => (runs ? `${w.run_id ?? "(default)"} · trial ${w.trial}` : `trial ${w.trial}`);
+  if (c.waffle.length) {
+    const note = `<p class="note">One cell per trial: tasks across in task id order (rows of 100 tasks), trial slots down. Hover a cell for its task, status, detail, attempts and wall time.</p>`;
+    return section("waffle", "Every trial by final status", pair(charts.waffleChart(c.waffle, slot), counts + note, "wide"));
+  }
+  const note = `<p class="note">${c.waffle_trials} trials are too many for one cell each: each bar is a block of consecutive tasks (task id order), split by the final status of their trials. Hover a bar segment for its tasks.</p>`;
+  return section("waffle", "Every trial by final status (blocks of tasks)", pair(charts.taskBlockChart(c.task_blocks), counts + note, "wide"));
+}
+
+function passSection(data: ReportData, block: Block | undefined): string {
+  if (!block) return "";
+  return section("pass-at-k", block.title, pair(charts.passAtKChart(data.pass_at_k), blockBody(block, "pass-at-k")));
+}
+
+function blockSection(id: string, block: Block): string {
+  return section(id.replaceAll("_", "-"), block.title, blockBody(block, id));
+}
+
+/** A metrics block as an HTML table and a list, the text report's wording. */
+function blockBody(block: Block, id?: string): string {
+  const t = block.table ? table(block.table.head, block.table.rows.map((r) => r.map((x, i) => (block.table!.align[i] === "right" ? num(x) : x))), id) : "";
+  return t + list(block.lines.map((l) => l.trim().replace(/ {2,}/g, " ")));
+}
+
+function diagnosticsSection(data: ReportData): string {
+  const lines = diagnosticFacts(data).map((l) => l.trim());
+  const verdict = data.agentcompass_verdict.length ? `<h3>${esc(AGENTCOMPASS_HEADING)}</h3>${list(agentCompassFacts(data).map((l) => l.trim()))}` : "";
+  if (!lines.length && !verdict) return "";
+  return section("diagnostics", "Diagnostics", list(lines) + verdict);
+}
+
+function groupsSection(data: ReportData): string {
+  const head = ["", ...data.groups.map((g) => g.value ?? "(none)")];
+  const rows = groupRows(data.groups, data).map(([label, ...cells]) => [label.startsWith("  ") ? `↳ ${label.trim()}` : label, ...cells.map(num)]);
+  const body = table(head, rows, "groups");
+  return section("groups", `By ${data.by}: the groups side by side`, pair(charts.groupRatesChart(data.groups), `${body}<p class="note">n/a = no trial in that cell.</p>`));
+}
+
+function rejectsSection(data: ReportData): string {
+  const a = data.accounting;
+  const parts: string[] = [];
+  parts.push(`<p>${plural(a.rejected, "line")} rejected of ${a.lines}; ${plural(data.meta.skipped_files.length, "file")} skipped.</p>`);
+  if (data.rejects.length) {
+    parts.push(table(["source", "line", "reason"], data.rejects.map((r) => [r.source, num(r.location ?? r.line), r.reason]), "rejects"));
+    if (a.rejected > data.rejects.length) parts.push(`<p class="note">${data.rejects.length} of ${a.rejected} listed; <code>denom export --what rejects</code> writes them all.</p>`);
+  }
+  if (data.meta.skipped_files.length) parts.push(table(["skipped file", "reason"], data.meta.skipped_files.map((f) => [f.name, f.reason]), "skipped"));
+  return section("rejects", "Rejected lines and skipped files", parts.join(""));
+}
+
