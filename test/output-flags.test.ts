@@ -55,7 +55,7 @@ describe("--format names the output, --input-format the input", () => {
     const dir = tempDir({ "two.jsonl": TWO });
     const ok = await denom(["report", join(dir, "two.jsonl"), "--format", "canonical"]);
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toBe("denom: warning: --format canonical names an input format: read as --input-format canonical (--format names the output: table, json, md)\n");
+    expect(ok.stderr).toBe("denom: warning: --format canonical names an input format: read as --input-format canonical (--format names the output: table, json, md, html)\n");
     const bad = await denom(["timeouts", join(dir, "two.jsonl"), "--format", "xml"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--format xml: no such output; use one of table, json (the input's format is --input-format NAME");
