@@ -45,6 +45,7 @@ interface CommonFlags extends OutputFlags {
   expect?: string;
   expectCount?: string;
   inputFormat?: string;
+  scoreKey?: string;
 }
 
 const REPORT_EXAMPLES = `
@@ -230,9 +231,15 @@ export async function main(argv: string[], io: Io): Promise<number> {
     program
       .command("formats")
       .summary("the input formats denom reads, with the fields each reads")
-      .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one."),
+      .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
+      .option("--md", "the same as --format md: each format's mapping table as markdown (what docs/formats/ holds)")
+      .argument("[names...]", "only these formats (with --format md)"),
     FORMATS_OUTPUT,
-  ).action(async (flags: OutputFlags) => {
+  ).action(async (names: string[], flags: OutputFlags & { md?: boolean }) => {
+    if (flags.md) {
+      if (flags.format !== undefined && flags.format !== "md") throw new UsageError(`--md and --format ${flags.format} ask for two outputs; give one of them`);
+      flags.format = "md";
+    }
     const out = outputOf(flags, io, FORMATS_OUTPUT);
     const { runFormats } = await import("./commands/formats.js");
     const data = runFormats();
@@ -240,8 +247,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const { renderJson } = await import("./render/json.js");
       out.emit(renderJson(data));
     } else if (out.format === "md") {
+      const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
+      if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
       const { renderFormatsMarkdown } = await import("./render/formats-text.js");
-      out.emit(renderFormatsMarkdown(data));
+      out.emit(renderFormatsMarkdown(data, names));
     } else {
       const { renderFormatsText } = await import("./render/formats-text.js");
       out.emit(renderFormatsText(data));
@@ -344,16 +353,18 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .argument("<inputs...>", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
       .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
-      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source"),
+      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--score-key <key>", SCORE_KEY_HELP),
     INGEST_OUTPUT,
   )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string }) => {
+    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; scoreKey?: string }) => {
       const out = outputOf(flags, io, INGEST_OUTPUT);
       checkInputs(inputs, flags, io, out);
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags, out),
+        scoreKey: flags.scoreKey ?? null,
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -532,11 +543,14 @@ function addRunsFlags(cmd: Command, spec: OutputSpec): Command {
       cmd
         .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
         .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
-        .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source"),
+        .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+        .option("--score-key <key>", SCORE_KEY_HELP),
     ),
     spec,
   );
 }
+
+const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
 
 /** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
 function addDefinitionFlags(cmd: Command): Command {
@@ -607,6 +621,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, out),
+    scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(out.notices),
     onWarning: warningPrinter(out.notices),

@@ -80,7 +80,7 @@ export const EXPORT_WHAT = ["trials", "attempts", "rejects", "timeouts", "rates"
 export type ExportWhat = (typeof EXPORT_WHAT)[number];
 
 /** The grouping keys of `--by` (DESIGN section 7): canonical attempt fields. */
-export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty"] as const;
+export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty", "invocation"] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 
 /**

@@ -263,8 +263,15 @@ describe("Inspect AI eval log (test/fixtures/inspect/tiny-eval.json, written by 
   it("takes run and model from the log's eval header", async () => {
     const out = (await denom(["report", "--json", "--by", "model", file])).json();
     expect(out.groups.map((g: Out) => g.value)).toEqual(["openai/gpt-4o"]);
-    const a = inspectFormat.adapt({ id: 1, epoch: 1, input: "x", target: "y", scores: { s: { value: 0.5 } } }, { source: "logs/x.json", header: { eval: { run_id: "R", model: "m" } } });
-    expect("attempts" in a && a.attempts[0]).toMatchObject({ run_id: "R", model: "m", status: "failure", score: 0.5, trial: 1, attempt: 1 });
+    // one run per eval (eval_id); the invocation (run_id) kept apart; the task id carries the Inspect task
+    const a = inspectFormat.adapt(
+      { id: 1, epoch: 1, input: "x", target: "y", scores: { s: { value: 0.5 } } },
+      { source: "logs/x.json", header: { eval: { eval_id: "E", run_id: "R", task: "t", model: "m" } } },
+    );
+    expect("attempts" in a && a.attempts[0]).toMatchObject({ run_id: "E", invocation: "R", task_id: "t/1", model: "m", status: "failure", score: 0.5, trial: 1, attempt: 1 });
+    // a log older than eval_id: run_id/task_id/model names the eval
+    const old = inspectFormat.adapt({ id: 2, epoch: 1, input: "x", target: "y" }, { source: "x.json", header: { eval: { run_id: "R", task_id: "T", task: "t", model: "m" } } });
+    expect("attempts" in old && old.attempts[0]).toMatchObject({ run_id: "R/T/m", task_id: "t/2", status: "unscored" });
   });
 
   it("reads scores as Inspect's value_to_float does, and every limit type as declared", () => {
@@ -338,6 +345,8 @@ describe("docs/formats.md", () => {
     for (const [reason, status] of Object.entries(TERMINATION_STATUS)) expect(readme).toContain(`| \`${reason}\` | ${status} |`);
     for (const reason of NORMAL_ENDS) expect(readme).toContain(`\`${reason}\``);
     for (const [exit, status] of Object.entries(EXIT_STATUS)) expect(readme).toContain(`| \`${exit}\` | ${status} |`);
-    for (const [type, status] of Object.entries(LIMIT_STATUS)) expect(readme).toContain(`| \`${type}\` | ${status} |`);
+    // Inspect's limits: docs/formats/inspect.md
+    const inspectDoc = readFileSync(join(ROOT, "docs", "formats", "inspect.md"), "utf8");
+    for (const [type, status] of Object.entries(LIMIT_STATUS)) expect(inspectDoc).toContain(`| \`${type}\` | ${status} |`);
   });
 });

@@ -128,6 +128,7 @@ describe("docs/formats.md", () => {
   it("shows the mapping table of every adapter that declares its fields, as declared (denom formats)", () => {
     for (const f of ALL_FORMATS) {
       if (f.name === "canonical") continue; // the canonical record's own table is checked above
+      if (existsSync(join(ROOT, "docs", "formats", `${f.name}.md`))) continue; // its table lives there (checked by its own tests)
       for (const r of f.reads ?? []) expect(formatsDoc, f.name).toContain(`| \`${r.source}\` | ${r.canonical} | ${r.note.replaceAll("|", "\\|")} |`);
     }
   });

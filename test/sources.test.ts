@@ -15,7 +15,7 @@ const B = jsonl({ task_id: "c", status: "timeout" });
 const sha = (b: string | Buffer) => createHash("sha256").update(b).digest("hex");
 
 /** The reason a member that is not a record file is skipped: every ending read, in one list. */
-const NOT_RECORDS = "not a record file (names ending .jsonl, .ndjson, .json, .traj, .gz, .tgz, .tar are read)";
+const NOT_RECORDS = "not a record file (names ending .jsonl, .ndjson, .json, .traj, .eval, .gz, .tgz, .tar are read)";
 
 describe("inputs", () => {
   it("walks a folder recursively, taking only record files, in name order", async () => {
@@ -123,7 +123,7 @@ describe("inputs", () => {
     const r = await denom(["report", dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `denom: ${dir}: folder holds no record files (names ending .jsonl, .ndjson, .json, .traj, .gz, .tgz, .tar); rename them to one of these endings, or name a file directly (any name is read)\n`,
+      `denom: ${dir}: folder holds no record files (names ending .jsonl, .ndjson, .json, .traj, .eval, .gz, .tgz, .tar); rename them to one of these endings, or name a file directly (any name is read)\n`,
     );
   });
 });

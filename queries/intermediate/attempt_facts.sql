@@ -1,5 +1,6 @@
 -- attempt_facts: one row per kept timeout attempt with the facts the timeout classifier
---   (attempt_timeout_cause, DESIGN section 5) decides on: queue wait, time covered by
+--   (attempt_timeout_cause, DESIGN section 5) decides on: queue wait, waiting time inside the
+--   run (waiting_s) and whether the limit was a working limit, time covered by
 --   queued/waiting_for_slot events, the longest run of identical consecutive calls (its length,
 --   name and arguments), gap statistics (count, mean of the first and last thirds), the last
 --   agent event (type, name, status, time, whether it is a request still waiting, seconds until
@@ -31,6 +32,10 @@ timeouts as materialized (
         ended_at,
         timeout_limit_s,
         queue_wait_s,
+        -- time spent waiting inside the run (Inspect total_time - working_time); a working
+        -- limit counts working time only, so waiting never ran down its budget
+        waiting_s,
+        coalesce(lower(trim(status_detail)) = 'working_limit', false) as is_working_limit,
         last_event,
         last_event_ts,
         repeated_tool_calls
@@ -179,6 +184,8 @@ final as (
         t.started_at,
         t.ended_at,
         t.queue_wait_s,
+        t.waiting_s,
+        t.is_working_limit,
         qs.queued_event_s,
         coalesce(p.agent_event_count, 0) as agent_event_count,
         coalesce(r.call_count, 0) as call_count,

@@ -1,7 +1,9 @@
 -- attempt_timeout_cause: one row per kept timeout attempt: its timeout_cause (DESIGN section 5)
 --   and the evidence behind it. Rules in order, the first that fires wins:
 --     queue     queue wait (started_at - submitted_at) >= queue_share x timeout_limit_s,
---               or queued/waiting_for_slot events cover that share, or the harness's
+--               or queued/waiting_for_slot events cover that share, or the time spent
+--               waiting inside the run (waiting_s: rate limits, shared resources) does,
+--               unless the limit was a working limit (its budget excludes waiting), or the harness's
 --               phases show the agent phase never started (no agent_started or
 --               agent_ended phase, and no event of the agent)
 --     external  the last agent event is a request still waiting (status pending or
@@ -47,6 +49,9 @@ evidence as (
         queue_wait_s / timeout_limit_s as queue_wait_share,
         queued_event_s,
         queued_event_s / timeout_limit_s as queued_event_share,
+        waiting_s,
+        -- a working limit's budget excludes waiting: no share of it
+        case when not is_working_limit then waiting_s / timeout_limit_s end as waiting_share,
         -- the harness recorded its phases, but neither an agent phase nor any event of the agent
         phase_events > 0 and agent_started_at is null and agent_ended_at is null and not has_agent_events
             as agent_never_started,
@@ -81,10 +86,11 @@ evidence as (
 rules as (
     select
         e.*,
-        -- which of the three queue conditions holds (the first, when several do)
+        -- which of the four queue conditions holds (the first, when several do)
         case
             when e.queue_wait_share >= t.queue_share then 'queue_wait'
             when e.queued_event_share >= t.queue_share then 'queued_events'
+            when e.waiting_share >= t.queue_share then 'waiting'
             when e.agent_never_started then 'agent_never_started'
         end as queue_reason,
         coalesce(e.is_waiting_request, false) as is_external,

@@ -1,6 +1,8 @@
 -- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
---   belongs to (DESIGN section 4), expected-but-missing trials included.
--- Reads: trials; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
+--   belongs to (DESIGN section 4), expected-but-missing trials included: those --expect and
+--   --expect-count name, and those a log owes (owed_trials: Inspect's sample_ids x epochs)
+--   with no record.
+-- Reads: trials, owed_trials, run_logs; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
 --   (a VARCHAR list, an integer, a column name: --expect, --expect-count, --by).
 create or replace view trial_outcomes as
 with
@@ -24,7 +26,8 @@ runs as (
         count(distinct p.task_id) as tasks_seen,
         -- a missing trial takes the run's agent and model when the run has only one
         case when count(distinct p.agent) = 1 then max(p.agent) end as agent,
-        case when count(distinct p.model) = 1 then max(p.model) end as model
+        case when count(distinct p.model) = 1 then max(p.model) end as model,
+        case when count(distinct p.invocation) = 1 then max(p.invocation) end as invocation
     from (select distinct run_key from run_slots) as s
     left join recorded as p using (run_key)
     group by s.run_key
@@ -59,7 +62,7 @@ task_keys as (
     group by task_id
 ),
 
-missing as (
+expected as (
     -- an expected trial with no record: in total, removed as environment (DESIGN section 3)
     select
         m.run_key,
@@ -67,8 +70,10 @@ missing as (
         m.task_id,
         s.trial,
         m.is_named,
+        'expected, no record' as status_detail,
         r.agent,
         r.model,
+        r.invocation,
         k.category,
         k.difficulty
     from (select * from named union all select * from unnamed) as m
@@ -77,26 +82,61 @@ missing as (
     left join task_keys as k using (task_id)
 ),
 
+log_runs as (
+    -- what a run's own log says of it (one row per run, the first log loaded)
+    select run_id, min_by(model, source_id) as model, min_by(invocation, source_id) as invocation
+    from run_logs
+    group by run_id
+),
+
+owed as (
+    -- a trial the run's log owes (Inspect: dataset.sample_ids x epochs) with no record and
+    -- not already expected: in total as missing, like an expected one
+    select distinct
+        o.run_id as run_key,
+        o.run_id,
+        o.task_id,
+        o.trial,
+        true as is_named,
+        'owed by the log, no sample' as status_detail,
+        null::varchar as agent,
+        l.model,
+        l.invocation,
+        k.category,
+        k.difficulty
+    from owed_trials as o
+    left join log_runs as l using (run_id)
+    left join task_keys as k using (task_id)
+    where not exists (select 1 from recorded as p where p.run_key = o.run_id and p.task_id = o.task_id and p.trial = o.trial)
+        and not exists (select 1 from expected as e where e.run_key = o.run_id and e.task_id = o.task_id and e.trial = o.trial)
+),
+
+missing as (
+    select * from expected
+    union all
+    select * from owed
+),
+
 by_basis as (
     select
         'first' as basis, run_key, run_id, task_id, trial, attempts, attempts_made, any_environment, any_timeout,
         any_invalid, any_unrecognized, first_status as status, first_status_detail as status_detail,
         first_fault as fault, first_timeout_cause as timeout_cause, first_is_late_pass as is_late_pass,
-        first_raw_status as raw_status, agent, model, category, difficulty, true as task_named
+        first_raw_status as raw_status, agent, model, category, difficulty, invocation, true as task_named
     from recorded
     union all
     select
         'final' as basis, run_key, run_id, task_id, trial, attempts, attempts_made, any_environment, any_timeout,
         any_invalid, any_unrecognized, final_status, final_status_detail,
         final_fault, final_timeout_cause, final_is_late_pass,
-        final_raw_status, agent, model, category, difficulty, true
+        final_raw_status, agent, model, category, difficulty, invocation, true
     from recorded
     union all
     select
         b.basis, run_key, run_id, task_id, trial, 0 as attempts, 0 as attempts_made, true as any_environment, false as any_timeout,
-        false as any_invalid, false as any_unrecognized, 'missing', 'expected, no record',
+        false as any_invalid, false as any_unrecognized, 'missing', status_detail,
         'environment', null, false,
-        null, agent, model, category, difficulty, is_named
+        null, agent, model, category, difficulty, invocation, is_named
     from missing
     cross join (values ('first'), ('final')) as b (basis)
 ),
@@ -115,6 +155,7 @@ final as (
             when 'model' then model
             when 'category' then category
             when 'difficulty' then difficulty
+            when 'invocation' then invocation
         end as group_value
     from by_basis
 )

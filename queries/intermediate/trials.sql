@@ -56,7 +56,8 @@ final as (
         coalesce(l.agent, f.agent) as agent,
         coalesce(l.model, f.model) as model,
         coalesce(l.category, f.category) as category,
-        coalesce(l.difficulty, f.difficulty) as difficulty
+        coalesce(l.difficulty, f.difficulty) as difficulty,
+        coalesce(l.invocation, f.invocation) as invocation
     from per_trial as p
     join attempts as f
         on f.run_key = p.run_key and f.task_id = p.task_id and f.trial = p.trial and f.attempt = p.first_attempt

@@ -15,7 +15,7 @@ import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/in
 import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/sources.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format"> {
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "scoreKey"> {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */

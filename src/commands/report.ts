@@ -49,11 +49,42 @@ export interface SourceInfo {
   adapter: string | null;
 }
 
+/**
+ * What a run's own log says of it (Inspect's header; view run_log_status), beside
+ * what denom found: trials recorded, trials owed (sample ids x epochs), owed ones
+ * with no record (in `total` as missing), trials unscored for a dict-valued score.
+ */
+export interface RunLogInfo {
+  run_id: string;
+  /** the eval set or harness call the run belongs to (`--by invocation`) */
+  invocation: string | null;
+  task: string | null;
+  model: string | null;
+  /** as the log writes it: started, success, cancelled, error */
+  status: string | null;
+  error_message: string | null;
+  /** the log's own counts (sample x epoch) */
+  total_samples: number | null;
+  completed_samples: number | null;
+  /** never finished: no header.json, only the journal (status started) */
+  incomplete: boolean;
+  owed_trials: number;
+  trials: number;
+  missing_trials: number;
+  dict_score_trials: number;
+  /** the keys of the dict-valued scores seen, comma-separated; null when none */
+  score_keys: string | null;
+  /** the source the log was read from */
+  source: string;
+}
+
 /** The meta block: whatever someone needs to recompute the denominators. */
 export interface Meta {
   tool: string;
   sources: SourceInfo[];
   skipped_files: { name: string; reason: string }[];
+  /** one entry per run log that describes its run (Inspect), in load order; empty for other formats */
+  run_logs: RunLogInfo[];
   window: { start: string | null; end: string | null };
   tasks: number;
   trials: number;
@@ -207,10 +238,12 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
   const denominators = (await session.select("meta/denominators")) as unknown as Meta["definitions"]["denominators"];
   const exclusions = (await session.select("meta/exclusions")) as unknown as Removal[];
   const secrets_masked = (await session.select("meta/secrets_masked")) as unknown as Meta["secrets_masked"];
+  const run_logs = (await session.select("meta/run_logs")) as unknown as RunLogInfo[];
   return {
     tool: `denom ${VERSION}`,
     sources,
     skipped_files,
+    run_logs,
     window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
     tasks: num(summary.tasks),
     trials: num(summary.trials),

@@ -43,8 +43,11 @@ export interface TimeoutRow {
   /** time covered by queued/waiting_for_slot events, seconds, and its share of the budget */
   queued_event_s: number | null;
   queued_event_share: number | null;
-  /** which queue condition held: queue_wait, queued_events or agent_never_started; null when none did */
-  queue_reason: "queue_wait" | "queued_events" | "agent_never_started" | null;
+  /** time spent waiting inside the run (Inspect total_time - working_time), seconds, and its share of the budget (null under a working limit, which excludes waiting) */
+  waiting_s: number | null;
+  waiting_share: number | null;
+  /** which queue condition held: queue_wait, queued_events, waiting or agent_never_started; null when none did */
+  queue_reason: "queue_wait" | "queued_events" | "waiting" | "agent_never_started" | null;
   /** the harness recorded phases, but no agent phase and no event of the agent (Terminal-Bench) */
   agent_never_started: boolean;
   /** harness phase times (Terminal-Bench): setup before the agent, and the agent phase, seconds */
@@ -85,7 +88,7 @@ export interface TimeoutsData {
 /** The view's columns that a TimeoutRow carries as they are. */
 const VIEW_COLUMNS = [
   "rules_fired", "evidence_source", "timeout_limit_s", "agent_event_count",
-  "queue_wait_s", "queue_wait_share", "queued_event_s", "queued_event_share", "queue_reason",
+  "queue_wait_s", "queue_wait_share", "queued_event_s", "queued_event_share", "waiting_s", "waiting_share", "queue_reason",
   "agent_never_started", "setup_s", "agent_phase_s",
   "last_event_type", "last_event_name", "last_event_status", "last_event_at", "is_waiting_request", "last_event_age_s",
   "repeated_call_count", "repeated_call_name", "repeated_call_args",
@@ -167,6 +170,8 @@ function queueEvidence(row: Omit<TimeoutRow, "evidence">): string {
       return `waited ${seconds(row.queue_wait_s)} ${budget} in the queue (${percent(row.queue_wait_share, 0)})`;
     case "queued_events":
       return `queued/waiting_for_slot events cover ${seconds(row.queued_event_s)} ${budget} (${percent(row.queued_event_share, 0)})`;
+    case "waiting":
+      return `spent ${seconds(row.waiting_s)} ${budget} waiting, not working (total_time - working_time: rate limits, shared resources; ${percent(row.waiting_share, 0)})`;
     default:
       return "the agent phase never started (the harness recorded its phases, but no agent_started)";
   }

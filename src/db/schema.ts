@@ -1,6 +1,6 @@
 /**
  * The tables denom loads (DESIGN section 1): `sources`, `attempts`, `events`,
- * `rejects`, `run_metadata`, `skipped_files` and `masked_secrets`, with their
+ * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `skipped_files` and `masked_secrets`, with their
  * columns in order. This is the one declaration of them: CREATE TABLE, the
  * check of a kept `--db` file and the loader's appenders all come from it
  * (src/ingest/loader.ts checks at load that the attempts columns follow the
@@ -38,6 +38,8 @@ export const TABLES: Record<string, Column[]> = {
     c("grader_error", "VARCHAR"), c("error_message", "VARCHAR"),
     c("agent", "VARCHAR"), c("model", "VARCHAR"), c("category", "VARCHAR"), c("difficulty", "VARCHAR"),
     c("event_count", "INTEGER"), c("naive_timestamps", "INTEGER"), c("non_finite", "INTEGER"), c("extra", "VARCHAR"),
+    // canonical fields added after kept files were written (FieldSpec.late, in ATTEMPT_FIELDS order): a file gains them (stored.ts)
+    c("waiting_s", "DOUBLE"), c("invocation", "VARCHAR"),
   ],
   events: [
     c("attempt_id", "BIGINT"), c("seq", "INTEGER"), c("ts", "TIMESTAMPTZ"), c("type", "VARCHAR"),
@@ -49,6 +51,14 @@ export const TABLES: Record<string, Column[]> = {
   run_metadata: [
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
+  // a harness log's own account of its run (ingest/formats/types.ts RunLog; Inspect's header), one row per log
+  run_logs: [
+    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("invocation", "VARCHAR"), c("task", "VARCHAR"), c("model", "VARCHAR"),
+    c("status", "VARCHAR"), c("error_message", "VARCHAR"), c("total_samples", "BIGINT"), c("completed_samples", "BIGINT"),
+    c("incomplete", "BOOLEAN"), c("owed_trials", "BIGINT"), c("dict_score_trials", "BIGINT"), c("score_keys", "VARCHAR"), c("detail", "VARCHAR"),
+  ],
+  // the trials a log owes (Inspect: dataset.sample_ids x epochs); those with no attempt enter total as missing
+  owed_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER")],
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],

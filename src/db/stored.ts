@@ -32,9 +32,11 @@ export async function openStoredForReading(path: string): Promise<Database> {
     }
     await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
     await createTables(db, await checkTables(db, STORED, path, "read"));
-    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) {
-      // the file is read-only: a view of the same name, first on the search path, adds the column as NULL
-      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, NULL::${type} AS ${column} FROM ${STORED}.main.${table}`);
+    const late = new Map<string, string[]>();
+    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);
+    for (const [table, columns] of late) {
+      // the file is read-only: a view of the same name, first on the search path, adds the columns as NULL
+      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, ${columns.join(", ")} FROM ${STORED}.main.${table}`);
     }
     return db;
   } catch (e) {
@@ -90,7 +92,12 @@ function checkDuckdbFile(path: string): void {
  * one is still read (the column is NULL) and, when written to, gains it.
  * [table, column, type]; each must be its table's last columns, in order.
  */
-const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [["sources", "adapter", "VARCHAR"]];
+const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
+  ["sources", "adapter", "VARCHAR"],
+  // issue 13 (schema.ts: after the attempts counts)
+  ["attempts", "waiting_s", "DOUBLE"],
+  ["attempts", "invocation", "VARCHAR"],
+];
 
 /** The LATE_COLUMNS that `database`'s tables lack. */
 async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {

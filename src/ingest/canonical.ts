@@ -25,6 +25,8 @@ export interface FieldSpec {
   exclusiveMin?: boolean;
   /** units and meaning, shown in the README's field table */
   doc: string;
+  /** added after kept files were written: stored as the attempts table's last columns (ingest/loader.ts) */
+  late?: true;
 }
 
 /** Every field of the canonical attempt record, in table column order. */
@@ -40,6 +42,7 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "started_at", kind: "timestamp", doc: "execution started" },
   { field: "ended_at", kind: "timestamp", doc: "execution ended" },
   { field: "timeout_limit_s", kind: "number", min: 0, exclusiveMin: true, doc: "time budget, seconds" },
+  { field: "waiting_s", kind: "number", min: 0, late: true, doc: "time the attempt spent waiting inside its run (rate limits, shared resources), seconds; queue evidence for a timeout" },
   { field: "last_event", kind: "text", doc: "last thing the attempt did, when no events are given" },
   { field: "last_event_ts", kind: "timestamp", doc: "when last_event happened" },
   { field: "repeated_tool_calls", kind: "int", min: 0, doc: "longest run of identical calls, when no events are given" },
@@ -55,6 +58,7 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "model", kind: "id", doc: "grouping key" },
   { field: "category", kind: "id", doc: "grouping key" },
   { field: "difficulty", kind: "id", doc: "grouping key" },
+  { field: "invocation", kind: "id", late: true, doc: "grouping key: the harness call or eval set the run belongs to (Inspect eval_set_id, else run_id)" },
   { field: "events", kind: "events", doc: "trajectory: [{ts, type|kind, name, args, status}] in order" },
 ];
 
@@ -82,6 +86,7 @@ export interface CanonicalAttempt {
   started_at: number | null;
   ended_at: number | null;
   timeout_limit_s: number | null;
+  waiting_s: number | null;
   last_event: string | null;
   last_event_ts: number | null;
   repeated_tool_calls: number | null;
@@ -97,6 +102,7 @@ export interface CanonicalAttempt {
   model: string | null;
   category: string | null;
   difficulty: string | null;
+  invocation: string | null;
   events: CanonicalEvent[];
   /** timestamps in this record written without an offset (read as UTC) */
   naive_timestamps: number;

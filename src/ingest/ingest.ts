@@ -8,11 +8,14 @@ import type { Readable } from "node:stream";
 import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, documentOptions, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
+import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
+import type { FormatAdapter, RunLog } from "./formats/types.js";
+import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
-import { excerpt, readUnits, type RejectKind, type Unit } from "./reader.js";
+import { excerpt, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
-import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec } from "./sources.js";
+import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
+import { ZipArchive } from "./zip.js";
 
 /** A line that was not loaded, as shown to the user. */
 export interface RejectNotice {
@@ -52,6 +55,8 @@ export interface IngestOptions {
   skipKnownSources?: boolean;
   /** `--input-format NAME`: read every source with this adapter instead of detecting one */
   format?: Adapter | null;
+  /** `--score-key KEY`: the key of a dict-valued score that decides success (Inspect) */
+  scoreKey?: string | null;
 }
 
 /** A source left out because a source with the same sha256 is already loaded. */
@@ -121,6 +126,13 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         options.onReject?.({ source: name.text, line, location, reason, kind });
       };
       const formats = new SourceFormats<Unit>(name.text, options.format ?? null);
+      // what the source's run headers say (Inspect), stored once the source is read
+      const logs: RunLog[] = [];
+      const dict = { trials: 0, keys: new Set<string>() };
+      const onHeader = (header: Record<string, unknown>) => {
+        const adapter = headerAdapter(header, options.format ?? null);
+        if (adapter) logs.push(adapter.header!.adapt(header, { source: name.text, header, scoreKey: options.scoreKey ?? null }));
+      };
       const load = (u: Unit, adapter: string, adapted: Adapted) => {
         const kind: RejectKind = u.location === null ? "line" : "element";
         if ("error" in adapted) return reject(u.line, u.location, adapted.error, u.text, kind);
@@ -131,6 +143,12 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
           return;
         }
         const attempts: CanonicalAttempt[] = [];
+        for (const record of adapted.attempts) {
+          if (Array.isArray(record.score_keys) && record.status === "unscored") {
+            dict.trials++;
+            for (const k of record.score_keys) dict.keys.add(String(k));
+          }
+        }
         for (const [i, record] of adapted.attempts.entries()) {
           const n = normalizeAttempt(record);
           if ("error" in n) {
@@ -151,7 +169,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       const onUnit = (raw: Unit) => {
         const { unit: u, masked } = maskUnit(raw);
         if (masked) loader.masked(id, u.line, u.location, masked);
-        const context = { source: name.text, header: u.header ?? null };
+        const context = { source: name.text, header: u.header ?? null, scoreKey: options.scoreKey ?? null };
         if (u.entry && u.document) {
           // the entry as masked: maskUnit masks the unit's value, {[key]: value}, keys included
           const [key, value] = Object.entries(u.value)[0] ?? [u.entry.key, u.entry.value];
@@ -162,13 +180,16 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         for (const held of chosen.release) load(held, "canonical", { attempts: [held.value] });
         load(u, chosen.format.name, chosen.format.adapt(u.value, context));
       };
-      const summary = await readUnits(
-        src.chunks,
-        CONTAINER_KEYS,
-        { unit: onUnit, blank: () => void counts.blank++, reject },
-        namedFormat(src.name),
-        { ...documentOptions(src.name), chooseDocument: formats.chooseDocument },
-      );
+      const sink = { unit: onUnit, blank: () => void counts.blank++, reject, header: onHeader };
+      let zipProblem: string | null = null;
+      const summary = src.zip
+        ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
+        : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument });
+      for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
+      if (dict.trials > 0)
+        options.onWarning?.(
+          `${name.text}: ${dict.trials} trial${dict.trials === 1 ? " has" : "s have"} a dict-valued score (keys ${[...dict.keys].join(", ")}) and ${dict.trials === 1 ? "is" : "are"} unscored: name the key that decides success with --score-key KEY`,
+        );
       const unreadable = formats.unreadable();
       if (unreadable) throw new DataError(unreadable);
       const { sha256, bytes } = src.digest();
@@ -180,7 +201,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         continue;
       }
       known?.digests.set(sha256, name.text);
-      const problem = src.problem();
+      const problem = zipProblem ?? src.problem();
       if (problem) options.onWarning?.(`${name.text}: ${problem}`);
       loader.source({
         source_id: id,
@@ -212,6 +233,42 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     loader.close();
   }
   return result;
+}
+
+/** The adapter that reads a run header (Inspect's eval header): the forced one when it reads headers, else the first that detects it. */
+function headerAdapter(header: Record<string, unknown>, forced: Adapter | null): FormatAdapter | null {
+  if (forced) return "header" in forced && forced.header?.detect(header) ? (forced as FormatAdapter) : null;
+  return FORMATS.find((f) => f.header?.detect(header)) ?? null;
+}
+
+/**
+ * Reads a zip source (an Inspect `.eval`) member by member, then drains its
+ * bytes for the digest and removes any temporary copy. A zip whose central
+ * directory cannot be read (a cut or damaged file) is a broken source
+ * (`onBroken`: warned about, counted, fatal under --strict) holding nothing.
+ * Throws DataError when it is a zip but no Inspect log.
+ */
+async function readZip(src: SourceStream, name: string, sink: Parameters<typeof readEvalArchive>[1], onBroken: (problem: string) => void): Promise<ReadSummary> {
+  const { path, cleanup } = src.zip!;
+  try {
+    let zip: ZipArchive;
+    try {
+      zip = await ZipArchive.open(path);
+    } catch (e) {
+      onBroken(`zip archive cannot be read (${(e as Error).message}); nothing of it was read`);
+      return { format: "json", physicalLines: 0, nonFinite: 0 };
+    }
+    try {
+      return await readEvalArchive(zip, sink);
+    } catch (e) {
+      throw e instanceof DataError ? e : new DataError(`${name}: ${(e as Error).message}`);
+    } finally {
+      zip.close();
+    }
+  } finally {
+    for await (const _ of src.chunks); // the digest of the file as stored
+    cleanup();
+  }
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * The loader (DESIGN section 1): DuckDB appenders into the tables of
  * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
- * `run_metadata`, `skipped_files`, `masked_secrets`).
+ * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `masked_secrets`).
  */
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
 import type { Database } from "../db/session.js";
 import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
+import type { RunLog } from "./formats/types.js";
 
 const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
   id: "VARCHAR",
@@ -28,14 +29,20 @@ function columnName(field: string): string {
 }
 
 /** The canonical fields stored as attempts columns (events go to their own table). */
-const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events");
+const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && !f.late);
+/** Fields added after files were written (FieldSpec.late): the attempts table's last columns, so a kept file gains them (db/stored.ts). */
+const LATE_ATTEMPT_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && f.late);
 
-/** The attempts columns the loader fills from the canonical fields: after the 6 origin columns, before the 4 counts. */
-const ATTEMPT_VALUE_COLUMNS = TABLES.attempts.slice(6, -4);
-if (
-  ATTEMPT_VALUE_COLUMNS.length !== ATTEMPT_VALUE_SPECS.length ||
-  ATTEMPT_VALUE_SPECS.some((f, i) => ATTEMPT_VALUE_COLUMNS[i].name !== columnName(f.field) || ATTEMPT_VALUE_COLUMNS[i].type !== SQL_TYPE[f.kind as Exclude<FieldKind, "events">])
-)
+/**
+ * The attempts columns the loader fills from the canonical fields: after the 6
+ * origin columns, before the 4 counts; then the late ones after the counts.
+ */
+const ATTEMPT_VALUE_COLUMNS = TABLES.attempts.slice(6, -4 - LATE_ATTEMPT_SPECS.length);
+const LATE_ATTEMPT_COLUMNS = TABLES.attempts.slice(TABLES.attempts.length - LATE_ATTEMPT_SPECS.length);
+const follows = (columns: readonly Column[], specs: typeof ATTEMPT_VALUE_SPECS) =>
+  columns.length === specs.length &&
+  specs.every((f, i) => columns[i].name === columnName(f.field) && columns[i].type === SQL_TYPE[f.kind as Exclude<FieldKind, "events">]);
+if (!follows(ATTEMPT_VALUE_COLUMNS, ATTEMPT_VALUE_SPECS) || !follows(LATE_ATTEMPT_COLUMNS, LATE_ATTEMPT_SPECS))
   throw new DenomError("src/db/schema.ts: the attempts columns do not follow the canonical fields of src/ingest/canonical.ts");
 
 type Value = string | number | boolean | null;
@@ -129,6 +136,7 @@ export interface AttemptOrigin {
 }
 
 const ATTEMPT_VALUE_FIELDS = ATTEMPT_VALUE_SPECS.map((f) => f.field as keyof CanonicalAttempt);
+const LATE_ATTEMPT_FIELDS = LATE_ATTEMPT_SPECS.map((f) => f.field as keyof CanonicalAttempt);
 
 /**
  * Appends rows through one appender per table. Rows are validated before they
@@ -164,6 +172,7 @@ export class Loader {
     const values: Value[] = [id, origin.sourceId, origin.line, origin.location, origin.format, origin.lineHash];
     for (const f of ATTEMPT_VALUE_FIELDS) values.push(a[f] as Value);
     values.push(a.events.length, a.naive_timestamps, origin.nonFinite, a.extra);
+    for (const f of LATE_ATTEMPT_FIELDS) values.push(a[f] as Value);
     this.batches.attempts.row(values);
     for (const e of a.events) this.event(id, e);
   }
@@ -182,6 +191,18 @@ export class Loader {
 
   runMetadata(sourceId: number, m: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null }): void {
     this.batches.run_metadata.row([sourceId, m.run_id, m.agent, m.model, m.concurrency]);
+  }
+
+  /**
+   * Stores what a log says of its run, and the trials it owes. `dict` counts
+   * the trials left unscored for a dict-valued score, with the keys seen.
+   */
+  runLog(sourceId: number, log: RunLog, dict: { trials: number; keys: readonly string[] }): void {
+    this.batches.run_logs.row([
+      sourceId, log.run_id, log.invocation, log.task, log.model, log.status, log.error_message, log.total_samples, log.completed_samples,
+      log.incomplete, log.owed.length, dict.trials, dict.keys.length ? dict.keys.join(", ") : null, log.detail,
+    ]);
+    for (const o of log.owed) this.batches.owed_trials.row([sourceId, log.run_id, o.task_id, o.trial]);
   }
 
   /** sha256 -> name of every source in the database, for skipping one loaded before. */
@@ -208,14 +229,14 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets"]) {
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials"]) {
       this.batches[table].flush();
       this.appenders[table].flushSync();
     }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 

@@ -50,6 +50,8 @@ export interface UnitSink {
   blank(line: number): void;
   /** `text` is the rejected text in full (the sink masks secrets in it, then cuts its excerpt) */
   reject(line: number, location: string | null, reason: string, text: string, kind: RejectKind): void;
+  /** a JSON document's keys read before its container array (Unit.header), told once per document as its array starts */
+  header?(header: Record<string, unknown>): void;
 }
 
 export interface ReadSummary {
@@ -204,7 +206,7 @@ async function readDocument(
       return;
     }
     sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0, header: walker.header });
-  });
+  }, (header) => sink.header?.(header));
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
     if (isMany(out)) for (const tok of getManyValues(out)) walker.consume(tok as Token);
@@ -305,6 +307,7 @@ class DocumentWalker {
     private readonly skipKeys: ReadonlySet<string>,
     private readonly chooseDocument: DocumentChooser | null,
     private readonly emit: (value: unknown, location: string, n: number, entry?: DocumentEntry, document?: DocumentAdapter) => void,
+    private readonly onHeader: (header: Record<string, unknown>) => void = () => {},
   ) {}
 
   /** True between top-level values (nothing half-read). */
@@ -384,6 +387,7 @@ class DocumentWalker {
         const before = this.whole?.current as Record<string, unknown> | undefined;
         if (before) delete before[this.pendingKey];
         this.header = before ?? null;
+        if (this.header) this.onHeader(this.header);
         this.whole = null;
         this.sawContainer = true;
         this.detecting = false;

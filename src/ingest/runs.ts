@@ -20,6 +20,8 @@ export interface RunsOptions extends Definitions {
   onProgress?: IngestOptions["onProgress"];
   /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
   format?: IngestOptions["format"];
+  /** `--score-key KEY`: the key of a dict-valued score that decides success */
+  scoreKey?: IngestOptions["scoreKey"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
   /** every relation of queries/ as a view up front (`denom query`: its SQL may name any) */

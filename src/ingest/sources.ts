@@ -6,13 +6,18 @@
  * their magic bytes, so a piped archive works too.
  */
 import { createHash, type Hash } from "node:crypto";
-import { accessSync, closeSync, constants as fsConstants, createReadStream, lstatSync, openSync, readdirSync, readSync, statSync, type Stats } from "node:fs";
+import {
+  accessSync, closeSync, constants as fsConstants, createReadStream, createWriteStream, lstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, type Stats,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { finished } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import { DataError } from "../errors.js";
 import { peekBytes } from "./peek.js";
+import { isZip } from "./zip.js";
 
 /** One command-line input after expansion: a file, or stdin. */
 export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "stdin" };
@@ -22,10 +27,10 @@ const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
 
 /**
  * The endings of the files read in a folder and in an archive (a `.gz` may hold
- * JSONL, JSON or a tar; a `.traj` is a SWE-agent trajectory, one JSON document): the one list for walking folders, taking archive
+ * JSONL, JSON or a tar; a `.traj` is a SWE-agent trajectory, one JSON document; an `.eval` is an Inspect AI log, a zip): the one list for walking folders, taking archive
  * members, and the messages that name them.
  */
-const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "gz", "tgz", "tar"];
+const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "eval", "gz", "tgz", "tar"];
 
 /** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
@@ -45,6 +50,15 @@ export function namedFormat(name: string): "jsonl" | null {
   const own = name.slice(name.lastIndexOf("!") + 1);
   return JSONL_NAME.test(own) ? "jsonl" : null;
 }
+
+/**
+ * Files Inspect AI writes beside its logs that hold no trial: the log
+ * directory listing (`logs.json`, a viewer bundle's `listing.json`) and the eval
+ * set manifest (`eval-set.json`). Each log's own header carries its eval set
+ * id, so they are skipped with a note (meta block), never read as records.
+ */
+const INSPECT_SIDE_FILE = /^(logs|listing|eval-set)\.json$/i;
+const INSPECT_SIDE_REASON = "Inspect log listing or eval-set manifest: the logs beside it carry the same ids, so it is not read";
 
 /** Read size for files; small blocks decode faster than 64 KiB ones (PERF-NOTES). */
 const READ_CHUNK = 32 * 1024;
@@ -160,6 +174,12 @@ export interface SourceStream {
   digest(): { sha256: string; bytes: number };
   /** set when the stream broke (truncated gzip or tar); what was read before the break is kept */
   problem(): string | null;
+  /**
+   * Set for a zip archive (an Inspect `.eval`): read it member by member from
+   * `path` (the file itself, or a temporary copy of a zip that came from stdin,
+   * a gzip or a tar member), then drain `chunks` for the digest and call `cleanup`.
+   */
+  zip?: { path: string; cleanup(): void };
 }
 
 /** An archive member that holds no records by its name, listed in the meta block. */
@@ -179,9 +199,13 @@ export async function* openSources(
 ): AsyncGenerator<SourceStream | SkippedMember> {
   for (const spec of specs) {
     const name = spec.kind === "stdin" ? "-" : spec.path;
+    if (spec.kind === "file" && INSPECT_SIDE_FILE.test(basename(spec.path))) {
+      yield { skipped: spec.path, reason: INSPECT_SIDE_REASON };
+      continue;
+    }
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
-    yield* classify(name, counted(name, raw, onBytes));
+    yield* classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null);
   }
 }
 
@@ -197,16 +221,29 @@ async function* counted(name: string, src: AsyncIterable<Buffer | string>, onByt
   }
 }
 
-/** Decides by magic bytes whether `raw` is gzip, a tar, or plain text, and yields the sources within. */
-async function* classify(name: string, raw: AsyncIterable<Buffer>): AsyncGenerator<SourceStream | SkippedMember> {
+/**
+ * Decides by magic bytes whether `raw` is gzip, a tar, a zip or plain text, and
+ * yields the sources within. `path` is the file `raw` reads, when it is one (a
+ * zip is then read in place; any other zip is first copied to a temporary file).
+ */
+async function* classify(name: string, raw: AsyncIterable<Buffer>, path: string | null = null): AsyncGenerator<SourceStream | SkippedMember> {
   const digest = new Digest();
   const hashed = digest.tap(raw);
   const head = await peekBytes(hashed, 512);
+  if (isZip(head.bytes)) {
+    yield path !== null ? zipSource(name, path, head.rest, digest, () => {}) : await spooledZip(name, head.rest, digest);
+    return;
+  }
   if (isGzip(head.bytes)) {
     const problem = { text: null as string | null };
     const inflated = await peekBytes(gunzip(head.rest, problem), 512);
     if (isTar(inflated.bytes)) {
       yield* tarMembers(name, inflated.rest, problem, digest);
+      return;
+    }
+    if (isZip(inflated.bytes)) {
+      const spooled = await spooledZip(name, inflated.rest, digest);
+      yield { ...spooled, problem: () => problem.text };
       return;
     }
     yield { name, chunks: inflated.rest, digest: () => digest.result(), problem: () => problem.text };
@@ -248,6 +285,10 @@ async function* tarMembers(
           yield { skipped: member, reason: "macOS metadata (a ._ file beside the real one), not records" };
           continue;
         }
+        if (INSPECT_SIDE_FILE.test(base)) {
+          yield { skipped: member, reason: INSPECT_SIDE_REASON };
+          continue;
+        }
         if (!RECORD_FILE.test(base)) {
           yield { skipped: member, reason: `not a record file (names ending ${RECORD_ENDINGS} are read)` };
           continue;
@@ -283,6 +324,32 @@ async function* tarMembers(
       problem: () => `${text}; the members read before the break are kept`,
     };
   }
+}
+
+function zipSource(name: string, path: string, chunks: AsyncIterable<Buffer>, digest: Digest, cleanup: () => void): SourceStream {
+  return { name, chunks, digest: () => digest.result(), problem: () => null, zip: { path, cleanup } };
+}
+
+/**
+ * A zip that is no file of its own (stdin, a gzip, a tar member): its bytes are
+ * copied to a temporary file (zip members are found through the central
+ * directory at the end, so the archive must be read by position), hashed on the
+ * way; `cleanup` removes the copy.
+ */
+async function spooledZip(name: string, chunks: AsyncIterable<Buffer>, digest: Digest): Promise<SourceStream> {
+  const dir = mkdtempSync(join(tmpdir(), "denom-zip-"));
+  const path = join(dir, "archive.zip");
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const out = createWriteStream(path);
+    for await (const chunk of chunks) if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
+    out.end();
+    await finished(out);
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+  return zipSource(name, path, (async function* () {})(), digest, cleanup);
 }
 
 /** Passes a member's bytes through; an error (truncated archive) ends it and is recorded. */
@@ -336,7 +403,9 @@ function isTar(b: Buffer): boolean {
 }
 
 /**
- * The bytes a file will give once decompressed: its size, or for a gzip (told
+ * The bytes a file will give once decompressed: its size; for a zip
+ * ZIP_EXPANSION times it (its members are read one at a time, but what they
+ * load is bounded by what they hold); or for a gzip (told
  * by its magic bytes, whatever its name) the size its trailer records (ISIZE,
  * the uncompressed length modulo 4 GiB, of the last member). Deflate expands
  * at most 1032 times, so a gzip under 4 MiB cannot have wrapped; a bigger one
@@ -344,12 +413,17 @@ function isTar(b: Buffer): boolean {
  * end) says nothing: Infinity. A file that cannot be read gives its size
  * (reading it later reports why).
  */
+const ZIP_EXPANSION = 10;
+
 export function expandedBytes(path: string, size: number): number {
   const head = Buffer.alloc(4);
   try {
     const fd = openSync(path, "r");
     try {
-      if (readSync(fd, head, 0, 2, 0) !== 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
+      const got = readSync(fd, head, 0, 4, 0);
+      // a zip (an Inspect .eval) of JSON members: deflate and zstd shrink JSON about tenfold
+      if (got === 4 && isZip(head)) return size * ZIP_EXPANSION;
+      if (got < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
       if (size < 18 || readSync(fd, head, 0, 4, size - 4) !== 4) return Infinity;
       const isize = head.readUInt32LE(0);
       return isize >= size || size < 4 * 1024 * 1024 ? isize : Infinity;

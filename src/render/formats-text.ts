@@ -15,21 +15,15 @@ export function renderFormatsText(data: FormatsData): string {
   return `${blocks.join("\n\n")}\n\n${tail}\n`;
 }
 
-/**
- * `denom formats --format md`: one section per adapter with its fields as a
- * markdown table (`| \`source\` | canonical | note |`, pipes escaped), as
- * docs/formats.md shows them.
- */
-export function renderFormatsMarkdown(data: FormatsData): string {
+/** One adapter's fields as a markdown table (`denom formats --md`; docs/formats/*.md hold these blocks as generated). */
+export function renderFormatMarkdown(f: FormatsData["formats"][number]): string {
   const cell = (s: string) => s.replaceAll("|", "\\|");
-  const blocks = data.formats.map((f) => {
-    const lines = [`### \`${f.name}\` (${f.kind})`, "", cell(f.describes), ""];
-    if (f.reads.length === 0) lines.push("Fields: not declared.");
-    else {
-      lines.push("| source field | canonical field | how denom reads it |", "|---|---|---|");
-      for (const r of f.reads) lines.push(`| \`${r.source}\` | ${r.canonical} | ${cell(r.note)} |`);
-    }
-    return lines.join("\n");
-  });
-  return `${blocks.join("\n\n")}\n`;
+  const rows = f.reads.map((r) => `| \`${cell(r.source)}\` | ${cell(r.canonical)} | ${cell(r.note)} |`);
+  return [`### ${f.name} (${f.kind})`, "", f.describes, "", "| source field | canonical field | notes |", "|---|---|---|", ...rows, ""].join("\n");
+}
+
+/** Every adapter (or the ones named) as markdown sections. */
+export function renderFormatsMarkdown(data: FormatsData, names: readonly string[] = []): string {
+  const chosen = names.length ? data.formats.filter((f) => names.includes(f.name)) : data.formats;
+  return chosen.map(renderFormatMarkdown).join("\n");
 }

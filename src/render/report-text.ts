@@ -51,6 +51,7 @@ export function metaFacts(data: ReportData): string[] {
     const kinds = m.secrets_masked.map((k) => `${k.kind} ${k.secrets}`).join(", ");
     lines.push(`secrets masked: ${count(a.secrets_masked)} (${kinds}); stored and shown as [masked KIND #hash]`);
   }
+  lines.push(...runLogFacts(m));
   lines.push(`window: ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"}`);
   lines.push(m.concurrency === null ? "concurrency: n/a (no attempt has both start and end times)" : `concurrency: ${plural(m.concurrency, "attempt")} at once at most`);
   const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${count(t.attempts)})`).join(", ");
@@ -61,6 +62,33 @@ export function metaFacts(data: ReportData): string[] {
   lines.push(`timeout causes: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} calls, sluggish x${m.thresholds.sluggish_ratio}`);
   const mapped = Object.entries(m.status_map);
   if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+  return lines;
+}
+
+/**
+ * What the runs' own logs say (Inspect): their statuses in one line, then one line
+ * for each run that did not finish cleanly or owes trials it has no record of, and
+ * the dict-valued scores left unscored with the flag that picks a key.
+ */
+function runLogFacts(m: ReportData["meta"]): string[] {
+  if (m.run_logs.length === 0) return [];
+  const byStatus = new Map<string, number>();
+  for (const r of m.run_logs) byStatus.set(r.status ?? "(none)", (byStatus.get(r.status ?? "(none)") ?? 0) + 1);
+  const missing = m.run_logs.reduce((n, r) => n + r.missing_trials, 0);
+  const lines = [
+    `run logs: ${m.run_logs.length} (status ${[...byStatus].map(([s, n]) => `${s} ${n}`).join(", ")})` +
+      (missing ? `; ${plural(missing, "trial")} owed with no sample, in total as missing` : ""),
+  ];
+  for (const r of m.run_logs) {
+    if (r.status === "success" && !r.incomplete && r.missing_trials === 0) continue;
+    const what = [r.task, r.model].filter(Boolean).join(" x ");
+    const said = [r.status ?? "no status", r.incomplete ? "incomplete (no header.json)" : "", r.error_message ? `error: ${r.error_message}` : ""].filter(Boolean).join(", ");
+    lines.push(`  run ${r.run_id}${what ? ` (${what})` : ""}: ${said}; ${r.trials} of ${plural(r.owed_trials, "owed trial")} recorded, ${r.missing_trials} missing`);
+  }
+  const dict = m.run_logs.filter((r) => r.dict_score_trials > 0);
+  const keys = [...new Set(dict.flatMap((r) => (r.score_keys ?? "").split(", ").filter(Boolean)))];
+  const trials = dict.reduce((n, r) => n + r.dict_score_trials, 0);
+  if (trials) lines.push(`dict-valued scores: ${plural(trials, "trial")} unscored (keys ${keys.join(", ")}); name the key that decides success with --score-key KEY`);
   return lines;
 }
 

@@ -1,5 +1,5 @@
 -- run_summary: window from the first start to the last end, counts, concurrency.
--- Reads: attempts_classified, trials.
+-- Reads: attempts_classified, trials, run_logs.
 create or replace view run_summary as
 with
 
@@ -24,7 +24,8 @@ final as (
         (select count(distinct task_id) from kept) as tasks,
         (select count(*) from trials) as trials,
         (select count(*) from kept) as attempts,
-        (select count(distinct run_key) from kept) as runs,
+        -- a run whose log owes trials but holds none counts too (run_logs)
+        (select count(*) from (select run_key from kept union select run_id from run_logs)) as runs,
         -- like a trial's wall time, the window runs from the first start (DESIGN section 6)
         (select min(started_at) from kept) as window_start,
         (select max(ended_at) from kept) as window_end,

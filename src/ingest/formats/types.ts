@@ -31,6 +31,34 @@ export interface AdaptContext {
    * each element; absent for JSONL lines and documents without a container.
    */
   header?: Record<string, unknown> | null;
+  /** `--score-key KEY`: the key of a dict-valued score that decides success (Inspect); null or absent = none chosen */
+  scoreKey?: string | null;
+}
+
+/**
+ * A harness log's own account of one run (Inspect's header): what it says of
+ * itself, kept beside the attempts (table run_logs) and shown in the meta block,
+ * and the trials it owes (table owed_trials): those with no record enter
+ * `total` as missing.
+ */
+export interface RunLog {
+  run_id: string;
+  /** the invocation or eval set the run belongs to (Inspect: `eval_set_id`, else `run_id`) */
+  invocation: string | null;
+  task: string | null;
+  model: string | null;
+  /** as the log writes it: Inspect `started`, `success`, `cancelled`, `error` */
+  status: string | null;
+  error_message: string | null;
+  /** the trials the log says it ran and completed (Inspect `results.total_samples`, `completed_samples`) */
+  total_samples: number | null;
+  completed_samples: number | null;
+  /** true when the log was never finished (no header.json, status `started`) */
+  incomplete: boolean;
+  /** more of the log's identity, as JSON text (Inspect: eval_id, run_id, eval_set_id, task_id, inspect version) */
+  detail: string | null;
+  /** the (task_id, trial) pairs the run owes (Inspect: dataset.sample_ids x epochs) */
+  owed: { task_id: string; trial: number }[];
 }
 
 /**
@@ -76,6 +104,12 @@ export interface FormatAdapter {
    * SWE-agent `.traj`'s `trajectory`); see reader.ts DocumentOptions.
    */
   skipKeys?: { names: RegExp; keys: readonly string[] };
+  /**
+   * A run header read before the records (a JSON document's keys before its
+   * container array, an archive's header member): `detect` says whether it is
+   * this format's, `adapt` what it says of the run.
+   */
+  header?: { detect(header: Record<string, unknown>): boolean; adapt(header: Record<string, unknown>, context: AdaptContext): RunLog };
   /** true when this adapter reads the record */
   detect(record: Record<string, unknown>): boolean;
   adapt(record: Record<string, unknown>, context: AdaptContext): Adapted;

@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// The `.eval` benchmark of issue 13 (never run by npm test or .ci/run). Run after
+// `npm run build`:
+//   node bench/inspect-eval.mjs 100            # a .eval of 100 MB of members (uncompressed)
+//   node bench/inspect-eval.mjs 1000 --zstd    # 1 GB: only on a machine of your own
+// Writes bench/out/inspect-<SIZE>mb[-zstd].eval with yazl (kept and reused):
+// one eval, samples of about 33 KB (a conversation of messages, 40 model and
+// tool events with their inputs and results, pseudo-random text so deflate
+// does not shrink it to nothing), deflate members, or with --zstd stored
+// members patched to zstd (raw blocks, test/eval-archives.ts). Then times
+// `denom report FILE --json` under /usr/bin/time and prints wall seconds,
+// MB/s of member bytes (and of file bytes), peak RSS, and final/total checked
+// against what was written (every 3rd sample fails).
+import { spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { crc32 } from "node:zlib";
+import yazl from "yazl";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const sizeMb = Number(args.find((a) => /^\d+$/.test(a)) ?? 100);
+const useZstd = args.includes("--zstd");
+const outDir = join(here, "out");
+mkdirSync(outDir, { recursive: true });
+const file = join(outDir, `inspect-${sizeMb}mb${useZstd ? "-zstd" : ""}.eval`);
+
+let seed = 13;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const WORDS = Array.from({ length: 4096 }, (_, i) => (i * 2654435761 % 4294967296).toString(36));
+const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ");
+
+function sampleOf(id) {
+  const t0 = Date.UTC(2026, 0, 1) + id * 1000;
+  const iso = (s) => new Date(t0 + s * 1000).toISOString();
+  const events = [];
+  for (let i = 0; i < 20; i++) {
+    events.push({ event: "model", timestamp: iso(i * 3), model: "openai/bench", input: [{ role: "user", content: text(60) }], output: { completion: text(40) }, working_time: 1.5 });
+    events.push({ event: "tool", timestamp: iso(i * 3 + 2), function: "bash", arguments: { cmd: `ls ${i % 7}` }, result: text(40), working_time: 0.3 });
+  }
+  return {
+    id, epoch: 1, input: text(30), target: "T",
+    messages: Array.from({ length: 10 }, () => ({ role: "assistant", content: text(80) })),
+    scores: { match: { value: id % 3 === 0 ? "I" : "C" } },
+    events, model_usage: { "openai/bench": { total_tokens: 5000 } }, total_time: 60, working_time: 36,
+  };
+}
+
+/** Patches the named stored members to zstd (method 93) with their real sizes and CRCs. */
+function zstdFrame(data) {
+  const parts = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0]), Buffer.alloc(4)];
+  parts[1].writeUInt32LE(data.length);
+  for (let at = 0; at < data.length || at === 0; at += 131072) {
+    const n = Math.min(131072, data.length - at);
+    const h = (n << 3) | (at + n >= data.length ? 1 : 0);
+    parts.push(Buffer.from([h & 255, (h >> 8) & 255, (h >> 16) & 255]), data.subarray(at, at + n));
+    if (n === 0) break;
+  }
+  return Buffer.concat(parts);
+}
+
+async function generate() {
+  const zip = new yazl.ZipFile();
+  const tmp = `${file}.part`;
+  const done = new Promise((resolve, reject) => zip.outputStream.pipe(createWriteStream(tmp)).on("close", resolve).on("error", reject));
+  let bytes = 0;
+  let n = 0;
+  const plain = new Map();
+  const add = (name, content) => {
+    const buf = Buffer.from(typeof content === "string" ? content : JSON.stringify(content));
+    bytes += buf.length;
+    if (useZstd) {
+      plain.set(name, { crc: crc32(buf), size: buf.length });
+      zip.addBuffer(zstdFrame(buf), name, { compress: false });
+    } else zip.addBuffer(buf, name, { compress: true });
+  };
+  const target = sizeMb * 1e6;
+  const samples = [];
+  while (bytes < target) {
+    n++;
+    add(`samples/${n}_epoch_1.json`, sampleOf(n));
+    samples.push(n);
+  }
+  add("header.json", {
+    version: 2, status: "success",
+    eval: { eval_id: "BENCH", run_id: "BENCH-RUN", task: "bench", model: "openai/bench", dataset: { sample_ids: samples }, config: { epochs: 1 } },
+    results: { total_samples: n, completed_samples: n },
+  });
+  zip.end();
+  await done;
+  if (useZstd) patch(tmp, plain);
+  renameSync(tmp, file);
+  return n;
+}
+
+function patch(path, plain) {
+  // the archive is read into memory for the patch only: the generator's cost, not denom's
+  const zip = readFileSync(path);
+  for (let at = 0; at + 46 <= zip.length; at++) {
+    const sig = zip.readUInt32LE(at);
+    const local = sig === 0x04034b50;
+    if (!local && sig !== 0x02014b50) continue;
+    const name = zip.toString("utf8", at + (local ? 30 : 46), at + (local ? 30 : 46) + zip.readUInt16LE(at + (local ? 26 : 28)));
+    const p = plain.get(name);
+    if (!p) continue;
+    zip.writeUInt16LE(93, at + (local ? 8 : 10));
+    zip.writeUInt32LE(p.crc, at + (local ? 14 : 16));
+    zip.writeUInt32LE(p.size, at + (local ? 22 : 24));
+  }
+  createWriteStream(path).end(zip);
+}
+
+if (!existsSync(file)) {
+  const t = Date.now();
+  const n = await generate();
+  console.error(`wrote ${file}: ${n} samples, ${(statSync(file).size / 1e6).toFixed(1)} MB file, ${((Date.now() - t) / 1000).toFixed(1)} s`);
+}
+
+const stats = join(mkdtempSync(join(tmpdir(), "denom-bench-")), "time.txt");
+const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", "-o", stats, process.execPath, join(here, "..", "dist", "bin.js"), "report", file, "--json"], {
+  encoding: "utf8",
+  maxBuffer: 1 << 28,
+});
+if (r.status !== 0) throw new Error(`denom exit ${r.status}: ${r.stderr.slice(-2000)}`);
+const [wall, kb, user, sys] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
+const out = JSON.parse(r.stdout);
+const final = out.rates.find((x) => x.basis === "final" && x.denominator === "total");
+const n = out.meta.trials;
+const expected = n - Math.floor(n / 3); // every 3rd sample scored I
+console.log(
+  JSON.stringify({
+    file, file_mb: +(statSync(file).size / 1e6).toFixed(1), member_mb: sizeMb, samples: n, wall_s: wall,
+    cpu_s: +(user + sys).toFixed(1), member_mb_per_s: +(sizeMb / wall).toFixed(1), member_mb_per_cpu_s: +(sizeMb / (user + sys)).toFixed(1), file_mb_per_s: +(statSync(file).size / 1e6 / wall).toFixed(1),
+    peak_rss_mb: Math.round(kb / 1024), final_total: `${final.successes}/${final.count}`, expected: `${expected}/${n}`,
+  }),
+);
