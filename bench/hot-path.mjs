@@ -13,6 +13,7 @@ import { isUtf8 } from "node:buffer";
 import { dirname, join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
+import { medianMs } from "./median.mjs";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "ingest");
 const { NonFiniteFilter } = await import(join(dist, "non-finite.js"));
@@ -32,13 +33,7 @@ const pieces = (buf) => Array.from({ length: Math.ceil(buf.length / PIECE) }, (_
 
 /** Median of 5 runs, in ms. */
 function time(label, mb, fn) {
-  const runs = [];
-  for (let k = 0; k < 5; k++) {
-    const t = process.hrtime.bigint();
-    fn();
-    runs.push(Number(process.hrtime.bigint() - t) / 1e6);
-  }
-  const ms = runs.sort((a, b) => a - b)[2];
+  const ms = medianMs(fn);
   console.log(`${label.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms ${(mb / (ms / 1000)).toFixed(0).padStart(7)} MB/s`);
 }
 

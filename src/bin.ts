@@ -2,14 +2,19 @@
 // The executable: hands argv and the process's streams to main and sets the exit code.
 import { main } from "./cli.js";
 import { ExitCode } from "./errors.js";
+import { removeAllScratch } from "./scratch.js";
 
-// Ctrl-C ends the run at once with 130 (interrupted): nothing is written to a --db file
-// outside its transaction, and an in-memory database has nothing to keep. This file is
-// the one place that ends the process.
-process.once("SIGINT", () => {
-  process.stderr.write("\ndenom: interrupted\n");
-  process.exit(ExitCode.interrupted);
-});
+// Ctrl-C (SIGINT) and SIGTERM end the run at once with 130 or 143: nothing is written to a
+// --db file outside its transaction, and an in-memory database has nothing to keep. The
+// temporary database, spill files and half-written exports are removed first (scratch.ts);
+// after a kill -9 the next denom removes them. This file is the one place that ends the process.
+for (const [signal, code] of [["SIGINT", ExitCode.interrupted], ["SIGTERM", 143]] as const) {
+  process.once(signal, () => {
+    removeAllScratch();
+    process.stderr.write(`\ndenom: ${signal === "SIGINT" ? "interrupted" : "terminated"}; temporary files removed\n`);
+    process.exit(code);
+  });
+}
 
 // A reader that stops early (`denom report ... | head`) closes the pipe: stop quietly, as
 // other command-line tools do, instead of failing on the write.

@@ -7,6 +7,7 @@
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import type { CopyFormat } from "./db/session.js";
+import type { CompareOptions } from "./commands/compare.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
@@ -15,8 +16,10 @@ import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, 
 import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
 import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { progressLine } from "./render/progress.js";
+import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
+import { MAX_LINE_BYTES } from "./ingest/lines.js";
 import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
 
@@ -46,7 +49,9 @@ interface CommonFlags extends OutputFlags {
   expectCount?: string;
   inputFormat?: string;
   scoreKey?: string;
+  maxLineBytes?: string;
 }
+
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -136,7 +141,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => io.stderr.write(escapeMessage(s)),
       outputError: (s, write) => write(s.startsWith("error:") ? `denom: ${s}` : s),
     });
 
@@ -160,13 +165,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
         out.emit(renderJson(data));
       } else if (out.format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        out.emit(renderReportMarkdown(data));
+        out.emit(renderReportMarkdown(terminalSafe(data)));
       } else if (out.format === "html") {
         const { renderReportHtml } = await import("./render/report-html.js");
         out.emit(renderReportHtml(data));
       } else {
         const { renderReportText } = await import("./render/report-text.js");
-        out.emit(renderReportText(data, { color: out.color }));
+        out.emit(renderReportText(terminalSafe(data), { color: out.color }));
       }
       exitCode = strictExit(flags, data.accounting, io);
     });
@@ -192,7 +197,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
         out.emit(renderJson(data.timeouts));
       } else {
         const { renderTimeoutsText } = await import("./render/timeouts-text.js");
-        out.emit(renderTimeoutsText(data, { color: out.color }));
+        out.emit(renderTimeoutsText(terminalSafe(data), { color: out.color }));
       }
       exitCode = strictExit(flags, data, io);
     });
@@ -219,12 +224,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
         out.emit(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
       } else {
         const { renderAuditText } = await import("./render/audit-text.js");
-        out.emit(renderAuditText(data, { color: out.color }));
+        out.emit(renderAuditText(terminalSafe(data), { color: out.color }));
       }
       exitCode = strictExit(flags, data, io);
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
     });
 
+  addCompareCommands(program, io, (code) => (exitCode = code));
   addStoreCommands(program, io, (code) => (exitCode = code));
 
   addOutputFlags(
@@ -263,6 +269,122 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     return handleError(e, io, debug);
   }
+}
+
+const COMPARE_EXAMPLES = `
+Examples:
+  $ denom compare runs/agent-a/ runs/agent-b/             # A = baseline, B = candidate
+  $ denom compare a.jsonl b.jsonl --json                  # one JSON object (keys in docs/compare.md)
+  $ denom compare results/ --by agent --baseline agent-a  # every other agent against agent-a
+  $ denom compare a.jsonl b.jsonl --format md             # markdown for a pull-request comment
+  $ denom compare a.jsonl b.jsonl --fail-if-worse final/attributable   # exit 4 when B is worse
+
+Tasks are paired by task id; tasks on one side only are listed, never paired.
+For every cell (basis x denominator) a task enters when both sides keep a trial
+of it there; p = a side's share of successes among those trials. B - A = mean
+over the tasks of p_B - p_A, se = sd / sqrt(tasks) (the trials of one task are
+one cluster), 95% CI = B - A +- 1.96 se. Test: exact McNemar when every task has
+one kept trial per side, else a z test on the differences (approximate).
+mde80 = (1.96 + 0.84) se; tasks needed = (1.96 + 0.84)^2 var / (B - A)^2
+(Miller 2024, "Adding Error Bars to Evals").
+
+Exit codes: 0 ok, 4 --fail-if-worse and the cell's 95% interval is below 0, 1 data error, 2 usage error.`;
+
+const GATE_EXAMPLES = `
+Examples:
+  $ denom gate runs.jsonl --min final/total=0.8 --max timeout_rate=0.1
+  $ denom gate logs/ --min final/attributable=85% --max environment_share=0.05 --max p95_s=600
+  $ denom gate runs.jsonl --max grader_errors=0 --max rejected=0 --json
+
+CELL: basis/denominator (first or final; total, valid, attributable, completable), its rate.
+METRIC: timeout_rate (final timeouts / trials), environment_share (final environment
+failures / trials), constraint_violations, grader_errors (attempts), rejected (lines),
+p95_s (attempt duration, seconds, nearest rank), cost_per_success (USD).
+Rates take 0.85 or 85%. A figure that is n/a fails its condition.
+
+Exit codes: 0 every condition holds, 4 a condition fails, 1 data error, 2 usage error.`;
+
+/** compare and gate: the commands that judge runs against each other or a bar. */
+function addCompareCommands(program: Command, io: Io, setExit: (code: number) => void): void {
+  addRunsFlags(
+    program
+      .command("compare")
+      .summary("is B better than A? paired differences per cell, tests, power")
+      .description("Compares candidate B with baseline A over the tasks both ran: per cell the paired difference of success shares, its 95% interval, an exact McNemar or z test, the power, whether the ranking flips between cells, and where the difference comes from.")
+      .argument("[inputs...]", "A B (baseline, candidate: each a file, folder or archive), or with --by the inputs holding every group")
+      .addOption(new Option("--by <field>", "compare the groups of this field of one input").choices(GROUP_KEYS))
+      .option("--baseline <value>", "with --by: the group every other group is compared with")
+      .option("--fail-if-worse <cell>", "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0"),
+    COMPARE_OUTPUT,
+  )
+    .addHelpText("after", COMPARE_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string }) => {
+      const out = outputOf(flags, io, COMPARE_OUTPUT);
+      const { parseCellName, runCompare } = await import("./commands/compare.js");
+      const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
+      if (flags.baseline !== undefined && !flags.by) throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
+      const runs = runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out);
+      let data;
+      if (flags.by) {
+        const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse };
+        const byRuns = { ...runs, by: flags.by };
+        data = await withProgress(io, out.notices, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options)));
+      } else {
+        if (flags.db) throw new UsageError(`--db ${flags.db} holds one set of runs: compare its groups with --by FIELD --baseline VALUE`);
+        if (inputs.length !== 2) throw new UsageError(`compare takes two inputs, baseline A and candidate B (got ${inputs.length}); or one input with --by FIELD --baseline VALUE`);
+        const options: CompareOptions = { baseline: inputs[0], candidate: inputs[1], failIfWorse };
+        // each input in its own session: two inputs without run ids never become one run
+        data = await withProgress(io, out.notices, runs, () =>
+          inSession({ ...runs, inputs: [inputs[0]] }, (a) => inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options))),
+        );
+      }
+      if (out.format === "json") {
+        const { renderCompareJson } = await import("./render/compare-json.js");
+        out.emit(renderCompareJson(data));
+      } else if (out.format === "md") {
+        const { renderCompareMarkdown } = await import("./render/compare-markdown.js");
+        out.emit(renderCompareMarkdown(data));
+      } else {
+        const { renderCompareText } = await import("./render/compare-text.js");
+        out.emit(renderCompareText(data, { color: out.color }));
+      }
+      let code: number = strictExit(flags, data, io);
+      const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);
+      if (code === ExitCode.ok && worse.length) {
+        io.stderr.write(`denom: --fail-if-worse ${flags.failIfWorse}: ${worse.map((c) => c.candidate.label).join(", ")} significantly worse than ${worse[0].baseline.label} (95% interval below 0)\n`);
+        code = ExitCode.gateFailed;
+      }
+      setExit(code);
+    });
+
+  addRunsFlags(
+    program
+      .command("gate")
+      .summary("check a run against bars for CI: --min CELL=X --max METRIC=Y, exit 4 when one fails")
+      .description("Checks the figures of a run against bars, one line per condition with the measured value; exits 4 when any condition fails.")
+      .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+      .option("--min <figure=x>", "the figure must be at least X (a cell basis/denominator or a metric); repeatable", collect, [])
+      .option("--max <figure=y>", "the figure must be at most Y; repeatable", collect, []),
+    GATE_OUTPUT,
+  )
+    .addHelpText("after", GATE_EXAMPLES)
+    .action(async (inputs: string[], flags: CommonFlags & { min: string[]; max: string[] }) => {
+      const { parseCondition, runGate } = await import("./commands/gate.js");
+      const conditions = [...flags.min.map((c) => parseCondition(c, "min")), ...flags.max.map((c) => parseCondition(c, "max"))];
+      if (!conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
+      const out = outputOf(flags, io, GATE_OUTPUT);
+      const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8", out);
+      const data = await withProgress(io, out.notices, runs, () => inSession(runs, (session) => runGate(session, { conditions })));
+      if (out.format === "json") {
+        const { renderJson } = await import("./render/json.js");
+        out.emit(renderJson(data));
+      } else {
+        const { renderGateText } = await import("./render/gate-text.js");
+        out.emit(renderGateText(data));
+      }
+      const code = strictExit(flags, data, io);
+      setExit(code === ExitCode.ok && !data.passed ? ExitCode.gateFailed : code);
+    });
 }
 
 const EXPORT_EXAMPLES = `
@@ -304,7 +426,9 @@ Examples:
   $ denom query --db runs.duckdb --csv "SELECT * FROM trials WHERE final_status = 'timeout' ORDER BY task_id" > timeouts.csv
   $ denom query --db runs.duckdb --schema      # tables and views with their columns
 
-The file is opened read-only; the views are today's, built on its tables.`;
+The file is opened read-only; the views are today's, built on its tables. The session
+cannot reach other files, the network or extensions; only queries run (SELECT, WITH,
+FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), anything else exits 2.`;
 
 /** export, ingest and query: the commands that take the figures elsewhere. */
 function addStoreCommands(program: Command, io: Io, setExit: (code: number) => void): void {
@@ -333,14 +457,15 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         rawCsv: Boolean(flags.rawCsv),
         stdout: io.stdout,
       };
-      const { exportFormat, runExport } = await import("./commands/export.js");
+      const { exportFormat, exportStaging, runExport } = await import("./commands/export.js");
       exportFormat(options); // a bad --out, --format or flag pair is a usage error before anything is read
-      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runExport(session, options)));
-      if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv") out.notices.print(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}\n`);
+      const staged = exportStaging(options);
+      const data = await withProgress(io, out.notices, staged, () => inSession(staged, (session) => runExport(session, staged)));
+      if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv") out.notices.print(escapeMessage(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}`) + "\n");
       // with -o FILE, stdout says what was written; with stdout, the rows are all it carries
       if (data.meta_file !== null) {
         const { renderExportText } = await import("./render/store-text.js");
-        io.stdout.write(renderExportText(data));
+        io.stdout.write(renderExportText(terminalSafe(data)));
       }
       setExit(strictExit(flags, data, io));
     });
@@ -354,16 +479,18 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
       .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--max-line-bytes <size>", MAX_LINE_HELP)
       .option("--score-key <key>", SCORE_KEY_HELP),
     INGEST_OUTPUT,
   )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; scoreKey?: string }) => {
+    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string }) => {
       const out = outputOf(flags, io, INGEST_OUTPUT);
       checkInputs(inputs, flags, io, out);
       const options: IngestCommandOptions = {
         inputs,
         format: inputFormat(flags, out),
+        maxLineBytes: parseLineLimit(flags.maxLineBytes),
         scoreKey: flags.scoreKey ?? null,
         db: flags.db,
         strict: Boolean(flags.strict),
@@ -378,10 +505,10 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         out.emit(renderJson(data));
       } else {
         const { renderIngestText } = await import("./render/store-text.js");
-        out.emit(renderIngestText(data));
+        out.emit(renderIngestText(terminalSafe(data)));
       }
       if (!data.committed) {
-        io.stderr.write(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}\n`);
+        io.stderr.write(escapeMessage(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}`) + "\n");
         setExit(ExitCode.data);
       }
     });
@@ -423,13 +550,13 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       if (flags.schema) {
         const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));
         const { renderSchemaText } = await import("./render/store-text.js");
-        out.emit(out.format === "json" ? renderJson(relations) : renderSchemaText(relations));
+        out.emit(out.format === "json" ? renderJson(relations) : renderSchemaText(terminalSafe(relations)));
       } else if (out.format === "csv") {
         out.emit(await inSession({ ...options, inputs: [], views: true }, (session) => query.runQueryCsv(session, sql!, !flags.rawCsv)));
       } else {
         const result = await inSession({ ...options, inputs: [], views: true }, (session) => query.runQuery(session, sql!));
         const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
-        out.emit(out.format === "json" ? renderJson(rowsAsObjects(result)) : renderRowsTable(result, { color: out.color }));
+        out.emit(out.format === "json" ? renderJson(rowsAsObjects(result)) : renderRowsTable(terminalSafe(result), { color: out.color }));
       }
     });
 }
@@ -440,6 +567,8 @@ const TIMEOUTS_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: t
 const AUDIT_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
 const FORMATS_OUTPUT: OutputSpec = { formats: ["table", "json", "md"], readsInputs: false };
 const INGEST_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
+const COMPARE_OUTPUT: OutputSpec = { formats: ["table", "json", "md"], readsInputs: true };
+const GATE_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
 const QUERY_OUTPUT: OutputSpec = { formats: ["table", "json", "csv"], readsInputs: false };
 const EXPORT_OUTPUT: OutputSpec = {
   formats: ["csv", "tsv", "parquet", "json", "jsonl"],
@@ -544,10 +673,29 @@ function addRunsFlags(cmd: Command, spec: OutputSpec): Command {
         .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
         .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
         .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+        .option("--max-line-bytes <size>", MAX_LINE_HELP)
         .option("--score-key <key>", SCORE_KEY_HELP),
     ),
     spec,
   );
+}
+
+const MAX_LINE_HELP = "the longest JSONL line read (e.g. 256MiB; default 64MiB); a longer line is a reject, skipped without being held in memory";
+
+/**
+ * `--max-line-bytes SIZE`: bytes, or a number with KB, MB, GB (powers of 1000)
+ * or KiB, MiB, GiB (powers of 1024). Undefined when absent. Throws UsageError
+ * for anything else, or above MAX_LINE_BYTES (a line must fit in one string).
+ */
+export function parseLineLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(|B|KB|MB|GB|KiB|MiB|GiB)\s*$/i.exec(value);
+  const units: Record<string, number> = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+  const bytes = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 1) throw new UsageError(`--max-line-bytes ${value}: expected a size such as 268435456, 256MiB or 300MB`);
+  if (bytes > MAX_LINE_BYTES)
+    throw new UsageError(`--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`);
+  return bytes;
 }
 
 const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
@@ -621,6 +769,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, out),
+    maxLineBytes: parseLineLimit(flags.maxLineBytes),
     scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(out.notices),
@@ -632,7 +781,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
 
 /** Prints a warning on stderr, secrets masked (a path or an archive's message may hold one). */
 function warningPrinter(notices: Notices): (text: string) => void {
-  return (text) => notices.print(`denom: warning: ${maskSecrets(text).text}\n`);
+  return (text) => notices.print(`denom: warning: ${escapeMessage(maskSecrets(text).text)}\n`);
 }
 
 /** Prints the first rejects as they come, then counts the rest. */
@@ -642,7 +791,7 @@ function rejectPrinter(notices: Notices): (r: RejectNotice) => void {
     if (++shown > REJECTS_SHOWN) return;
     const where = r.location ? `${r.source} (${r.location})` : `${r.source}:${r.line}`;
     const skipped = r.kind === "document" ? "" : `the ${r.kind} was skipped, `; // a broken document says what was kept in its reason
-    notices.print(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal\n`);
+    notices.print(escapeMessage(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal`) + "\n");
     if (shown === REJECTS_SHOWN) notices.print(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
 }
@@ -721,12 +870,12 @@ function handleError(e: unknown, io: Io, debug: boolean): number {
     return ExitCode.usage;
   }
   if (e instanceof DenomError) {
-    io.stderr.write(`denom: ${maskSecrets(e.message).text}\n`);
-    if (debug && e.stack) io.stderr.write(`${e.stack}\n`);
+    io.stderr.write(`denom: ${escapeMessage(maskSecrets(e.message).text)}\n`);
+    if (debug && e.stack) io.stderr.write(`${escapeMessage(maskSecrets(e.stack).text)}\n`);
     return e.exitCode;
   }
   const err = e as Error;
-  io.stderr.write(`denom: internal error: ${maskSecrets(err?.message ?? String(e)).text}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
-  if (debug && err?.stack) io.stderr.write(`${err.stack}\n`);
+  io.stderr.write(`denom: internal error: ${escapeMessage(maskSecrets(err?.message ?? String(e)).text)}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
+  if (debug && err?.stack) io.stderr.write(`${escapeMessage(maskSecrets(err.stack).text)}\n`);
   return ExitCode.data;
 }

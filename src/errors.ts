@@ -12,6 +12,8 @@ export const ExitCode = {
   usage: 2,
   /** `denom audit`: the claim was not reproduced */
   notReproduced: 3,
+  /** `denom gate`: a condition failed; `denom compare --fail-if-worse`: the candidate is worse there */
+  gateFailed: 4,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -41,10 +41,11 @@ export async function denom(args: string[], stdin: string | Buffer = ""): Promis
   return { code, stdout, stderr, json: () => JSON.parse(stdout) };
 }
 
-/** Spawns the built CLI (dist/bin.js, built by `npm test`'s pretest). */
-export function denomBin(args: string[], input?: string | Buffer): CliResult {
+/** Spawns the built CLI (dist/bin.js, built by `npm test`'s pretest), in `cwd` when given. */
+export function denomBin(args: string[], input?: string | Buffer, cwd?: string): CliResult {
   const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), ...args], {
     input,
+    cwd,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
     maxBuffer: 1 << 28,

@@ -1,11 +1,11 @@
 /** The line splitter and the per-line parser, apart from any stream (STYLE convention 5). */
 import { describe, expect, it } from "vitest";
-import { LineSplitter, parseLine, replaceNonFinite, type PhysicalLine } from "../src/ingest/lines.js";
+import { LineSplitter, overlongReason, parseLine, replaceNonFinite, type PhysicalLine } from "../src/ingest/lines.js";
 
 /** Feeds `bytes` to a splitter in chunks of `size` bytes and returns every line. */
-function split(bytes: Buffer, size: number): PhysicalLine[] {
+function split(bytes: Buffer, size: number, maxBytes?: number): PhysicalLine[] {
   const out: PhysicalLine[] = [];
-  const s = new LineSplitter();
+  const s = new LineSplitter(maxBytes);
   for (let i = 0; i < bytes.length; i += size) s.push(bytes.subarray(i, i + size), (l) => out.push(l));
   s.end((l) => out.push(l));
   return out;
@@ -40,6 +40,40 @@ describe("LineSplitter", () => {
     const lines = split(Buffer.from([0x7b, 0xff, 0x7d, 0x0a, 0x61]), 2);
     expect(lines[0].text).toBeNull();
     expect(lines[1].text).toBe("a");
+  });
+});
+
+describe("LineSplitter with a line limit (issue 16)", () => {
+  // limit 10 bytes: "short" (5), 25 x's (over), exactly 10 y's (at the limit: kept), "after", and a last line of 12 z's
+  const input = Buffer.from(`short\n${"x".repeat(25)}\n${"y".repeat(10)}\nafter\n${"z".repeat(12)}`);
+
+  for (const size of [1, 3, 7, 11, 64]) {
+    it(`skips the overlong lines, counts their bytes and reads on, in ${size}-byte chunks`, () => {
+      const lines = split(input, size, 10);
+      // the head is what was held when the line passed the limit: more than 10 bytes of its start, never more
+      // than the limit plus one chunk
+      const head = (l: PhysicalLine) => l.overlong && /^(x+|z+)$/.test(l.overlong.head) && l.overlong.head.length > 10 && l.overlong.head.length <= 10 + size;
+      expect(lines.map((l) => [l.no, l.text, l.bytes, l.overlong ? head(l) : null])).toEqual([
+        [1, "short", 5, null],
+        [2, null, 25, true],
+        [3, "y".repeat(10), 10, null],
+        [4, "after", 5, null],
+        [5, null, 12, true],
+      ]);
+      expect(overlongReason(lines[1])).toBe(
+        "line of 25 bytes, longer than the 0.0 MiB limit; skipped without reading it into memory (--max-line-bytes raises the limit)",
+      );
+    });
+  }
+
+  it("holds at most the limit and a chunk while skipping: the head kept is 256 bytes", () => {
+    const big = Buffer.concat([Buffer.from("a".repeat(1000)), Buffer.from("b".repeat(300_000)), Buffer.from("\nok\n")]);
+    const lines = split(big, 4096, 2048);
+    expect(lines.map((l) => [l.text, l.bytes, l.overlong?.head.length ?? null])).toEqual([
+      [null, 301_000, 256],
+      ["ok", 2, null],
+    ]);
+    expect(overlongReason({ no: 1, text: null, bytes: 70e6, overlong: { limit: 64 * 1024 * 1024, head: "" } })).toContain("longer than the 64 MiB limit");
   });
 });
 

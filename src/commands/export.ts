@@ -11,9 +11,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Database, Session } from "../db/session.js";
 import { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "../db/session.js";
-import { DataError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
-import { writeFileAtomic, type TextSink } from "../io.js";
+import type { TextSink } from "../io.js";
+import { commit, discard, stage, type Staged } from "../render/atomic.js";
+import { removeScratch, scratchBeside } from "../scratch.js";
 import { renderJson } from "../render/json.js";
 import { readMeta, type Meta, type ReportData } from "./report.js";
 import type { ExportWhat, GroupKey } from "../definitions.js";
@@ -37,6 +39,22 @@ export interface ExportOptions extends RunsOptions {
   rawCsv: boolean;
   /** `--excel`: CSV/TSV for a spreadsheet: a UTF-8 byte order mark first (CRLF line ends as always) */
   excel?: boolean;
+  /**
+   * Where the data is written before it is renamed onto `out` (exportStaging);
+   * a session over `--db` must have been opened with it `writable`.
+   */
+  temporary?: string;
+}
+
+/**
+ * The options with the temporary path the data will be written to (beside
+ * `out`, so the rename onto it is atomic) and that path made `writable` for a
+ * locked-down `--db` session (src/db/sandbox.ts). Call before opening the session.
+ */
+export function exportStaging<T extends ExportOptions>(options: T): T {
+  if (options.out === "-") return options; // stdout: nothing to rename
+  const temporary = scratchBeside(options.out);
+  return { ...options, temporary, writable: { paths: [temporary] } };
 }
 
 /** What was written; FILE.meta.json holds `{export, meta, accounting}`. */
@@ -193,52 +211,69 @@ export function exportFormat(options: Pick<ExportOptions, "out" | "outFormat" | 
 }
 
 /**
- * Writes the export and FILE.meta.json from an open session (or the rows to
- * stdout for `-`, without a meta file). Throws as exportFormat does, DataError
- * when a file cannot be written.
+ * Writes the export and FILE.meta.json from an open session, each first to a
+ * temporary file beside it, both renamed into place only once both are whole:
+ * a failed write leaves no partial file and an older export as it was. With
+ * `-`, the rows go to stdout and no meta file is written. Throws as
+ * exportFormat does, DataError naming the file when one cannot be written.
  */
 export async function runExport(session: Session, options: ExportOptions): Promise<ExportData> {
   const format = exportFormat(options);
-  const toStdout = options.out === "-";
-  const by = options.by ?? null;
-  // stdout: DuckDB writes a temporary file, copied to stdout whole
-  const temp = toStdout ? mkdtempSync(join(tmpdir(), "denom-export-")) : null;
-  try {
-    const path = temp ? join(temp, `rows.${format}`) : options.out;
-    const written = await copyTo(session.db, { ...(await selection(session, options.what, by)), drop: ORDER_ONLY, path, format, neutraliseFormulas: !options.rawCsv });
-    if (options.excel) {
-      // a byte order mark tells a spreadsheet the file is UTF-8 (without it, Excel guesses the local code page)
-      try {
-        writeFileAtomic(path, Buffer.concat([Buffer.from(UTF8_BOM), readFileSync(path)]));
-      } catch (e) {
-        throw new DataError(`cannot write ${path}: ${(e as Error).message}`);
-      }
+  if (options.out === "-") {
+    // stdout: DuckDB writes a temporary file, copied to stdout whole
+    const temp = mkdtempSync(join(tmpdir(), "denom-export-"));
+    try {
+      return await writeExport(session, options, format, join(temp, `rows.${format}`), null);
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
     }
-    if (temp) options.stdout?.write(format === "parquet" ? readFileSync(path) : readFileSync(path, "utf8"));
-    const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
-    const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
-    const exported = {
-      file: options.out,
-      what: options.what,
-      by,
-      format,
-      excel: Boolean(options.excel),
-      rows: written.rows,
-      columns: written.columns,
-      csv_formulas: format !== "csv" && format !== "tsv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
-    };
-    const metaFile = toStdout ? null : `${options.out}.meta.json`;
-    if (metaFile) {
-      try {
-        writeFileSync(metaFile, renderJson({ export: exported, meta, accounting }));
-      } catch (e) {
-        throw new DataError(`cannot write ${metaFile}: ${(e as Error).message}`);
-      }
-    }
-    return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
-  } finally {
-    if (temp) rmSync(temp, { recursive: true, force: true });
   }
+  const staged: Staged<unknown>[] = [];
+  const temporary = options.temporary ?? scratchBeside(options.out);
+  try {
+    return await writeExport(session, options, format, temporary, staged);
+  } finally {
+    discard(staged);
+    removeScratch(temporary);
+  }
+}
+
+/** Writes the rows (to `temporary`, staged onto `out`; or, `staged` null, to `temporary` then stdout) and the meta file. */
+async function writeExport(session: Session, options: ExportOptions, format: CopyFormat, temporary: string, staged: Staged<unknown>[] | null): Promise<ExportData> {
+  const by = options.by ?? null;
+  const rows = async (path: string) => {
+    const written = await copyTo(session.db, { ...(await selection(session, options.what, by)), drop: ORDER_ONLY, path, format, neutraliseFormulas: !options.rawCsv });
+    // a byte order mark tells a spreadsheet the file is UTF-8 (without it, Excel guesses the local code page)
+    if (options.excel) writeFileSync(path, Buffer.concat([Buffer.from(UTF8_BOM), readFileSync(path)]));
+    return written;
+  };
+  let written;
+  if (staged) {
+    const data = await stage(options.out, rows, temporary);
+    staged.push(data);
+    written = data.result;
+  } else {
+    written = await rows(temporary);
+    options.stdout?.write(format === "parquet" ? readFileSync(temporary) : readFileSync(temporary, "utf8"));
+  }
+  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
+  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const exported = {
+    file: options.out,
+    what: options.what,
+    by,
+    format,
+    excel: Boolean(options.excel),
+    rows: written.rows,
+    columns: written.columns,
+    csv_formulas: format !== "csv" && format !== "tsv" ? null : options.rawCsv ? "written as they are (--raw-csv)" : NEUTRALISED,
+  };
+  const metaFile = staged ? `${options.out}.meta.json` : null;
+  if (staged && metaFile) {
+    staged.push(await stage(metaFile, (path) => writeFileSync(path, renderJson({ export: exported, meta, accounting }))));
+    commit(staged.splice(0));
+  }
+  return { ...exported, meta_file: metaFile, rejected: accounting.rejected, broken_sources: accounting.broken_sources };
 }
 
 /** The UTF-8 byte order mark, EF BB BF. */

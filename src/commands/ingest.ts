@@ -11,11 +11,12 @@
  * inputs to FILE is the session's load step.
  */
 import { DEFAULT_DEFINITIONS, openSession } from "../db/session.js";
+import { DataError } from "../errors.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/sources.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "scoreKey"> {
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey"> {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */
@@ -59,8 +60,9 @@ export interface IngestData {
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
-  const specs = expandInputs(options.inputs);
+  const specs = expandInputs(options.inputs, options.onWarning);
   let first = 0;
+  let stored = false;
   const session = await openSession({
     write: options.db,
     definitions: DEFAULT_DEFINITIONS,
@@ -76,8 +78,18 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       }
       const committed = !(options.strict && (result.rejected > 0 || result.broken > 0));
       await db.run(committed ? "COMMIT" : "ROLLBACK");
+      stored = committed;
       return { result, committed };
     },
+  }).catch((e: unknown) => {
+    // a full disk: one line saying what the file holds now, never an internal error
+    if (!/no space left on device/i.test((e as Error)?.message ?? "")) throw e;
+    throw new DataError(
+      stored
+        ? `cannot write ${options.db}: no space left on device; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`
+        : `cannot write ${options.db}: no space left on device; none of the runs of this call were added`,
+      { cause: e },
+    );
   });
   const db = session.db;
   const { result, committed } = session.loaded;

@@ -1,14 +1,16 @@
 /**
  * `denom query --db FILE "SQL"`: one read-only SQL statement against the stored
- * tables and today's views (the file is attached READ_ONLY; a statement that
- * writes to it fails), and `--schema`: the tables and views with their columns.
+ * tables and today's views, and `--schema`: the tables and views with their
+ * columns. The session is locked down (src/db/sandbox.ts): FILE attached
+ * READ_ONLY, no other file, no network, no extension, its settings locked; and
+ * a statement is judged by what it does before it runs (a query, or EXPLAIN of
+ * one), never by preparing it.
  */
-import { StatementType } from "@duckdb/node-api";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { countStatements, isLockedDown, lockDown, refusal } from "../db/sandbox.js";
 import { cellConverter, copyTo, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
-import { DataError, UsageError, duckdbMessage } from "../errors.js";
+import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
 export interface QueryRows {
@@ -50,16 +52,13 @@ export async function runQuery(session: Session, sql: string): Promise<QueryRows
 export async function runQueryCsv(session: Session, sql: string, neutraliseFormulas: boolean): Promise<string> {
   return withDatabase(session, async (db) => {
     await checkOneStatement(db, sql);
-    const dir = mkdtempSync(join(tmpdir(), "denom-query-"));
-    try {
-      const path = join(dir, "result.csv");
-      await copyTo(db, { select: sql.trim().replace(/;\s*$/, ""), path, format: "csv", neutraliseFormulas }).catch((e) => {
-        throw queryError(e);
-      });
-      return readFileSync(path, "utf8");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // the session's own spill folder: the one place the locked session may write (removed at close)
+    if (!db.scratch) throw new UsageError("--csv needs --db FILE: the rows are written in the session's own folder");
+    const path = join(db.scratch, "result.csv");
+    await copyTo(db, { select: sql.trim().replace(/;\s*$/, ""), path, format: "csv", neutraliseFormulas }).catch((e) => {
+      throw queryError(e);
+    });
+    return readFileSync(path, "utf8");
   });
 }
 
@@ -94,35 +93,46 @@ export async function readSchema(session: Session): Promise<Relation[]> {
 }
 
 async function withDatabase<T>(session: Session, work: (db: Database) => Promise<T>): Promise<T> {
+  // a --db session is locked down as it opens (stored.ts); any other is locked here, before user SQL
+  if (!(await isLockedDown(session.db))) await lockDown(session.db);
   return work(session.db);
 }
 
-/** Statements that only read: a query (SHOW and DESCRIBE are queries too), EXPLAIN, CALL of a table function. */
-const READING: ReadonlySet<StatementType> = new Set([StatementType.SELECT, StatementType.EXPLAIN, StatementType.CALL]);
-
 /**
- * Checks that `sql` is one statement and only reads. Throws UsageError otherwise:
- * a write would go to the session's throwaway memory, or (COPY) to another file,
- * never to FILE, which is opened read-only.
+ * Checks that `sql` is one statement and only reads (sandbox.ts `refusal`:
+ * from its text and the parser, never by preparing it). Throws UsageError
+ * otherwise, DataError when it does not parse.
  */
 async function checkOneStatement(db: Database, sql: string): Promise<void> {
-  let type: StatementType;
+  let refused: string | null;
   try {
+    // parsing only: extractStatements neither binds nor runs
+    // DuckDB's parser may count more: it expands a PIVOT of unlisted values into two statements
     const extracted = await db.connection.extractStatements(sql);
-    if (extracted.count !== 1)
-      throw new UsageError(`SQL: expected one statement, got ${extracted.count}; run them one by one (e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid")`);
-    type = (await extracted.prepare(0)).statementType;
+    const count = countStatements(sql);
+    if (count !== 1 || (extracted.count !== 1 && !/^\s*(?:EXPLAIN\s+(?:ANALYZE\s+)?)?(?:PIVOT|UNPIVOT)\b/i.test(sql)))
+      throw new UsageError(`SQL: expected one statement, got ${Math.max(count, extracted.count)}; run them one by one (e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid")`);
+    refused = await refusal(db, sql);
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw queryError(e);
   }
-  if (!READING.has(type))
-    throw new UsageError(`SQL: denom query runs read-only SQL (SELECT, WITH, SHOW, DESCRIBE, EXPLAIN), not ${StatementType[type] ?? "this statement"}; denom ingest adds runs, denom export writes files`);
+  if (refused !== null)
+    throw new UsageError(
+      `SQL: denom query runs read-only queries (SELECT, WITH, FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), not ${refused}; denom ingest adds runs, denom export writes files`,
+    );
 }
 
-function queryError(e: unknown): DataError {
+/**
+ * What DuckDB's refusal of a statement says to the user: DataError, or
+ * UsageError (exit 2) when the sandbox stopped it (a file, a URL, an extension,
+ * a setting), which no data would make work.
+ */
+function queryError(e: unknown): DenomError {
   // a COPY error arrives wrapped as "cannot write <temporary file>"; the statement is what failed
   const message = duckdbMessage((e as Error).cause ?? e);
+  if (/Permission Error|disabled by configuration|configuration has been locked/i.test(message))
+    return new UsageError(`query: ${message} (denom query reads the tables and views of --db only: no other file, no URL, no extension, no setting)`);
   const hint = /read-only/i.test(message) ? " (denom query reads only; denom ingest adds runs)" : "";
   return new DataError(`query: ${message}${hint}`);
 }

@@ -5,11 +5,10 @@
  * peak memory does not grow with the input. Time zone pinned to UTC (DESIGN
  * section 6).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { DataError } from "../errors.js";
+import { makeScratch, removeScratch } from "../scratch.js";
 import { cellConverter, type Row } from "./values.js";
 
 /** Values bound to `$name` parameters of a query. */
@@ -54,7 +53,8 @@ export class Database {
   static async open(options: OpenOptions = {}): Promise<Database> {
     const config: Record<string, string> = {};
     if (options.readOnly) config.access_mode = "READ_ONLY";
-    const scratch = options.path || options.temporary || options.bounded ? mkdtempSync(join(tmpdir(), "denom-")) : null;
+    // removed by close, on SIGINT and SIGTERM, or by the next denom when this process is killed (scratch.ts)
+    const scratch = options.path || options.temporary || options.bounded ? makeScratch() : null;
     const path = options.path ?? (options.temporary ? join(scratch!, "runs.duckdb") : ":memory:");
     if (scratch) {
       config.memory_limit = options.temporary && !options.path ? TEMPORARY_MEMORY_LIMIT : FILE_MEMORY_LIMIT;
@@ -64,7 +64,7 @@ export class Database {
     try {
       instance = await DuckDBInstance.create(path, config);
     } catch (e) {
-      if (scratch) rmSync(scratch, { recursive: true, force: true });
+      if (scratch) removeScratch(scratch);
       throw new DataError(`cannot open database ${options.path}: ${(e as Error).message}`);
     }
     const connection = await instance.connect();
@@ -97,7 +97,7 @@ export class Database {
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
-    if (this.scratch) rmSync(this.scratch, { recursive: true, force: true });
+    if (this.scratch) removeScratch(this.scratch);
   }
 }
 
@@ -115,6 +115,11 @@ async function pinUtc(connection: DuckDBConnection): Promise<void> {
     const tz = String(reader.getRowObjects()[0]?.tz ?? "");
     if (!["UTC", "Etc/UTC", "GMT"].includes(tz)) throw new DataError(`DuckDB session time zone is ${tz}, not UTC, and cannot be set`);
   }
+}
+
+/** Quotes a name as a SQL identifier: `runs-2025`, `full` (a keyword), `x'y` and `a"b` all stay one name. */
+export function sqlName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
 }
 
 /** Quotes a string as a SQL literal. */

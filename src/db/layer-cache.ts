@@ -15,7 +15,7 @@
  */
 import { createHash } from "node:crypto";
 import { DEFAULT_THRESHOLDS, type Expectation, type GroupKey, type Thresholds } from "../definitions.js";
-import type { Database } from "./database.js";
+import { sqlName, type Database } from "./database.js";
 import { variablesRead, type Catalog } from "./queries.js";
 
 /** The definitions a session computes its figures under. */
@@ -83,9 +83,11 @@ export function keptRelations(catalog: Catalog): string[] {
  * A hex sha256 of every row of table `sources` in `database` (the attached
  * file, or the open one), in source order: changes whenever a source is added,
  * and when a row is edited by hand (its line counts are what the accounting reads).
+ * The open file's database is named after its stem (`runs-2025`, `full`, `my
+ * runs`, or a name crafted to hold SQL), so the name is always quoted.
  */
 async function sourcesFingerprint(db: Database, database: string): Promise<string> {
-  const row = await db.one(`SELECT coalesce(string_agg(s::VARCHAR, chr(10) ORDER BY source_id), '') AS list FROM ${database}.main.sources AS s`);
+  const row = await db.one(`SELECT coalesce(string_agg(s::VARCHAR, chr(10) ORDER BY source_id), '') AS list FROM ${sqlName(database)}.main.sources AS s`);
   return createHash("sha256").update(String(row?.list ?? "")).digest("hex");
 }
 
@@ -94,7 +96,7 @@ async function storedKeyMatches(db: Database, catalog: Catalog, database: string
   const rows = await db.all("SELECT table_name FROM duckdb_tables() WHERE database_name = $database AND schema_name = 'main'", { database });
   const tables = new Set(rows.map((r) => String(r.table_name)));
   if (!tables.has(LAYER_KEY_TABLE) || !keptRelations(catalog).every((name) => tables.has(layerTable(name)))) return false;
-  const key = await db.all(`SELECT definitions, sources FROM ${database}.main.${LAYER_KEY_TABLE}`);
+  const key = await db.all(`SELECT definitions, sources FROM ${sqlName(database)}.main.${LAYER_KEY_TABLE}`);
   if (key.length !== 1) return false;
   return key[0].definitions === definitionsFingerprint(catalog, DEFAULT_DEFINITIONS) && key[0].sources === (await sourcesFingerprint(db, database));
 }

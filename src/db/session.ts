@@ -23,10 +23,11 @@ import { Database, type Params } from "./database.js";
 import { keptKeyMatches, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, QUERIES_DIR, type Catalog, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
+import type { Writable } from "./sandbox.js";
 import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
 
 export { Database, TABLES, createTables };
-export type { Params, Definitions };
+export type { Params, Definitions, Writable };
 export type { Column, SqlType } from "./schema.js";
 import type { Row } from "./values.js";
 export type { Cell, Row } from "./values.js";
@@ -37,8 +38,10 @@ export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
 
 /** How to open a session, and what to load into it. */
 export interface SessionOptions<T> {
-  /** a file kept by `denom ingest --db`: attached read-only, never written */
+  /** a file kept by `denom ingest --db`: attached read-only, never written, the session locked down (sandbox.ts) */
   read?: string;
+  /** with `read`: what the locked-down session may still write (an export being staged) */
+  writable?: Writable;
   /** `denom ingest --db FILE`: FILE opened read-write; the inputs are added to it and its layers kept */
   write?: string;
   /** keep the tables in a temporary file with a memory limit (big inputs); in memory otherwise */
@@ -185,7 +188,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
   const catalog = queryCatalog(QUERIES_DIR);
   // 1. schema (a kept file's is checked, and what it lacks added)
   const db = options.read
-    ? await openStoredForReading(options.read)
+    ? await openStoredForReading(options.read, options.writable)
     : options.write
       ? await openStoredForWriting(options.write)
       : await Database.open({ temporary: options.temporary });

@@ -9,17 +9,21 @@ import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { DataError } from "../errors.js";
 import { createTables, TABLES } from "./schema.js";
 import { Database, sqlString } from "./database.js";
+import { lockDown, type Writable } from "./sandbox.js";
 
 /** The catalog name the file is attached under in a reading session. */
 export const STORED = "stored";
 
 /**
- * Opens FILE for reading: an in-memory session with FILE attached READ_ONLY and
- * its tables on the search path (views created afterwards land in memory).
- * Throws DataError when FILE is missing, cannot be opened (locked by a writer,
- * not a DuckDB file) or was not written by `denom ingest`.
+ * Opens FILE for reading: an in-memory session with FILE attached READ_ONLY
+ * under the fixed name `stored` (never a name built from the path) and its
+ * tables on the search path (views created afterwards land in memory), locked
+ * down (sandbox.ts): no other file, no network, no extension, except the
+ * session's spill folder and `writable` (an export being staged). Throws
+ * DataError when FILE is missing, cannot be opened (locked by a writer, not a
+ * DuckDB file) or was not written by `denom ingest`.
  */
-export async function openStoredForReading(path: string): Promise<Database> {
+export async function openStoredForReading(path: string, writable: Writable = {}): Promise<Database> {
   if (!existsSync(path)) throw new DataError(`--db ${path}: no such file; create it with denom ingest INPUT... --db ${path}`);
   checkDuckdbFile(path);
   // bounded: the figures of millions of attempts spill to disk instead of growing memory
@@ -31,6 +35,8 @@ export async function openStoredForReading(path: string): Promise<Database> {
       throw new DataError(`cannot open database ${path}: ${(e as Error).message}`);
     }
     await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
+    // a file someone else wrote may hold views that read files or URLs: nothing outside runs
+    await lockDown(db, writable);
     await createTables(db, await checkTables(db, STORED, path, "read"));
     const late = new Map<string, string[]>();
     for (const [table, column, type] of await lateColumnsMissing(db, STORED)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);

@@ -55,6 +55,8 @@ export interface IngestOptions {
   skipKnownSources?: boolean;
   /** `--input-format NAME`: read every source with this adapter instead of detecting one */
   format?: Adapter | null;
+  /** `--max-line-bytes N`: the longest JSONL line read (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
+  maxLineBytes?: number;
   /** `--score-key KEY`: the key of a dict-valued score that decides success (Inspect) */
   scoreKey?: string | null;
 }
@@ -184,7 +186,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       let zipProblem: string | null = null;
       const summary = src.zip
         ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
-        : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument });
+        : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes });
       for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
       if (dict.trials > 0)
         options.onWarning?.(

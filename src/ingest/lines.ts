@@ -6,26 +6,57 @@
  * a last line without a newline still counts. `parseLine` turns one line's text
  * into a record, a blank, or a reject reason; it never sees the stream.
  */
-import { isUtf8 } from "node:buffer";
+import { constants, isUtf8 } from "node:buffer";
 import { NonFiniteFilter } from "./non-finite.js";
 
-/** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8). */
+/** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8, or the line is too long). */
 export interface PhysicalLine {
   no: number;
   text: string | null;
   /** byte length of the line without its terminator */
   bytes: number;
+  /**
+   * Set when the line is longer than the splitter's limit: its bytes were
+   * counted and dropped as they came, never held whole; `head` is the start of
+   * the line (at most OVERLONG_HEAD bytes, decoded leniently) for the reject's excerpt.
+   */
+  overlong?: { limit: number; head: string };
 }
 
-/** Splits chunks of bytes into physical lines; feed chunks of any size, then call `end`. */
+/**
+ * The longest line read by default, in bytes: 64 MiB, far under V8's longest
+ * string (about 512 MiB, `buffer.constants.MAX_STRING_LENGTH`), since holding a
+ * line costs several times its size (its bytes, its text, the parsed value, the
+ * stored copy). `--max-line-bytes` raises it up to MAX_LINE_BYTES.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/** The highest `--max-line-bytes`: a line must still fit in one JavaScript string. */
+export const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
+
+/** Bytes of an overlong line kept for its reject's excerpt. */
+const OVERLONG_HEAD = 256;
+
+/**
+ * Splits chunks of bytes into physical lines; feed chunks of any size, then call
+ * `end`. A line longer than `maxBytes` is never held whole: once its pending
+ * bytes pass the limit they are dropped, the rest of it is only counted up to
+ * its newline, and it is emitted with `overlong` set.
+ */
 export class LineSplitter {
   /**
    * The pieces of the line not ended yet, joined once its newline comes: joining
    * at every chunk would copy a line of tens of MB thousands of times over.
    */
   private parts: Buffer[] = [];
+  /** bytes in `parts` */
+  private pending = 0;
+  /** the line being skipped because it passed the limit: its start and its bytes so far */
+  private skipping: { head: Buffer; bytes: number } | null = null;
   private lineNo = 0;
   private atStart = true;
+
+  constructor(private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES) {}
 
   /** Lines seen so far. */
   get lines(): number {
@@ -38,9 +69,11 @@ export class LineSplitter {
       if (this.parts.length) {
         buf = Buffer.concat([...this.parts, chunk]);
         this.parts = [];
+        this.pending = 0;
       }
       if (buf.length < 3 && buf.length > 0 && isBomPrefix(buf)) {
         this.parts = [buf];
+        this.pending = buf.length;
         return;
       }
       if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) buf = buf.subarray(3);
@@ -50,32 +83,72 @@ export class LineSplitter {
     let start = 0;
     let nl = buf.indexOf(10, start);
     if (nl === -1) {
-      this.parts.push(buf);
+      this.hold(buf);
       return;
     }
-    if (this.parts.length) {
-      this.parts.push(buf.subarray(0, nl));
-      this.emit(Buffer.concat(this.parts), onLine);
-      this.parts = [];
+    if (this.parts.length || this.skipping) {
+      this.hold(buf.subarray(0, nl));
+      this.finishPending(onLine);
       start = nl + 1;
       nl = buf.indexOf(10, start);
     }
     while (nl !== -1) {
-      this.emit(buf.subarray(start, nl), onLine);
+      if (nl - start > this.maxBytes) this.emitOverlong(buf.subarray(start, Math.min(nl, start + OVERLONG_HEAD)), nl - start, onLine);
+      else this.emit(buf.subarray(start, nl), onLine);
       start = nl + 1;
       nl = buf.indexOf(10, start);
     }
-    if (start < buf.length) this.parts = [Buffer.from(buf.subarray(start))];
+    // a copy: the rest must not keep the whole chunk alive
+    if (start < buf.length) this.hold(Buffer.from(buf.subarray(start)));
   }
 
   /** Emits the last line when the input did not end with a newline. */
   end(onLine: (line: PhysicalLine) => void): void {
+    if (this.skipping) return this.finishPending(onLine);
     if (this.parts.length === 0) return;
     const rest = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
     this.parts = [];
+    this.pending = 0;
     if (rest.length === 0) return;
     if (this.atStart && isBomPrefix(rest) && rest.length < 3) return;
     this.emit(rest, onLine);
+  }
+
+  /** Keeps `piece` of the line not ended yet, or only counts it once the line is past the limit. */
+  private hold(piece: Buffer): void {
+    if (this.skipping) {
+      this.skipping.bytes += piece.length;
+      return;
+    }
+    this.parts.push(piece);
+    this.pending += piece.length;
+    if (this.pending > this.maxBytes) {
+      const first: Buffer[] = [];
+      for (let n = 0, i = 0; n < OVERLONG_HEAD && i < this.parts.length; n += this.parts[i++].length) first.push(this.parts[i]);
+      this.skipping = { head: Buffer.from(Buffer.concat(first).subarray(0, OVERLONG_HEAD)), bytes: this.pending };
+      this.parts = [];
+      this.pending = 0;
+    }
+  }
+
+  /** The line held or skipped so far has ended. */
+  private finishPending(onLine: (line: PhysicalLine) => void): void {
+    if (this.skipping) {
+      const { head, bytes } = this.skipping;
+      this.skipping = null;
+      this.emitOverlong(head, bytes, onLine);
+      return;
+    }
+    const line = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
+    this.parts = [];
+    this.pending = 0;
+    this.emit(line, onLine);
+  }
+
+  private emitOverlong(head: Buffer, bytes: number, onLine: (line: PhysicalLine) => void): void {
+    this.lineNo++;
+    // lenient decoding: the head may end inside a character
+    onLine({ no: this.lineNo, text: null, bytes, overlong: { limit: this.maxBytes, head: head.toString("utf8").replace(/\uFFFD+$/, "") } });
   }
 
   private emit(bytes: Buffer, onLine: (line: PhysicalLine) => void): void {
@@ -88,6 +161,12 @@ export class LineSplitter {
     const text = isUtf8(body) ? body.toString("utf8") : null;
     onLine({ no: this.lineNo, text, bytes: end });
   }
+}
+
+/** The reject reason of an overlong line. */
+export function overlongReason(line: PhysicalLine): string {
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
+  return `line of ${line.bytes} bytes, longer than the ${mib(line.overlong!.limit)} limit; skipped without reading it into memory (--max-line-bytes raises the limit)`;
 }
 
 function isBomPrefix(buf: Buffer): boolean {

@@ -9,7 +9,7 @@
 import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
 import { jsonParser } from "stream-json/parser.js";
-import { LineSplitter, parseLine } from "./lines.js";
+import { LineSplitter, overlongReason, parseLine, type PhysicalLine } from "./lines.js";
 import { NonFiniteFilter } from "./non-finite.js";
 import { peek } from "./peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
@@ -79,6 +79,8 @@ export interface DocumentOptions {
    * absent reads the document as before.
    */
   chooseDocument?: DocumentChooser | null;
+  /** JSONL: the longest line read, in bytes (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
+  maxLineBytes?: number;
 }
 
 const SNIFF_BYTES = 1 << 20;
@@ -103,13 +105,13 @@ export async function readUnits(
   named: "jsonl" | null = null,
   options: DocumentOptions = {},
 ): Promise<ReadSummary> {
-  if (named === "jsonl") return readJsonl(chunks, sink);
+  if (named === "jsonl") return readJsonl(chunks, sink, options.maxLineBytes);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
   const choose = options.chooseDocument ?? null;
   return sniff(head.bytes, head.ended, containers, choose) === "jsonl"
-    ? readJsonl(head.rest, sink)
+    ? readJsonl(head.rest, sink, options.maxLineBytes)
     : readDocument(head.rest, containers, sink, options);
 }
 
@@ -155,9 +157,11 @@ function firstEntries(value: Record<string, unknown>): DocumentEntry[] {
     .map(([key, v]) => ({ key, value: v, index: null }));
 }
 
-async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink): Promise<ReadSummary> {
-  const splitter = new LineSplitter();
-  const onLine = ({ no, text }: { no: number; text: string | null }) => {
+async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineBytes?: number): Promise<ReadSummary> {
+  const splitter = new LineSplitter(maxLineBytes);
+  const onLine = (line: PhysicalLine) => {
+    const { no, text } = line;
+    if (line.overlong) return sink.reject(no, null, overlongReason(line), line.overlong.head, "line");
     const r = parseLine(text);
     if (r.kind === "blank") sink.blank(no);
     else if (r.kind === "reject") sink.reject(no, null, r.reason, text ?? "(bytes that are not UTF-8)", "line");

@@ -4,7 +4,7 @@
  * (src/db/session.ts runs the steps; this module supplies the ingest step).
  */
 import type { Readable } from "node:stream";
-import { openSession, type Definitions, type Session } from "../db/session.js";
+import { openSession, type Definitions, type Session, type Writable } from "../db/session.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "./ingest.js";
 import { expandedBytes, expandInputs, type InputSpec } from "./sources.js";
 
@@ -20,6 +20,10 @@ export interface RunsOptions extends Definitions {
   onProgress?: IngestOptions["onProgress"];
   /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
   format?: IngestOptions["format"];
+  /** `--max-line-bytes N`: the longest JSONL line read; a longer one is a reject */
+  maxLineBytes?: IngestOptions["maxLineBytes"];
+  /** with `db`: what the locked-down session may write (an export being staged; src/db/sandbox.ts) */
+  writable?: Writable;
   /** `--score-key KEY`: the key of a dict-valued score that decides success */
   scoreKey?: IngestOptions["scoreKey"];
   /** told when reading is done and the figures are being computed (for a progress line) */
@@ -39,7 +43,8 @@ const NOTHING_READ: IngestResult = { sources: 0, records: 0, rejected: 0, attemp
  */
 export async function openRuns(options: RunsOptions): Promise<Session<IngestResult>> {
   const definitions: Definitions = { statusMap: options.statusMap, thresholds: options.thresholds, expectation: options.expectation, by: options.by };
-  if (options.db) return openSession({ read: options.db, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });
+  if (options.db)
+    return openSession({ read: options.db, writable: options.writable, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });
   const specs = expandInputs(options.inputs, options.onWarning);
   return openSession({
     temporary: needsDisk(specs),
@@ -85,12 +90,12 @@ export const IN_MEMORY_MAX_BYTES = 256e6;
 /**
  * True when the inputs may hold more than IN_MEMORY_MAX_BYTES once
  * decompressed (expandedBytes: a gzip by the size its trailer records), or
- * one is stdin or a gzip whose size cannot be told.
+ * one is stdin, a named pipe or a gzip whose size cannot be told.
  */
 export function needsDisk(specs: readonly InputSpec[]): boolean {
   let bytes = 0;
   for (const s of specs) {
-    if (s.kind === "stdin") return true;
+    if (s.kind !== "file") return true;
     bytes += expandedBytes(s.path, s.size);
   }
   return bytes > IN_MEMORY_MAX_BYTES;

@@ -19,8 +19,11 @@ import { DataError } from "../errors.js";
 import { peekBytes } from "./peek.js";
 import { isZip } from "./zip.js";
 
-/** One command-line input after expansion: a file, or stdin. */
-export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "stdin" };
+/**
+ * One command-line input after expansion: a file; a named pipe (a FIFO named
+ * directly), read like stdin: once, as it comes, its size unknown; or stdin.
+ */
+export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "pipe"; path: string } | { kind: "stdin" };
 
 /** Endings that say "one JSON value a line": such a source is read line by line, never sniffed. */
 const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
@@ -65,14 +68,20 @@ const READ_CHUNK = 32 * 1024;
 
 /**
  * Expands command-line inputs: `-` is stdin, a folder is walked recursively
- * (sorted, hidden entries skipped, only RECORD_FILE names), a file is taken as is.
- * Inside a folder, an entry that cannot be looked at (a broken symbolic link, no
- * permission) is skipped and `onWarning` names it. Throws DataError naming the
- * path when an input does not exist (or is a broken link), cannot be read, or is
- * a folder without record files.
+ * (sorted, hidden entries skipped, only RECORD_FILE names), a file is taken as
+ * is, a FIFO named directly is read like stdin. Inside a folder, an entry that
+ * cannot be looked at (a broken symbolic link, no permission), one that is not a
+ * regular file (a FIFO, a socket, a device), a symbolic link that leads back
+ * into a folder being walked (a loop) and a file or folder already reached by
+ * another path are skipped, and `onWarning` names each: every real file is read
+ * once and the walk always ends. Throws DataError naming the path when an input
+ * does not exist (or is a broken link), cannot be read, or is a folder without
+ * record files.
  */
 export function expandInputs(inputs: readonly string[], onWarning: (text: string) => void = () => {}): InputSpec[] {
   const out: InputSpec[] = [];
+  // real files and folders (device and inode) already taken, and the path that took them
+  const seen = new Map<string, string>();
   for (const input of inputs) {
     if (input === "-") {
       out.push({ kind: "stdin" });
@@ -86,20 +95,44 @@ export function expandInputs(inputs: readonly string[], onWarning: (text: string
     }
     if (st.isDirectory()) {
       const found: InputSpec[] = [];
-      walk(input, found, onWarning);
+      walk(input, st, found, onWarning, seen, []);
       if (found.length === 0)
         throw new DataError(
           `${input}: folder holds no record files (names ending ${RECORD_ENDINGS}); rename them to one of these endings, or name a file directly (any name is read)`,
         );
       out.push(...found);
+    } else if (st.isFIFO()) {
+      out.push({ kind: "pipe", path: input });
     } else {
+      // named directly: taken as given, even twice; a folder walked later does not read it again
+      seen.set(identity(st), input);
       out.push({ kind: "file", path: input, size: st.size });
     }
   }
   return out;
 }
 
-function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void): void {
+/** A real file or folder, whatever path reaches it. */
+function identity(st: Stats): string {
+  return `${st.dev}:${st.ino}`;
+}
+
+/** What a non-regular entry is, for the warning that skips it. */
+function entryKind(st: Stats): string {
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/**
+ * Walks folder `dir` (already stat'ed as `dirSt`) into `out`. `ancestors` are
+ * the identities of the folders being walked above it (a link to one of them is
+ * a loop); `seen` holds every file and folder taken so far.
+ */
+function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: string) => void, seen: Map<string, string>, ancestors: string[]): void {
+  seen.set(identity(dirSt), dir);
+  const here = [...ancestors, identity(dirSt)];
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -117,8 +150,26 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void):
       onWarning(`${path}: ${describeStatError(path, e)}; skipped`);
       continue;
     }
-    if (st.isDirectory()) walk(path, out, onWarning);
-    else if (st.isFile() && RECORD_FILE.test(name)) {
+    const id = identity(st);
+    if (st.isDirectory()) {
+      if (here.includes(id)) {
+        onWarning(`${path}: symbolic link loop (leads back to ${seen.get(id) ?? "a folder above it"}); skipped`);
+        continue;
+      }
+      const first = seen.get(id);
+      if (first !== undefined) {
+        onWarning(`${path}: the same folder as ${first} (a symbolic link); read once, skipped here`);
+        continue;
+      }
+      walk(path, st, out, onWarning, seen, here);
+    } else if (!st.isFile()) {
+      onWarning(`${path}: ${entryKind(st)}, not a regular file; skipped (name it directly to read it as a stream)`);
+    } else if (RECORD_FILE.test(name)) {
+      const first = seen.get(id);
+      if (first !== undefined) {
+        onWarning(`${path}: the same file as ${first} (a link); read once, skipped here`);
+        continue;
+      }
       try {
         accessSync(path, fsConstants.R_OK);
       } catch (e) {
@@ -126,6 +177,7 @@ function walk(dir: string, out: InputSpec[], onWarning: (text: string) => void):
         onWarning(`${path}: ${describeFsError(e)}; skipped`);
         continue;
       }
+      seen.set(id, path);
       out.push({ kind: "file", path, size: st.size });
     }
   }
@@ -203,6 +255,7 @@ export async function* openSources(
       yield { skipped: spec.path, reason: INSPECT_SIDE_REASON };
       continue;
     }
+    // a named pipe is read as it comes, like stdin; opening it waits for its writer
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
     yield* classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null);

@@ -87,7 +87,7 @@ export function renderReportMarkdown(data: ReportData): string {
 }
 
 /** A GitHub markdown table; cells are written as given (escape or code() them first). */
-function mdTable(head: string[], rows: (string | number)[][], align: ("left" | "right")[]): string {
+export function mdTable(head: string[], rows: (string | number)[][], align: ("left" | "right")[]): string {
   const line = (cells: (string | number)[]) => `| ${cells.map((c) => String(c)).join(" | ")} |`;
   return [line(head), line(align.map((a) => (a === "right" ? "---:" : "---"))), ...rows.map(line)].join("\n");
 }

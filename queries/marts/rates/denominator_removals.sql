@@ -1,5 +1,5 @@
 -- denominator_removals: what each step removed, and why.
--- Reads: trial_outcomes, denominators.
+-- Reads: trial_outcomes, denominators, removal_reason.
 create or replace view denominator_removals as
 with
 
@@ -12,12 +12,7 @@ removed as (
             when not in_completable then 'completable'
         end as denominator,
         fault,
-        case
-            when fault = 'task' then 'invalid task' || coalesce(' (' || status_detail || ')', '')
-            when fault = 'unknown' then 'unrecognized status "' || raw_status || '"'
-            when status = 'timeout' then 'timeout, cause ' || coalesce(timeout_cause, 'unknown')
-            else status || coalesce(' (' || status_detail || ')', '')
-        end as reason
+        removal_reason(fault, status, status_detail, timeout_cause, raw_status) as reason
     from trial_outcomes
     where not in_completable
 ),

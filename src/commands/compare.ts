@@ -1,0 +1,460 @@
+/**
+ * `denom compare A B` and `denom compare INPUT... --by FIELD --baseline VALUE`:
+ * the paired comparison of DESIGN section 11. Baseline A and candidate B are
+ * paired by task id; for every basis x denominator cell it returns the tasks
+ * both sides keep, each side's successes/count, the difference B - A of the
+ * per-task success shares with its task-clustered standard error, 95% interval,
+ * test (exact McNemar or z), power (mde80, tasks_needed), whether the ranking
+ * flips between cells, where the difference comes from, the discordant tasks,
+ * and each side's own grid as `denom report` prints it.
+ *
+ * Every figure comes from the marts of queries/marts/compare/; nothing is
+ * computed here. With two inputs each is read in its own session (so two inputs
+ * without run ids never collapse into one run); the candidate's trials travel
+ * to the baseline's session as a Parquet file in a temporary folder, added to
+ * compare_side_trials / compare_side_membership there, and compare_pairings
+ * pairs the two sides.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Cell, Row, Session } from "../db/session.js";
+import type { GroupKey } from "../definitions.js";
+import { UsageError } from "../errors.js";
+import { readMetrics, type Interval, type RateCell } from "./report-metrics.js";
+
+export type Basis = RateCell["basis"];
+export type Denominator = RateCell["denominator"];
+
+/** A cell name `basis/denominator`, e.g. `final/total`. */
+export interface CellName {
+  basis: Basis;
+  denominator: Denominator;
+}
+
+export interface CompareOptions {
+  /** two inputs: baseline A then candidate B, each a file, folder or archive (their names in the output) */
+  baseline?: string;
+  candidate?: string;
+  /** one set of inputs split by `--by`: the groups compared */
+  inputs?: string[];
+  by?: GroupKey | null;
+  /** `--baseline VALUE`: the group of `by` every other group is compared with */
+  baselineValue?: string | null;
+  /** `--fail-if-worse CELL`: judge this cell (exit 4 when its ci95 upper end is below 0) */
+  failIfWorse?: CellName | null;
+}
+
+/** One side as the output names it. */
+export interface CompareSide {
+  /** "A" (baseline) or "B" (candidate) in the text */
+  letter: "A" | "B";
+  role: "baseline" | "candidate";
+  /** what the side is: the input path, or `agent=x` for a group of --by */
+  label: string;
+  inputs: string[];
+  /** with --by: the group value (null = records without the field) */
+  group: string | null;
+  agents: string[];
+  models: string[];
+  tasks: number;
+  trials: number;
+  /** the side's own grid, every trial of the side, as `denom report` prints it */
+  rates: RateCell[];
+}
+
+/** A side's count in one cell, summed over the kept trials of the entering tasks; rate = mean over tasks of the per-task share. */
+export interface SideFigure {
+  successes: number;
+  count: number;
+  rate: number | null;
+}
+
+/** One basis x denominator cell of a comparison (DESIGN section 11). Differences are fractions (0.25 = 25 points). */
+export interface CompareCell extends CellName {
+  /** common tasks both sides keep at least one trial of in this cell */
+  tasks: number;
+  baseline: SideFigure;
+  candidate: SideFigure;
+  /** mean over tasks of p_B - p_A; null when no task enters */
+  difference: number | null;
+  /** sd(d) / sqrt(T), sd with T - 1; null when T < 2 */
+  se: number | null;
+  ci95: Interval;
+  /** mcnemar_exact when every entering task has one kept trial per side, else z (approximate); null without tasks */
+  test: "mcnemar_exact" | "z" | null;
+  p_value: number | null;
+  /** tasks where A's share is higher (b) and where B's is (c); McNemar's discordant pairs with one trial each */
+  discordant: { baseline_only: number; candidate_only: number };
+  /** (1.959964 + 0.841621) x se: the smallest difference this many tasks detect with 80% power at alpha 0.05 */
+  mde80: number | null;
+  /** ceil((1.959964 + 0.841621)^2 var(d) / difference^2); null when the difference is 0 or T < 2 */
+  tasks_needed: number | null;
+}
+
+/** Two cells where the candidate leads on one and trails on the other, and what each side lost between them. */
+export interface Flip {
+  lead: CellName & { difference: number };
+  trail: CellName & { difference: number };
+  /** same basis: the trials each side's chain removed between the two denominators, by reason (over the common tasks) */
+  removed: { baseline: Removed[]; candidate: Removed[] };
+  /** different bases: the trials each side's retries rescued (first attempt failed, final succeeded) */
+  rescued: { baseline: number; candidate: number } | null;
+}
+
+export interface Removed {
+  denominator: Denominator;
+  fault: string;
+  status: string;
+  status_detail: string | null;
+  timeout_cause: string | null;
+  reason: string;
+  trials: number;
+}
+
+/** Where a difference comes from, one side, final basis, over the trials of the common tasks. */
+export interface Attribution {
+  trials: number;
+  successes: number;
+  environment_failures: number;
+  timeouts: number;
+  timeouts_by_cause: { queue: number; external: number; loop: number; sluggish: number; unknown: number };
+  grader_errors: number;
+  invalid: number;
+  unrecognized: number;
+  trials_rescued: number;
+  /** tasks with two or more trials, and those whose trials disagree (some pass, some do not); share a fraction, null without such tasks */
+  flaky: { tasks_with_several_trials: number; tasks_disagreeing: number; share: number | null };
+  /** every removal of the chain on the final basis, by reason */
+  removed: Removed[];
+}
+
+export interface DiscordantTask {
+  task_id: string;
+  baseline: { successes: number; count: number; share: number; outcomes: string };
+  candidate: { successes: number; count: number; share: number; outcomes: string };
+  difference: number;
+}
+
+export interface Comparison {
+  baseline: CompareSide;
+  candidate: CompareSide;
+  coverage: {
+    common_tasks: number;
+    only_baseline: number;
+    only_candidate: number;
+    baseline_trials: number;
+    candidate_trials: number;
+    /** trials of the common tasks */
+    baseline_trials_paired: number;
+    candidate_trials_paired: number;
+    /** the unpaired tasks by name (all of them) */
+    only_baseline_tasks: string[];
+    only_candidate_tasks: string[];
+  };
+  cells: CompareCell[];
+  ranking_flips: boolean;
+  /** every flipped pair, the most telling first (same basis, final basis, stricter cells first) */
+  flips: Flip[];
+  attribution: { baseline: Attribution; candidate: Attribution };
+  /** the common tasks whose final/total shares differ, largest |difference| first */
+  discordant_tasks: DiscordantTask[];
+  /** `--fail-if-worse CELL`: worse = the ci95 upper end is below 0 */
+  fail_if_worse: { cell: string; worse: boolean; ci95: Interval } | null;
+}
+
+export interface CompareData {
+  /** `inputs` (two inputs, A and B) or `by` (groups of one input) */
+  mode: "inputs" | "by";
+  by: GroupKey | null;
+  comparisons: Comparison[];
+  /** per session: lines read and rejected (two sessions with two inputs) */
+  accounting: { inputs: string[]; lines: number; records: number; rejected: number; duplicates: number; broken_sources: number }[];
+  rejected: number;
+  broken_sources: number;
+  method: { z: number; z_power: number; tests: Record<"mcnemar_exact" | "z", string> };
+}
+
+export const TEST_METHODS: CompareData["method"]["tests"] = {
+  mcnemar_exact: "exact McNemar: two-sided binomial test on the discordant tasks, p = min(1, 2 sum_{i<=min(b,c)} C(b+c,i) / 2^(b+c))",
+  z: "z test on the paired per-task differences, p = 2 (1 - Phi(|difference| / se)), approximate (normal tail from erfc, Numerical Recipes erfcc, relative error < 1.2e-7)",
+};
+
+/** Parses `final/total` into a cell; throws UsageError naming `flag`. */
+export function parseCellName(text: string, flag: string): CellName {
+  const [basis, denominator, ...rest] = text.trim().split("/");
+  const bases = ["first", "final"];
+  const denominators = ["total", "valid", "attributable", "completable"];
+  if (rest.length || !bases.includes(basis) || !denominators.includes(denominator))
+    throw new UsageError(`${flag} ${text}: a cell is basis/denominator, basis one of ${bases.join(", ")}, denominator one of ${denominators.join(", ")} (e.g. final/total)`);
+  return { basis: basis as Basis, denominator: denominator as Denominator };
+}
+
+/**
+ * The sessions a comparison reads: two inputs, each in its own session (A =
+ * `baseline`, B = `candidate`), or one session whose `--by` groups are the sides
+ * (`candidate` null).
+ */
+export interface CompareSessions {
+  baseline: Session;
+  candidate: Session | null;
+}
+
+/** The relations that hold a side's trials: B's travel to A's session. */
+const SIDE_RELATIONS = ["compare_side_trials", "compare_side_membership"] as const;
+
+/**
+ * Runs the comparison. Two sessions: A against B. One session: the group
+ * `baselineValue` of `by` against every other group. Throws UsageError when
+ * the baseline value names no group or there is no second group.
+ */
+export async function runCompare(sessions: CompareSessions, options: CompareOptions): Promise<CompareData> {
+  const failIfWorse = options.failIfWorse ?? null;
+  if (!sessions.candidate) return compareGroups(sessions.baseline, options);
+  const a = sessions.baseline;
+  const b = sessions.candidate;
+  const baselineInputs = options.baseline ? [options.baseline] : [];
+  const candidateInputs = options.candidate ? [options.candidate] : [];
+  const candidateRates = (await readMetrics(b, {})).rates;
+  const baselineRates = (await readMetrics(a, {})).rates;
+  const accounting = [await accountingOf(a, baselineInputs), await accountingOf(b, candidateInputs)];
+  await bringCandidate(b, a);
+  const sides = new Map<number, SideInfo>([
+    [0, { label: options.baseline ?? "A", inputs: baselineInputs, group: null, rates: baselineRates }],
+    [1, { label: options.candidate ?? "B", inputs: candidateInputs, group: null, rates: candidateRates }],
+  ]);
+  return finish("inputs", null, await readComparisons(a, sides, failIfWorse), accounting, a);
+}
+
+async function compareGroups(session: Session, options: CompareOptions): Promise<CompareData> {
+  const by = options.by;
+  if (!by) throw new UsageError("compare needs two inputs, baseline A and candidate B, or one with --by FIELD --baseline VALUE");
+  const inputs = options.inputs ?? [];
+  const metrics = await readMetrics(session, { by });
+  const scopes = await session.select("compare/group_scopes");
+  const values = scopes.map((s) => s.group_value as string | null);
+  if (options.baselineValue === undefined || options.baselineValue === null)
+    throw new UsageError(`--by ${by} needs --baseline VALUE, the group every other is compared with; values: ${listValues(values)}`);
+  if (!values.includes(options.baselineValue))
+    throw new UsageError(`--baseline ${options.baselineValue}: no ${by} has this value; values: ${listValues(values)}`);
+  if (values.length < 2) throw new UsageError(`--by ${by}: only one group (${listValues(values)}); compare needs a second one, or two inputs A B`);
+  // read by compare_pairings, created (and materialized) after this
+  await session.db.run("SET VARIABLE compare_baseline = $value::VARCHAR", { value: options.baselineValue });
+  const label = (v: string | null) => (v === null ? `${by} not given` : `${by}=${v}`);
+  const sides = new Map<number, SideInfo>(
+    scopes.map((s, i) => [s.scope_id as number, { label: label(s.group_value as string | null), inputs, group: s.group_value as string | null, rates: metrics.groups[i].rates }]),
+  );
+  const comparisons = await readComparisons(session, sides, options.failIfWorse ?? null);
+  return finish("by", by, comparisons, [await accountingOf(session, inputs)], session);
+}
+
+function listValues(values: (string | null)[]): string {
+  return values.map((v) => (v === null ? "(none)" : v)).join(", ") || "none";
+}
+
+/**
+ * Adds the candidate session's side rows (side 0 there) to the baseline's
+ * session as side 1, through a Parquet file in a fresh temporary folder
+ * (removed at once), and pairs side 0 with side 1. The side relations and
+ * compare_pairings are views (`Not materialized`): in A's session each is put
+ * aside for a TEMP table of the same name, before anything that reads them is
+ * created (the session creates a relation once, and later views bind by name).
+ */
+async function bringCandidate(from: Session, to: Session): Promise<void> {
+  await from.need(SIDE_RELATIONS);
+  await to.need([...SIDE_RELATIONS, "compare_pairings"]);
+  const dir = mkdtempSync(join(tmpdir(), "denom-compare-"));
+  try {
+    for (const relation of SIDE_RELATIONS) {
+      const path = join(dir, `${relation}.parquet`);
+      // relation names are constants of this file; the path travels as a bound parameter
+      await from.db.run(`COPY (SELECT * FROM ${relation} WHERE side_id = 0) TO $path (FORMAT parquet)`, { path });
+      await to.db.run(
+        `CREATE TEMP TABLE ${relation}_both AS
+         SELECT * FROM ${relation} WHERE side_id = 0
+         UNION ALL BY NAME
+         SELECT * REPLACE (1::BIGINT AS side_id) FROM read_parquet($path)`,
+        { path },
+      );
+      await replaceView(to, relation, `${relation}_both`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await to.db.run("CREATE TEMP TABLE compare_pairings_both AS SELECT 1::BIGINT AS pairing_id, 0::BIGINT AS baseline_side, 1::BIGINT AS candidate_side");
+  await replaceView(to, "compare_pairings", "compare_pairings_both");
+}
+
+/** Drops the session's TEMP view `name` and renames the TEMP table `table` to it. */
+async function replaceView(session: Session, name: string, table: string): Promise<void> {
+  await session.db.run(`DROP VIEW temp.main.${name}`);
+  await session.db.run(`ALTER TABLE temp.main.${table} RENAME TO ${name}`);
+}
+
+async function accountingOf(session: Session, inputs: string[]): Promise<CompareData["accounting"][number]> {
+  const a = (await session.selectOne("meta/accounting")) as Row;
+  return {
+    inputs,
+    lines: a.lines as number,
+    records: a.records as number,
+    rejected: a.rejected as number,
+    duplicates: a.duplicates as number,
+    broken_sources: a.broken_sources as number,
+  };
+}
+
+async function finish(mode: CompareData["mode"], by: GroupKey | null, comparisons: Comparison[], accounting: CompareData["accounting"], session: Session): Promise<CompareData> {
+  const z = (await session.selectOne("compare/settings")) as Row;
+  return {
+    mode,
+    by,
+    comparisons,
+    accounting,
+    rejected: accounting.reduce((s, a) => s + a.rejected, 0),
+    broken_sources: accounting.reduce((s, a) => s + a.broken_sources, 0),
+    method: { z: z.z as number, z_power: z.z_power as number, tests: TEST_METHODS },
+  };
+}
+
+type SideInfo = { label: string; inputs: string[]; group: string | null; rates: RateCell[] };
+
+/** Reads every pairing of the session's compare_pairings. */
+async function readComparisons(session: Session, sides: Map<number, SideInfo>, failIfWorse: CellName | null): Promise<Comparison[]> {
+  const pairings = await session.select("compare/pairings");
+  const names = new Map((await session.select("compare/side_names")).map((r) => [r.side_id as number, r]));
+  const coverage = await session.select("compare/coverage");
+  const unpaired = await session.select("compare/unpaired_tasks");
+  const cells = await session.select("compare/cells");
+  const flips = await session.select("compare/flips");
+  const removals = await session.select("compare/removals");
+  const attribution = await session.select("compare/attribution");
+  const discordant = await session.select("compare/discordant_tasks");
+
+  return pairings.map((p) => {
+    const id = p.pairing_id;
+    const side = (sideId: number, role: "baseline" | "candidate"): CompareSide => {
+      const info = sides.get(sideId)!;
+      const n = names.get(sideId) ?? {};
+      return {
+        letter: role === "baseline" ? "A" : "B",
+        role,
+        label: info.label,
+        inputs: info.inputs,
+        group: info.group,
+        agents: (n.agents ?? []) as string[],
+        models: (n.models ?? []) as string[],
+        tasks: (n.tasks ?? 0) as number,
+        trials: (n.trials ?? 0) as number,
+        rates: info.rates,
+      };
+    };
+    const cov = coverage.find((c) => c.pairing_id === id)!;
+    const mine = <T extends Row>(rows: T[]) => rows.filter((r) => r.pairing_id === id);
+    const removed = (side: string, basis?: string) =>
+      mine(removals).filter((r) => r.side === side && (basis === undefined || r.basis === basis));
+    const compareCells = mine(cells).map(cellOf);
+    const fail = failIfWorse ? compareCells.find((c) => c.basis === failIfWorse.basis && c.denominator === failIfWorse.denominator)! : null;
+    return {
+      baseline: side(p.baseline_side as number, "baseline"),
+      candidate: side(p.candidate_side as number, "candidate"),
+      coverage: {
+        common_tasks: cov.common_tasks as number,
+        only_baseline: cov.only_baseline as number,
+        only_candidate: cov.only_candidate as number,
+        baseline_trials: cov.baseline_trials as number,
+        candidate_trials: cov.candidate_trials as number,
+        baseline_trials_paired: cov.baseline_trials_paired as number,
+        candidate_trials_paired: cov.candidate_trials_paired as number,
+        only_baseline_tasks: mine(unpaired).filter((u) => u.side === "baseline").map((u) => u.task_id as string),
+        only_candidate_tasks: mine(unpaired).filter((u) => u.side === "candidate").map((u) => u.task_id as string),
+      },
+      cells: compareCells,
+      ranking_flips: mine(flips).length > 0,
+      flips: mine(flips).map((f) => {
+        const between = (side: string) =>
+          removed(side, f.lead_basis as string)
+            .filter((r) => (r.step as number) > Math.min(f.lead_step as number, f.trail_step as number) && (r.step as number) <= Math.max(f.lead_step as number, f.trail_step as number))
+            .map(removedOf);
+        const att = (side: string) => mine(attribution).find((a) => a.side === side);
+        return {
+          lead: { basis: f.lead_basis as Basis, denominator: f.lead_denominator as Denominator, difference: f.lead_difference as number },
+          trail: { basis: f.trail_basis as Basis, denominator: f.trail_denominator as Denominator, difference: f.trail_difference as number },
+          removed: f.same_basis ? { baseline: between("baseline"), candidate: between("candidate") } : { baseline: [], candidate: [] },
+          rescued: f.same_basis ? null : { baseline: num(att("baseline")?.trials_rescued), candidate: num(att("candidate")?.trials_rescued) },
+        };
+      }),
+      attribution: {
+        baseline: attributionOf(mine(attribution).find((a) => a.side === "baseline"), removed("baseline", "final")),
+        candidate: attributionOf(mine(attribution).find((a) => a.side === "candidate"), removed("candidate", "final")),
+      },
+      discordant_tasks: mine(discordant).map((d) => ({
+        task_id: d.task_id as string,
+        baseline: { successes: d.baseline_successes as number, count: d.baseline_count as number, share: d.baseline_share as number, outcomes: d.baseline_outcomes as string },
+        candidate: { successes: d.candidate_successes as number, count: d.candidate_count as number, share: d.candidate_share as number, outcomes: d.candidate_outcomes as string },
+        difference: d.difference as number,
+      })),
+      fail_if_worse: fail
+        ? { cell: `${fail.basis}/${fail.denominator}`, worse: fail.ci95 !== null && fail.ci95[1] < 0, ci95: fail.ci95 }
+        : null,
+    };
+  });
+}
+
+function num(v: Cell | undefined): number {
+  return typeof v === "number" ? v : 0;
+}
+
+function interval(v: Cell | undefined): Interval {
+  return Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null;
+}
+
+function cellOf(r: Row): CompareCell {
+  return {
+    basis: r.basis as Basis,
+    denominator: r.denominator as Denominator,
+    tasks: r.tasks as number,
+    baseline: { successes: r.baseline_successes as number, count: r.baseline_count as number, rate: r.baseline_rate as number | null },
+    candidate: { successes: r.candidate_successes as number, count: r.candidate_count as number, rate: r.candidate_rate as number | null },
+    difference: r.difference as number | null,
+    se: r.se as number | null,
+    ci95: interval(r.ci95),
+    test: r.test as CompareCell["test"],
+    p_value: r.p_value as number | null,
+    discordant: { baseline_only: r.baseline_only as number, candidate_only: r.candidate_only as number },
+    mde80: r.mde80 as number | null,
+    tasks_needed: r.tasks_needed as number | null,
+  };
+}
+
+function removedOf(r: Row): Removed {
+  return {
+    denominator: r.denominator as Denominator,
+    fault: r.fault as string,
+    status: r.status as string,
+    status_detail: r.status_detail as string | null,
+    timeout_cause: r.timeout_cause as string | null,
+    reason: r.reason as string,
+    trials: r.trials as number,
+  };
+}
+
+function attributionOf(a: Row | undefined, removed: Row[]): Attribution {
+  const n = (k: string) => num(a?.[k]);
+  return {
+    trials: n("trials"),
+    successes: n("successes"),
+    environment_failures: n("environment_failures"),
+    timeouts: n("timeouts"),
+    timeouts_by_cause: { queue: n("timeouts_queue"), external: n("timeouts_external"), loop: n("timeouts_loop"), sluggish: n("timeouts_sluggish"), unknown: n("timeouts_unknown") },
+    grader_errors: n("grader_errors"),
+    invalid: n("invalid"),
+    unrecognized: n("unrecognized"),
+    trials_rescued: n("trials_rescued"),
+    flaky: {
+      tasks_with_several_trials: n("tasks_with_several_trials"),
+      tasks_disagreeing: n("tasks_disagreeing"),
+      share: (a?.flaky_share ?? null) as number | null,
+    },
+    removed: removed.map(removedOf),
+  };
+}

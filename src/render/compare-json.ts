@@ -1,0 +1,17 @@
+/**
+ * `denom compare --json`: with two inputs one object, the comparison itself
+ * (`{baseline, candidate, coverage, cells, ranking_flips, ...}`, DESIGN section
+ * 11); with --by an object whose `comparisons` holds one such object per
+ * candidate group. Each comparison carries `ranking_flip_text`, the sentence
+ * the text prints (null without a flip).
+ */
+import type { CompareData } from "../commands/compare.js";
+import { flipSentence } from "./compare-words.js";
+import { renderJson } from "./json.js";
+
+export function renderCompareJson(data: CompareData): string {
+  const { comparisons, ...rest } = data;
+  const shaped = comparisons.map((c) => ({ ...c, ranking_flip_text: flipSentence(c) }));
+  if (data.mode === "inputs" && shaped.length === 1) return renderJson({ ...shaped[0], ...rest });
+  return renderJson({ ...rest, comparisons: shaped });
+}

@@ -1,0 +1,156 @@
+/**
+ * `denom compare` as text for a terminal: the sides and their coverage first,
+ * then the paired differences per cell, tests and power, the ranking flip in a
+ * sentence, where the difference comes from, the first discordant tasks, and
+ * each side's own grid. Fits 80 columns.
+ */
+import type { Attribution, CompareData, Comparison } from "../commands/compare.js";
+import { percent, plural, ratio } from "./format.js";
+import { ci } from "./metrics-text.js";
+import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { heading, table, type TextOptions } from "./table.js";
+
+/** Discordant tasks listed in text (all of them are in --json). */
+export const DISCORDANT_SHOWN = 20;
+
+export function renderCompareText(data: CompareData, options: TextOptions): string {
+  const parts = data.comparisons.map((c) => comparisonText(c, data, options));
+  if (!parts.length) parts.push("nothing to compare");
+  return `${parts.join("\n\n\n")}\n`;
+}
+
+function comparisonText(c: Comparison, data: CompareData, options: TextOptions): string {
+  const out: string[] = [];
+  const cov = c.coverage;
+  out.push(
+    [
+      heading(`denom compare · B - A, paired by task`, options),
+      `  ${sideName(c.baseline)}`,
+      `  ${sideName(c.candidate)}`,
+      `Coverage: ${plural(cov.common_tasks, "task")} on both sides (paired), ${cov.only_baseline} only on A, ${cov.only_candidate} only on B`,
+      `  paired trials: A ${cov.baseline_trials_paired} of ${cov.baseline_trials}, B ${cov.candidate_trials_paired} of ${cov.candidate_trials}`,
+      ...unpairedLines("A", cov.only_baseline_tasks),
+      ...unpairedLines("B", cov.only_candidate_tasks),
+    ].join("\n"),
+  );
+
+  out.push(
+    [
+      heading("Paired difference B - A (mean over tasks of each side's success share among kept trials)", options),
+      table(
+        ["cell", "tasks", "A", "B", "B - A", "95% CI (points)", "p"],
+        c.cells.map((x) => [
+          `${x.basis}/${x.denominator}`,
+          x.tasks,
+          ratio({ successes: x.baseline.successes, count: x.baseline.count, rate: x.baseline.rate }),
+          ratio({ successes: x.candidate.successes, count: x.candidate.count, rate: x.candidate.rate }),
+          points(x.difference, ""),
+          pointsInterval(x.ci95),
+          pValue(x.p_value),
+        ]),
+        ["left", "right", "right", "right", "right", "right", "right"],
+        options,
+      ),
+      "  se over tasks (the trials of one task are one cluster); A and B rates are means of per-task shares",
+    ].join("\n"),
+  );
+
+  out.push(
+    [
+      heading("Test and power (Miller 2024, \"Adding Error Bars to Evals\")", options),
+      table(
+        ["cell", "test", "A only", "B only", "mde80", "tasks needed"],
+        c.cells.map((x) => [
+          `${x.basis}/${x.denominator}`,
+          testName(x),
+          x.discordant.baseline_only,
+          x.discordant.candidate_only,
+          x.mde80 === null ? "n/a" : points(x.mde80, "").replace("+", ""),
+          x.tasks_needed ?? "n/a",
+        ]),
+        ["left", "left", "right", "right", "right", "right"],
+        options,
+      ),
+      "  A only / B only: tasks where that side's share is higher (McNemar's discordant pairs with one trial each)",
+      "  mde80: smallest difference (points) these tasks detect with 80% power at alpha 0.05;",
+      "  tasks needed: paired tasks to detect a difference as large as the observed one, same power",
+    ].join("\n"),
+  );
+
+  const sentence = flipSentence(c);
+  out.push(`${heading("Ranking flips:", options)} ${sentence ?? "none: every cell with a difference has the same sign"}`);
+  const verdict = failIfWorseLine(c);
+  if (verdict) out.push(verdict);
+
+  out.push(attributionText(c, options));
+  out.push(discordantText(c, options));
+  out.push(gridText(c, options));
+  void data;
+  return out.join("\n\n");
+}
+
+function unpairedLines(letter: string, tasks: string[]): string[] {
+  if (!tasks.length) return [];
+  const shown = tasks.slice(0, DISCORDANT_SHOWN).join(", ");
+  return [`  only on ${letter} (not paired): ${shown}${tasks.length > DISCORDANT_SHOWN ? `, ... ${tasks.length - DISCORDANT_SHOWN} more (--json lists all)` : ""}`];
+}
+
+function attributionText(c: Comparison, options: TextOptions): string {
+  const a = c.attribution.baseline;
+  const b = c.attribution.candidate;
+  const row = (label: string, f: (x: Attribution) => string | number) => [label, f(a), f(b)];
+  const rows = [
+    row("trials", (x) => x.trials),
+    row("successes", (x) => x.successes),
+    row("environment failures", (x) => x.environment_failures),
+    row("timeouts", (x) => x.timeouts),
+    ...(["queue", "external", "loop", "sluggish", "unknown"] as const)
+      .filter((k) => a.timeouts_by_cause[k] || b.timeouts_by_cause[k])
+      .map((k) => row(`  cause ${k}`, (x) => x.timeouts_by_cause[k])),
+    row("grader errors", (x) => x.grader_errors),
+    row("invalid tasks", (x) => x.invalid),
+    row("unrecognized statuses", (x) => x.unrecognized),
+    row("rescued by a retry", (x) => x.trials_rescued),
+    row("tasks whose trials disagree", (x) =>
+      x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a"),
+  ];
+  const lines = [
+    heading("Where the difference comes from (final basis, trials of the paired tasks)", options),
+    table(["", "A", "B"], rows, ["left", "right", "right"], options),
+  ];
+  for (const [letter, x] of [["A", a], ["B", b]] as const) {
+    if (!x.removed.length) continue;
+    lines.push(`  ${letter} removed by the chain: ${x.removed.map((r) => `${r.denominator} -${r.trials} ${r.reason}`).join("; ")}`);
+  }
+  return lines.join("\n");
+}
+
+function discordantText(c: Comparison, options: TextOptions): string {
+  const d = c.discordant_tasks;
+  if (!d.length) return `${heading("Discordant tasks (final/total):", options)} none, every paired task has the same share on both sides`;
+  const shown = d.slice(0, DISCORDANT_SHOWN);
+  return [
+    heading(`Discordant tasks (final/total): ${d.length}${d.length > shown.length ? `, the first ${shown.length} (--json lists all)` : ""}`, options),
+    table(
+      ["task", "A", "B", "B - A"],
+      shown.map((t) => [t.task_id, t.baseline.outcomes, t.candidate.outcomes, points(t.difference, "")]),
+      ["left", "left", "left", "right"],
+      options,
+    ),
+  ].join("\n");
+}
+
+function gridText(c: Comparison, options: TextOptions): string {
+  const lines = [heading("Each side's own grid (every trial of the side, as denom report prints it)", options)];
+  for (const side of [c.baseline, c.candidate]) {
+    const cell = (basis: string, denominator: string) => side.rates.find((r) => r.basis === basis && r.denominator === denominator);
+    const rows = ["total", "valid", "attributable", "completable"].map((d) => {
+      const first = cell("first", d);
+      const final = cell("final", d);
+      return [d, first ? `${first.successes}/${first.count}` : "", percent(first?.rate), first ? ci(first.ci95) : "", final ? `${final.successes}/${final.count}` : "", percent(final?.rate), final ? ci(final.ci95) : ""];
+    });
+    lines.push(`  ${side.letter}: ${side.label}`);
+    lines.push(table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options));
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,87 @@
+/**
+ * The comparison in words, shared by the text, markdown and JSON renderers of
+ * `denom compare`: differences in points, the ranking-flip sentence, what a
+ * removal reason means in plain words.
+ */
+import type { CompareCell, Comparison, Flip, Removed } from "../commands/compare.js";
+import { plural } from "./format.js";
+
+/** 0.25 -> "+25.0 points"; null -> "n/a". A difference of fractions is a difference of percentage points. */
+export function points(d: number | null | undefined, unit = " points"): string {
+  if (d === null || d === undefined) return "n/a";
+  const v = d * 100;
+  return `${v > 0 ? "+" : v < 0 ? "-" : "±"}${Math.abs(v).toFixed(1)}${unit}`;
+}
+
+/** [lo, hi] in points: "[-17.6, +67.6]"; null -> "n/a". */
+export function pointsInterval(ci: [number, number] | null): string {
+  return ci ? `[${points(ci[0], "")}, ${points(ci[1], "")}]` : "n/a";
+}
+
+/** The test's name as the output shows it. */
+export function testName(c: Pick<CompareCell, "test">): string {
+  return c.test === "mcnemar_exact" ? "McNemar exact" : c.test === "z" ? "z (approx.)" : "n/a";
+}
+
+/** A p-value: "0.453", "<0.001", "n/a". */
+export function pValue(p: number | null): string {
+  if (p === null) return "n/a";
+  return p < 0.001 ? "<0.001" : p.toFixed(3);
+}
+
+/** What a removal reason means, in words: "an external API", "timeouts (loop)", "missing records". */
+export function lostTo(r: Pick<Removed, "fault" | "status" | "status_detail" | "timeout_cause">): string {
+  const detail = r.status_detail ?? "";
+  if (r.status === "timeout") return r.timeout_cause === "queue" ? "queue waits" : r.timeout_cause === "external" ? "timeouts waiting on an external service" : `timeouts (cause ${r.timeout_cause ?? "unknown"})`;
+  if (/external|api/i.test(detail)) return "an external API";
+  if (detail === "grader_error") return "grader errors";
+  if (r.status === "missing") return "missing records (expected, never run)";
+  if (r.fault === "task") return "invalid tasks";
+  if (r.fault === "unknown") return "unrecognized statuses";
+  return `environment failures (${detail || r.status})`;
+}
+
+/** "A lost 6 trials to an external API" for one side's removals, or null when it lost none. */
+function sideLoss(letter: string, removed: Removed[]): string | null {
+  if (!removed.length) return null;
+  const byPhrase = new Map<string, number>();
+  for (const r of removed) byPhrase.set(lostTo(r), (byPhrase.get(lostTo(r)) ?? 0) + r.trials);
+  const parts = [...byPhrase.entries()].sort((x, y) => y[1] - x[1]).map(([phrase, n], i) => `${i === 0 ? plural(n, "trial") : n} to ${phrase}`);
+  return `${letter} lost ${parts.join(", ")}`;
+}
+
+/** Why one flip happens, in words (after the colon of the sentence). */
+export function flipReason(f: Flip): string {
+  if (f.rescued) return `on first try vs after retries: retries rescued ${plural(f.rescued.baseline, "trial")} for A and ${f.rescued.candidate} for B`;
+  const losses = [sideLoss("A", f.removed.baseline), sideLoss("B", f.removed.candidate)].filter((x): x is string => x !== null);
+  // the trials removed between the two denominators are what changes the tasks each cell pairs
+  return losses.length ? losses.join("; ") : `the tasks entering ${f.trail.basis}/${f.trail.denominator} differ from those of ${f.lead.basis}/${f.lead.denominator}`;
+}
+
+/**
+ * The ranking-flip sentence of the most telling flip: "B leads on final/total
+ * (+25.0 points) but trails on final/attributable (-33.3 points): A lost 6 trials
+ * to an external API." Null without a flip.
+ */
+export function flipSentence(c: Comparison): string | null {
+  const f = c.flips[0];
+  if (!f) return null;
+  const more = c.flips.length > 1 ? ` (${plural(c.flips.length, "pair")} of cells flip in all)` : "";
+  return `B leads on ${f.lead.basis}/${f.lead.denominator} (${points(f.lead.difference)}) but trails on ${f.trail.basis}/${f.trail.denominator} (${points(f.trail.difference)}): ${flipReason(f)}.${more}`;
+}
+
+/** One side named: "A (baseline): runs/a.jsonl · agent agent-a · model m". */
+export function sideName(side: Comparison["baseline"]): string {
+  const extra: string[] = [];
+  if (side.agents.length) extra.push(`${side.agents.length === 1 ? "agent" : "agents"} ${side.agents.join(", ")}`);
+  if (side.models.length) extra.push(`${side.models.length === 1 ? "model" : "models"} ${side.models.join(", ")}`);
+  return `${side.letter} (${side.role}): ${side.label}${extra.length ? ` · ${extra.join(" · ")}` : ""} · ${plural(side.tasks, "task")}, ${plural(side.trials, "trial")}`;
+}
+
+/** The --fail-if-worse verdict as one line, or null without the flag. */
+export function failIfWorseLine(c: Comparison): string | null {
+  const f = c.fail_if_worse;
+  if (!f) return null;
+  if (f.worse) return `--fail-if-worse ${f.cell}: FAIL, B is worse than A (95% CI ${pointsInterval(f.ci95)} points, entirely below 0)`;
+  return `--fail-if-worse ${f.cell}: ok, B is not significantly worse (95% CI ${pointsInterval(f.ci95)} points${f.ci95 ? "" : ": fewer than 2 tasks"})`;
+}

@@ -1,0 +1,27 @@
+/**
+ * `denom gate` as text: one line per condition with its measured value, then
+ * the verdict. Fractions print as percents, p95_s in seconds, cost in USD.
+ */
+import type { GateData, GateResult } from "../commands/gate.js";
+import { percent, plural } from "./format.js";
+
+const FRACTION = /\/|_rate$|_share$/;
+
+/** A figure's value in its unit: "82.0% (82/100)", "312 s", "$0.42", "3". */
+export function gateValue(r: Pick<GateResult, "figure" | "numerator" | "denominator">, value: number | null): string {
+  if (value === null) return "n/a";
+  if (FRACTION.test(r.figure)) return percent(value);
+  if (r.figure === "p95_s") return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
+  if (r.figure === "cost_per_success") return `$${value.toFixed(4)}`;
+  return String(value);
+}
+
+export function renderGateText(data: GateData): string {
+  const lines = data.conditions.map((c) => {
+    const counts = c.numerator !== null && c.denominator !== null ? ` (${c.numerator}/${c.denominator})` : "";
+    return `${c.passed ? "ok  " : "FAIL"} ${c.figure} = ${gateValue(c, c.value)}${counts}, ${c.bound} ${gateValue(c, c.threshold)}${c.value === null ? ": n/a never passes" : ""}`;
+  });
+  const failed = data.conditions.filter((c) => !c.passed).length;
+  lines.push(failed ? `gate failed: ${plural(failed, "condition")} of ${data.conditions.length} not met (exit 4)` : data.conditions.length === 1 ? "gate passed: the condition holds" : `gate passed: all ${data.conditions.length} conditions hold`);
+  return `${lines.join("\n")}\n`;
+}
