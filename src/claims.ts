@@ -184,6 +184,33 @@ export function meanOfRatios(runs: readonly { successes: number; count: number }
   return k === 0n ? null : reduce({ num: sum.num, den: sum.den * k });
 }
 
+/**
+ * The exact value of pass@k (`hat` false) or pass^k (`hat` true) over tasks
+ * given as (n, c) shapes with their task counts (view audit_pass_at_k): the
+ * mean over tasks of 1 - C(n-c, k)/C(n, k), or of C(c, k)/C(n, k) (DESIGN
+ * section 7), as a fraction, so that a claim is matched exactly; null when no
+ * task has k trials. Shapes with n < k are not given (the view skips them).
+ */
+export function passAtKFraction(shapes: readonly { n: number; c: number; tasks: number }[], k: number, hat: boolean): Fraction | null {
+  let sum: Fraction = { num: 0n, den: 1n };
+  let tasks = 0n;
+  for (const s of shapes) {
+    if (s.n < k || s.tasks <= 0) continue;
+    // C(a, k) / C(n, k) = prod_{i<k} (a - i) / (n - i), a falling factorial over another
+    const fall = (a: number) => {
+      let p = 1n;
+      for (let i = 0; i < k; i++) p *= BigInt(Math.max(a - i, 0));
+      return p;
+    };
+    const den = fall(s.n);
+    const part = hat ? { num: fall(s.c), den } : { num: den - fall(s.n - s.c), den };
+    const weighted = { num: part.num * BigInt(s.tasks), den: part.den };
+    sum = reduce({ num: sum.num * weighted.den + weighted.num * sum.den, den: sum.den * weighted.den });
+    tasks += BigInt(s.tasks);
+  }
+  return tasks === 0n ? null : reduce({ num: sum.num, den: sum.den * tasks });
+}
+
 /** A fraction as a JS number (for display and for ordering by distance only). */
 export function toNumber(f: Fraction): number {
   // dividing two exactly represented integers rounds the true quotient correctly

@@ -48,6 +48,7 @@ interface CommonFlags extends OutputFlags {
   expect?: string;
   expectCount?: string;
   inputFormat?: string;
+  runPerFile?: boolean;
   scoreKey?: string;
   maxLineBytes?: string;
 }
@@ -480,11 +481,12 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
       .option("--max-line-bytes <size>", MAX_LINE_HELP)
-      .option("--score-key <key>", SCORE_KEY_HELP),
+      .option("--score-key <key>", SCORE_KEY_HELP)
+      .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
     INGEST_OUTPUT,
   )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string }) => {
+    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; runPerFile?: boolean }) => {
       const out = outputOf(flags, io, INGEST_OUTPUT);
       checkInputs(inputs, flags, io, out);
       const options: IngestCommandOptions = {
@@ -492,6 +494,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         format: inputFormat(flags, out),
         maxLineBytes: parseLineLimit(flags.maxLineBytes),
         scoreKey: flags.scoreKey ?? null,
+        runPerFile: Boolean(flags.runPerFile),
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -674,7 +677,8 @@ function addRunsFlags(cmd: Command, spec: OutputSpec): Command {
         .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
         .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
         .option("--max-line-bytes <size>", MAX_LINE_HELP)
-        .option("--score-key <key>", SCORE_KEY_HELP),
+        .option("--score-key <key>", SCORE_KEY_HELP)
+        .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
     ),
     spec,
   );
@@ -769,6 +773,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
     format: inputFormat(flags, out),
+    runPerFile: Boolean(flags.runPerFile),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
     scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
@@ -840,23 +845,26 @@ async function withProgress<T>(io: Io, notices: Notices, options: Pick<RunsOptio
 }
 
 /**
- * The exit code --strict asks for: 1 (data error) when any line was rejected or any
+ * The exit code --strict asks for: 1 (data error) when any line was rejected, any
  * source broke part-way (a truncated gzip or tar, whose lost rest no line count
- * shows), both from the accounting view; else 0.
+ * shows), or differing duplicates met from two sources (issue 15: two runs taken
+ * for one), all from the accounting view; else 0.
  */
-function strictExit(flags: { strict?: boolean }, read: { rejected: number; broken_sources: number }, io: Io): number {
-  if (flags.strict && (read.rejected > 0 || read.broken_sources > 0)) {
-    io.stderr.write(`denom: ${strictProblems(read.rejected, read.broken_sources)} and --strict is set\n`);
+function strictExit(flags: { strict?: boolean }, read: { rejected: number; broken_sources: number; duplicates_across_sources?: number }, io: Io): number {
+  const across = read.duplicates_across_sources ?? 0;
+  if (flags.strict && (read.rejected > 0 || read.broken_sources > 0 || across > 0)) {
+    io.stderr.write(`denom: ${strictProblems(read.rejected, read.broken_sources, across)} and --strict is set\n`);
     return ExitCode.data;
   }
   return ExitCode.ok;
 }
 
-/** What --strict refuses, in words: "2 lines rejected", "1 source broken", or both. */
-function strictProblems(rejected: number, broken: number): string {
+/** What --strict refuses, in words: "2 lines rejected", "1 source broken", "100 differing duplicates across sources". */
+function strictProblems(rejected: number, broken: number, across = 0): string {
   const parts: string[] = [];
   if (rejected > 0) parts.push(`${rejected} line${rejected === 1 ? "" : "s"} rejected`);
   if (broken > 0) parts.push(`${broken} source${broken === 1 ? "" : "s"} broken part-way (warned above)`);
+  if (across > 0) parts.push(`${across} differing duplicate${across === 1 ? "" : "s"} from two sources (warned above)`);
   return parts.join(" and ");
 }
 

@@ -159,15 +159,26 @@ describe("audit: the family on a hand-built mix of runs", () => {
     // without passing. Leaving out b2 "in any attempt" keeps the same trials (shown once).
     // Order: one exclusion each, least contested class first.
     const late = { basis: "first", numerator: "successes+late_passes", aggregation: "pooled", successes: 4, count: 10 };
-    expect(out.matches.map(shape)).toEqual([
+    const overall = out.matches.filter((m: any) => m.group === null);
+    expect(overall.map(shape)).toEqual([
       { ...late, exclude: [{ class: "invalid", scope: "basis" }] },
       { ...late, exclude: [{ class: "unrecognized", scope: "basis" }] },
       { ...late, exclude: [{ class: "timeout", scope: "basis" }] },
     ]);
-    expect(out.matches[2].description).toBe("first-try successes plus late passes over trials whose first attempt did not time out without passing verification");
+    expect(overall[2].description).toBe("first-try successes plus late passes over trials whose first attempt did not time out without passing verification");
     // b2 is left out but succeeded on retry; a4 is counted
-    expect(out.matches[2].hides).toEqual({ trials: 1, never_succeeded: 0, never_succeeded_retried: 0, late_passes_counted: 1 });
-    expect(out.matches[2].equivalent_definitions).toBeGreaterThanOrEqual(1);
+    expect(overall[2].hides).toEqual({ trials: 1, never_succeeded: 0, never_succeeded_retried: 0, late_passes_counted: 1 });
+    expect(overall[2].equivalent_definitions).toBeGreaterThanOrEqual(1);
+    // the claim is checked against each of the 3 runs too (issue 15): run A alone (a1..a6) gives
+    // 2/5 first-try successes with one of a6 (invalid), a5 (aborted first: environment) or a4
+    // (timed out first) left out; B (4 trials) and C (1) give no 40%
+    expect(out.groups).toEqual([{ by: "run_id", value: "A" }, { by: "run_id", value: "B" }, { by: "run_id", value: "C" }]);
+    const first = { basis: "first", numerator: "successes", aggregation: "pooled", successes: 2, count: 5 };
+    expect(out.matches.filter((m: any) => m.group !== null).map((m: any) => [m.group, shape(m)])).toEqual([
+      [{ by: "run_id", value: "A" }, { ...first, exclude: [{ class: "invalid", scope: "basis" }] }],
+      [{ by: "run_id", value: "A" }, { ...first, exclude: [{ class: "environment", scope: "basis" }] }],
+      [{ by: "run_id", value: "A" }, { ...first, exclude: [{ class: "timeout", scope: "basis" }] }],
+    ]);
   });
 
   it("scope: an environment failure on any attempt (a5, c1) versus on the final attempt (c1 only)", async () => {
@@ -328,6 +339,59 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
     expect([near.successes, near.count]).toEqual([159, 391]);
     expect(near.rate).toBeCloseTo(0.4066, 3);
     expect(out.nearest[1].rate).toBeCloseTo(159 / 391, 12);
+  });
+});
+
+describe.skipIf(!hasShared)("audit per group and pass^k on real records (issue 15)", () => {
+  it("the whole Terminal-Bench folder: 0.128 is the Mini SWE-Agent submission's, late passes counted, 51/400", async () => {
+    const r = await denom(["audit", TB, "--claim", "0.128", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json();
+    // pooled over the four submissions nothing gives 0.1275..0.1285 (strict 326/1600); the agent named by
+    // the folder 20250825_swe-agent-mini_claude-4-sonnet: 11 + 9 + 12 + 13 + 6 = 51 resolved of 5 x 80
+    expect(out.strict).toEqual({ successes: 326, count: 1600, rate: 326 / 1600 });
+    expect(out.matches.map((m: any) => [m.group, shape(m)])).toEqual([
+      [{ by: "agent", value: "swe-agent-mini" }, { basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "pooled", successes: 51, count: 400 }],
+      [{ by: "agent", value: "swe-agent-mini" }, { basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "mean_of_runs", successes: 51, count: 400 }],
+    ]);
+    const text = await denom(["audit", TB, "--claim", "0.128"]);
+    expect(text.stdout).toContain("1. agent swe-agent-mini: final successes plus late passes over all trials: 51/400 = 0.1275");
+  });
+
+  it("tau-bench gpt-4o airline: 0.273 is pass^2 over 50 tasks of 4 trials", async () => {
+    const r = await denom(["audit", join(REAL, "tau-bench", "gpt-4o-airline.json"), "--claim", "0.273", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json();
+    expect(out.matches).toHaveLength(1);
+    expect(out.matches[0]).toMatchObject({ group: null, aggregation: "pass^k", k: 2, successes: 84, count: 200 });
+    expect(out.matches[0].rate).toBeCloseTo(0.27333, 5);
+  });
+});
+
+describe("audit: pass@k and pass^k in the family (issue 15)", () => {
+  // task x: 2 of 3 trials succeed (trial 0 fails), task y: 3 of 3. pass^2 = (C(2,2)/C(3,2) + 1) / 2
+  // = (1/3 + 1) / 2 = 2/3; pass^3 = (0 + 1) / 2 = 1/2; pass@2 = pass@3 = 1. Pooled 5/6; the mean of the
+  // three trial-runs (1/2, 1, 1) = 5/6: no rate definition gives 2/3 or 1/2.
+  const dir = tempDir({
+    "k.jsonl": jsonl(
+      { task_id: "x", trial: 0, status: "failure" },
+      { task_id: "x", trial: 1, status: "success" },
+      { task_id: "x", trial: 2, status: "success" },
+      { task_id: "y", trial: 0, status: "success" },
+      { task_id: "y", trial: 1, status: "success" },
+      { task_id: "y", trial: 2, status: "success" },
+    ),
+  });
+
+  it("matches pass^2 = 2/3 and pass^3 = 1/2 exactly, and nothing else", async () => {
+    const two = (await denom(["audit", join(dir, "k.jsonl"), "--claim", "2/3", "--json"])).json();
+    expect(two.matches.map((m: any) => [m.aggregation, m.k, m.group])).toEqual([["pass^k", 2, null]]);
+    expect(two.matches[0].description).toBe("pass^2: the chance that all of 2 trials drawn from a task succeed (final successes), mean over 2 tasks with 2 or more trials");
+    const half = (await denom(["audit", join(dir, "k.jsonl"), "--claim", "50%", "--json"])).json();
+    expect(half.matches.map((m: any) => [m.aggregation, m.k])).toEqual([["pass^k", 3]]);
+    const one = (await denom(["audit", join(dir, "k.jsonl"), "--claim", "100%", "--json"])).json();
+    // pass@2 and pass@3 are 1; no rate definition keeps only successes (x's failure is a plain failure)
+    expect(one.matches.map((m: any) => [m.aggregation, m.k])).toEqual([["pass@k", 2], ["pass@k", 3]]);
   });
 });
 

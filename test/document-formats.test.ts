@@ -264,8 +264,11 @@ describe("the format of each source", () => {
     // {"a": 1}: no format claims it; read as swe-bench-pro, its entry is a reject naming the key
     const dir = tempDir({ "x.json": JSON.stringify({ a: true, task_id: false }) });
     const detected = (await denom(["report", "--json", join(dir, "x.json")]));
-    // task_id is a canonical name, so swe-bench-pro does not claim it; canonical rejects task_id false
-    expect(detected.json().rejects).toEqual([expect.objectContaining({ line: 1, reason: "task_id: expected a string, got a boolean" })]);
+    // task_id is a canonical name, so swe-bench-pro does not claim it; canonical rejects task_id false,
+    // and a source of lines but no record is an error (issue 15)
+    expect(detected.code).toBe(1);
+    expect(detected.stderr).toContain("x.json:1: task_id: expected a string, got a boolean");
+    expect(detected.stderr).toContain("x.json: 1 line but no record (1 rejected)");
     const forced = await denom(["report", "--json", join(dir, "x.json"), "--input-format", "swe-bench-pro"]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(finals(forced.json())).toEqual([[1, 2], [1, 2], [1, 2]]);

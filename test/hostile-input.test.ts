@@ -252,8 +252,10 @@ describe("archives and files", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("no attempt records in the inputs: every rate is n/a");
     expect(text.stdout).toMatch(/^ {2}total +0\/0 +n\/a +0\/0 +n\/a *$/m);
-    // every line rejected is no records too; --strict fails on the rejects
-    expect((await denom(["report", "-"], "[1]\n")).code).toBe(0);
+    // every line rejected is lines but no record: an error naming what the input looks like (issue 15)
+    const rejected = await denom(["report", "-"], "[1]\n");
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toContain('denom: -: 1 line but no record (1 rejected): it looks like JSON that holds no record denom reads (first line: "[1]")');
     expect((await denom(["report", "--strict", "-"], "[1]\n")).code).toBe(1);
   });
 
@@ -508,7 +510,8 @@ describe("the built CLI on hostile input", () => {
   it("never prints a stack trace without --debug", () => {
     const dir = tempDir({ "deep.jsonl": `{"task_id":"d","status":"success","x":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n` });
     const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), "report", join(dir, "deep.jsonl")], { encoding: "utf8" });
-    expect(r.status).toBe(0);
+    // its one line is rejected: lines but no record, exit 1 naming what it looks like (issue 15)
+    expect(r.status).toBe(1);
     expect(strayLines(r.stderr)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@
  */
 import type { Session } from "../db/session.js";
 import type { Row } from "../db/session.js";
-import { matchesClaim, meanOfRatios, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
+import { matchesClaim, meanOfRatios, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 
@@ -41,16 +41,36 @@ export interface RunFigure {
 }
 
 /**
+ * The group of trials a figure is computed over (issue 15): null for all the
+ * trials loaded; else one run, agent or model of several (view audit_scoped_trials).
+ */
+export interface AuditGroup {
+  by: "run_id" | "agent" | "model";
+  value: string;
+}
+
+/**
  * One definition of the family with its figure on the loaded runs.
  * `successes`/`count` are over the trials it keeps (for a mean of runs, the sums over runs);
  * `rate` is successes/count when pooled, the mean of the per-run rates (runs with no trial
  * left drop out) for `mean_of_runs`; a fraction, null when there is no trial.
  */
 export interface DefinitionFigure {
+  /** the trials the figure is over: null = all of them, else one group of several */
+  group: AuditGroup | null;
   basis: "first" | "final";
   numerator: "successes" | "successes+late_passes";
   exclude: Exclusion[];
-  aggregation: "pooled" | "mean_of_runs";
+  /**
+   * pooled over trials, the mean of per-run rates, or (issue 15) pass@k / pass^k:
+   * the mean over tasks with at least k trials (`k`) of the chance that at least
+   * one (pass@k) or all (pass^k) of k trials drawn from the task's succeed, on
+   * final successes; `successes`/`count` are then the final successes and trials
+   * of those tasks
+   */
+  aggregation: "pooled" | "mean_of_runs" | "pass@k" | "pass^k";
+  /** k of pass@k and pass^k; absent otherwise */
+  k?: number;
   successes: number;
   count: number;
   rate: number | null;
@@ -87,8 +107,10 @@ export interface ClaimAudit {
   matches: DefinitionFigure[];
   /** the three definitions nearest the claim, only when nothing matches */
   nearest?: NearDefinition[];
-  /** final successes over all trials */
+  /** final successes over all trials (all groups together) */
   strict: { successes: number; count: number; rate: number | null };
+  /** the groups the claim was also checked against (each run, agent, model where there are several) */
+  groups: AuditGroup[];
   /** the family's size, and how many of its definitions differ on these runs */
   searched: { definitions: number; distinct: number };
 }
@@ -101,6 +123,8 @@ export interface AuditData {
   rejected: number;
   /** sources of the runs audited that broke part-way (a truncated gzip or tar); --strict fails on these too */
   broken_sources: number;
+  /** differing duplicates dropped whose kept copy came from another source (never quiet); --strict fails on these too */
+  duplicates_across_sources: number;
 }
 
 /** How many near definitions are listed when a claim is not reproduced. */
@@ -148,19 +172,80 @@ export async function readAudit(session: Session, claims: Claim[]): Promise<Audi
   const read = await session.selectOne("meta/accounting");
   const rejected = (read?.rejected as number) ?? 0;
   const broken_sources = (read?.broken_sources as number) ?? 0;
+  const duplicates_across_sources = (read?.duplicates_across_sources as number) ?? 0;
   // one query: audit_figures carries the per-run figures and the strict definition, so the
-  // views below it (trials, stg_attempts) are evaluated once
+  // views below it (trials, stg_attempts) are evaluated once; every scope (all trials, and
+  // each run, agent and model where there are several) in the same rows
   const rows = await session.select("audit/audit_figures");
-  const strictRow = rows.find((r) => r.is_strict);
+  const strictRow = rows.find((r) => r.is_strict && r.scope_by === "all");
   const strict = {
     successes: (strictRow?.successes as number) ?? 0,
     count: (strictRow?.count as number) ?? 0,
     rate: (strictRow?.rate as number | null) ?? null,
   };
   const candidates = rows.filter((r) => r.is_representative).map(candidate);
-  const searched = { definitions: rows.length, distinct: candidates.length };
-  const audits = claims.map((claim) => auditClaim(claim, candidates, strict, searched));
-  return { audits, claims, rejected, broken_sources };
+  const passRows = await session.select("audit/audit_pass_at_k");
+  const passes = passCandidates(passRows);
+  candidates.push(...passes);
+  const groups = rows
+    .filter((r) => r.scope_by !== "all" && r.simplicity === 1)
+    .map((r) => ({ by: r.scope_by as AuditGroup["by"], value: r.scope_value as string }));
+  const definitions = rows.filter((r) => r.scope_by === "all").length + passes.filter((c) => c.figure.group === null).length;
+  const searched = { definitions, distinct: candidates.filter((c) => c.figure.group === null).length };
+  const audits = claims.map((claim) => auditClaim(claim, candidates, strict, searched, groups));
+  return { audits, claims, rejected, broken_sources, duplicates_across_sources };
+}
+
+/** The group of an audit_figures or audit_pass_at_k row: null for all trials. */
+function groupOf(r: Row): AuditGroup | null {
+  return r.scope_by === "all" ? null : { by: r.scope_by as AuditGroup["by"], value: r.scope_value as string };
+}
+
+/**
+ * pass@k and pass^k as members of the family (issue 15): one candidate each per
+ * scope and k (pass^1 is pass@1, so only pass@1; and pass@1 only when some task
+ * has more than one trial, else it is the pooled rate). The rate is the view's;
+ * the exact fraction for matching comes from its (n, c) shapes.
+ */
+function passCandidates(rows: Row[]): Candidate[] {
+  const out: Candidate[] = [];
+  const most = new Map<string, number>();
+  for (const r of rows) {
+    const key = `${r.scope_by}\t${r.scope_value}`;
+    most.set(key, Math.max(most.get(key) ?? 0, r.k as number));
+  }
+  for (const r of rows) {
+    const k = r.k as number;
+    if (k === 1 && (most.get(`${r.scope_by}\t${r.scope_value}`) ?? 1) <= 1) continue;
+    const shapes = ((r.shapes ?? []) as Row[]).map((x) => ({ n: x.n as number, c: x.c as number, tasks: x.tasks as number }));
+    for (const hat of k === 1 ? [false] : [false, true]) {
+      const aggregation = hat ? "pass^k" : "pass@k";
+      const tasks = r.tasks as number;
+      const skipped = r.skipped as number;
+      const figure: DefinitionFigure = {
+        group: groupOf(r),
+        basis: "final",
+        numerator: "successes",
+        exclude: [],
+        aggregation,
+        k,
+        successes: r.successes as number,
+        count: r.trials as number,
+        rate: (hat ? r.pass_hat_k : r.pass_at_k) as number | null,
+        description: `${hat ? "pass^" : "pass@"}${k}: the chance that ${hat ? "all" : "at least one"} of ${k} trials drawn from a task ${hat ? "succeed" : "succeeds"} (final successes), mean over ${plural(tasks, "task")} with ${k} or more trials${skipped ? ` (${skipped} with fewer skipped)` : ""}`,
+        runs: null,
+        hides: { trials: 0, never_succeeded: 0, never_succeeded_retried: 0, late_passes_counted: 0 },
+        equivalent_definitions: 0,
+        simplicity: 1000 + 2 * k + (hat ? 1 : 0),
+      };
+      out.push({ figure, exact: passAtKFraction(shapes, k, hat) });
+    }
+  }
+  return out;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 function candidate(r: Row): Candidate {
@@ -179,9 +264,10 @@ function candidate(r: Row): Candidate {
   }
   const basis = r.basis as DefinitionFigure["basis"];
   const numerator = r.numerator as DefinitionFigure["numerator"];
-  const aggregation = r.aggregation as DefinitionFigure["aggregation"];
+  const aggregation = r.aggregation as "pooled" | "mean_of_runs";
   const meanOfRuns = aggregation === "mean_of_runs";
   const figure: DefinitionFigure = {
+    group: groupOf(r),
     basis,
     numerator,
     exclude,
@@ -206,7 +292,14 @@ function candidate(r: Row): Candidate {
   return { figure, exact };
 }
 
-function auditClaim(claim: Claim, candidates: Candidate[], strict: ClaimAudit["strict"], searched: ClaimAudit["searched"]): ClaimAudit {
+function auditClaim(
+  claim: Claim,
+  candidates: Candidate[],
+  strict: ClaimAudit["strict"],
+  searched: ClaimAudit["searched"],
+  groups: AuditGroup[],
+): ClaimAudit {
+  // all trials first, then each group; within each, simplest first (the candidates' order)
   const matches = candidates.filter((c) => c.exact !== null && matchesClaim(c.exact, claim)).map((c) => c.figure);
   const audit: ClaimAudit = {
     claim: claim.text,
@@ -216,6 +309,7 @@ function auditClaim(claim: Claim, candidates: Candidate[], strict: ClaimAudit["s
     reproduced: matches.length > 0,
     matches,
     strict,
+    groups,
     searched,
   };
   if (matches.length === 0) {
@@ -223,7 +317,7 @@ function auditClaim(claim: Claim, candidates: Candidate[], strict: ClaimAudit["s
     audit.nearest = candidates
       .filter((c) => c.exact !== null)
       .map((c) => ({ ...c.figure, distance: Math.abs(toNumber(c.exact as Fraction) - value) }))
-      .sort((a, b) => a.distance - b.distance || a.simplicity - b.simplicity)
+      .sort((a, b) => a.distance - b.distance || Number(a.group !== null) - Number(b.group !== null) || a.simplicity - b.simplicity)
       .slice(0, NEAREST_SHOWN);
   }
   return audit;
@@ -246,7 +340,7 @@ const CLASS_WORDS: Record<ExcludedClass, { basis: string; any: string }> = {
  * environment failure".
  */
 export function describeDefinition(
-  d: Pick<DefinitionFigure, "basis" | "numerator" | "exclude" | "aggregation">,
+  d: Pick<DefinitionFigure, "basis" | "numerator" | "exclude"> & { aggregation: "pooled" | "mean_of_runs" },
   runs: readonly { count: number }[],
 ): string {
   const late = d.numerator === "successes+late_passes";

@@ -16,7 +16,7 @@ import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/in
 import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/sources.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey"> {
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile"> {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */

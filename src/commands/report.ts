@@ -15,6 +15,7 @@ import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
 export type { RateCell } from "./report-metrics.js";
 import type { RunsOptions } from "../ingest/runs.js";
+import { readNotices, type Notices } from "../ingest/notices.js";
 
 export interface ReportOptions extends RunsOptions {
   /** `--by`: every figure again per value of this field */
@@ -78,8 +79,12 @@ export interface RunLogInfo {
   source: string;
 }
 
-/** The meta block: whatever someone needs to recompute the denominators. */
-export interface Meta {
+/**
+ * The meta block: whatever someone needs to recompute the denominators; and
+ * (issue 15, Notices) the sources whose differing duplicates met, the ids that
+ * differ only by case or whitespace, and what the trials pool under one figure.
+ */
+export interface Meta extends Notices {
   tool: string;
   sources: SourceInfo[];
   skipped_files: { name: string; reason: string }[];
@@ -116,6 +121,10 @@ export interface ReportData extends Omit<Metrics, "rates"> {
     duplicates: number;
     duplicates_identical: number;
     duplicates_differing: number;
+    /** differing duplicates dropped whose kept copy came from another source (meta.duplicate_sources; --strict fails) */
+    duplicates_across_sources: number;
+    /** keys written twice in one JSON object (the last value read); table duplicate_keys lists them */
+    duplicate_keys: number;
     unrecognized: number;
     naive_timestamps: number;
     non_finite: number;
@@ -240,6 +249,7 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
   const secrets_masked = (await session.select("meta/secrets_masked")) as unknown as Meta["secrets_masked"];
   const run_logs = (await session.select("meta/run_logs")) as unknown as RunLogInfo[];
   return {
+    ...(await readNotices(session)),
     tool: `denom ${VERSION}`,
     sources,
     skipped_files,

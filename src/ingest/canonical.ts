@@ -4,6 +4,7 @@
  * reason. Format adapters (formats/*.ts) map a harness's record onto these field
  * names; this module is the only place that checks types.
  */
+import { BigLiteral, plainNumber } from "./literal.js";
 import { parseTimestamp, typeName } from "./timestamps.js";
 
 /**
@@ -135,7 +136,9 @@ export function normalizeAttempt(record: Record<string, unknown>): NormalizeResu
     const out: Record<string, unknown> = {};
     let naive = 0;
     for (const spec of ATTEMPT_FIELDS) {
-      const raw = pick(record, spec);
+      const picked = pick(record, spec);
+      // an integer beyond 2^53 keeps its text as an id; anywhere else it is its number
+      const raw = spec.kind === "id" ? picked : plainNumber(picked);
       if (spec.kind === "events") {
         const events = readEvents(raw);
         out.events = events.events;
@@ -183,7 +186,8 @@ export function normalizeAttempt(record: Record<string, unknown>): NormalizeResu
  * harness's field. Absent (undefined or null) is `{value: null}`, or an error
  * when required; a timestamp's value is epoch microseconds (UTC).
  */
-export function readField(spec: FieldSpec, raw: unknown): { value: unknown } | { error: string } {
+export function readField(spec: FieldSpec, given: unknown): { value: unknown } | { error: string } {
+  const raw = spec.kind === "id" ? given : plainNumber(given);
   if (raw === undefined || raw === null) return spec.required ? { error: `${spec.field}: missing` } : { value: null };
   if (spec.kind === "timestamp") {
     const t = parseTimestamp(raw);
@@ -216,6 +220,8 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
         return raw;
       }
       if (typeof raw === "number" && Number.isFinite(raw)) return String(raw);
+      // written as a number too long for a double: the digits as written, never the rounded double
+      if (raw instanceof BigLiteral) return raw.text;
       throw new FieldError(`${spec.field}: expected a string, got ${typeName(raw)}`);
     case "status":
       if (typeof raw === "string") return raw;
@@ -277,7 +283,7 @@ function readEvents(raw: unknown): { events: CanonicalEvent[]; naive: number } {
       throw new FieldError(`events[${seq}]: expected an object, got ${typeName(e)}`);
     const ev = e as Record<string, unknown>;
     let ts: number | null = null;
-    const rawTs = ev.ts ?? ev.timestamp;
+    const rawTs = plainNumber(ev.ts ?? ev.timestamp);
     if (rawTs !== undefined && rawTs !== null) {
       const t = parseTimestamp(rawTs);
       if ("error" in t) throw new FieldError(`events[${seq}].ts: ${t.error}`);

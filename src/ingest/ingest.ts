@@ -14,7 +14,7 @@ import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
 import { excerpt, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
-import { expandInputs, fileSha256, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
+import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
 import { ZipArchive } from "./zip.js";
 
 /** A line that was not loaded, as shown to the user. */
@@ -55,6 +55,12 @@ export interface IngestOptions {
   skipKnownSources?: boolean;
   /** `--input-format NAME`: read every source with this adapter instead of detecting one */
   format?: Adapter | null;
+  /**
+   * `--run-per-file`: every source is its own run (DESIGN section 4): an attempt's
+   * `run_id` becomes the source's name, or `NAME#RUN_ID` when the record names a run,
+   * so that records of two files never collapse as duplicates of one run.
+   */
+  runPerFile?: boolean;
   /** `--max-line-bytes N`: the longest JSONL line read (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
   /** `--score-key KEY`: the key of a dict-valued score that decides success (Inspect) */
@@ -104,6 +110,9 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
     let read = 0;
     let recordsRead = 0;
+    let repeatedKeys = 0;
+    // sources with lines but no record: what each looks like, said when nothing at all was read
+    const noRecord: string[] = [];
     const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total, recordsRead) : undefined;
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
@@ -161,6 +170,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         }
         const lineHash = hash("sha1", u.text, "base64"); // one-shot: no Hash object per record
         for (const a of attempts) {
+          if (options.runPerFile) a.run_id = a.run_id === null ? name.text : `${name.text}#${a.run_id}`;
           loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: adapter, lineHash, nonFinite: u.nonFinite });
         }
         counts.records++;
@@ -169,6 +179,16 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         counts.nonFinite += u.nonFinite;
       };
       const onUnit = (raw: Unit) => {
+        if (raw.duplicateKeys) {
+          for (const key of raw.duplicateKeys) {
+            const shown = maskSecrets(key).text;
+            loader.duplicateKey(id, raw.line, raw.location, shown);
+            if (++repeatedKeys <= REPEATED_KEYS_SHOWN) {
+              const where = raw.location ? `${name.text} (${raw.location})` : `${name.text}:${raw.line}`;
+              options.onWarning?.(`${where}: key ${JSON.stringify(shown)} is written twice in one object; the last value is read, as JSON.parse does`);
+            }
+          }
+        }
         const { unit: u, masked } = maskUnit(raw);
         if (masked) loader.masked(id, u.line, u.location, masked);
         const context = { source: name.text, header: u.header ?? null, scoreKey: options.scoreKey ?? null };
@@ -205,6 +225,17 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       known?.digests.set(sha256, name.text);
       const problem = zipProblem ?? src.problem();
       if (problem) options.onWarning?.(`${name.text}: ${problem}`);
+      const endings = summary.endings;
+      if (endings && endings.mixed > 0)
+        options.onWarning?.(
+          endings.mode === "cr"
+            ? `${name.text}: mixed line endings: its lines end with a lone CR, but ${endings.mixed} end with LF or CRLF (each ends a line all the same)`
+            : `${name.text}: mixed line endings: ${endings.mixed} line${endings.mixed === 1 ? " holds" : "s hold"} a lone CR (not a line end in a file of LF lines; such a line is read whole)`,
+        );
+      // JSONL: the splitter's count, so lines = records + blank + rejected is a
+      // real check (the accounting view says what does not add up); a document
+      // counts its elements, which are records or rejects by construction
+      const lines = summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected;
       loader.source({
         source_id: id,
         name: name.text,
@@ -212,10 +243,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         bytes,
         format: summary.format,
         physical_lines: summary.physicalLines,
-        // JSONL: the splitter's count, so lines = records + blank + rejected is a
-        // real check (the accounting view says what does not add up); a document
-        // counts its elements, which are records or rejects by construction
-        lines: summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected,
+        lines,
         records: counts.records,
         blank: counts.blank,
         rejected: counts.rejected,
@@ -225,18 +253,31 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         loaded_at: Date.now() * 1000,
         adapter: formats.adapters(),
       });
+      if (counts.records === 0 && lines > counts.blank && src.head) {
+        const n = summary.physicalLines;
+        const what = `${name.text}: ${n} line${n === 1 ? "" : "s"} but no record (${counts.rejected} rejected): it looks like ${looksLike(src.head())}`;
+        noRecord.push(what);
+      }
       result.sources++;
       result.records += counts.records;
       result.rejected += counts.rejected;
       result.attempts += counts.attempts;
       if (problem) result.broken++;
     }
+    // an input with lines but no record is no log: an error naming what it looks like (issue 15);
+    // beside inputs that gave records, a warning
+    if (noRecord.length && result.records === 0) throw new DataError(noRecord.join("\n"));
+    for (const what of noRecord) options.onWarning?.(what);
+    if (repeatedKeys > REPEATED_KEYS_SHOWN)
+      options.onWarning?.(`${repeatedKeys} keys in all are written twice in one object (the first ${REPEATED_KEYS_SHOWN} named above; accounting.duplicate_keys counts them, table duplicate_keys lists them)`);
   } finally {
     loader.close();
   }
   return result;
 }
 
+/** Repeated keys named one by one on stderr before the rest are counted. */
+const REPEATED_KEYS_SHOWN = 5;
 /** The adapter that reads a run header (Inspect's eval header): the forced one when it reads headers, else the first that detects it. */
 function headerAdapter(header: Record<string, unknown>, forced: Adapter | null): FormatAdapter | null {
   if (forced) return "header" in forced && forced.header?.detect(header) ? (forced as FormatAdapter) : null;

@@ -3,10 +3,14 @@
  *
  * `LineSplitter` cuts a byte stream into physical lines: `\n` ends a line, a `\r`
  * before it is dropped, a UTF-8 byte-order mark at the very start is dropped, and
- * a last line without a newline still counts. `parseLine` turns one line's text
+ * a last line without a newline still counts. A file whose first line ends with
+ * a lone `\r` (old Mac line endings) is split on `\r` (a `\r\n` or `\n` there
+ * ends a line too); line endings that differ from the file's own are counted
+ * (`mixedEndings`), for a warning. `parseLine` turns one line's text
  * into a record, a blank, or a reject reason; it never sees the stream.
  */
 import { constants, isUtf8 } from "node:buffer";
+import { needsLiteralRead, readLiterals } from "./literal.js";
 import { NonFiniteFilter } from "./non-finite.js";
 
 /** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8, or the line is too long). */
@@ -55,6 +59,22 @@ export class LineSplitter {
   private skipping: { head: Buffer; bytes: number } | null = null;
   private lineNo = 0;
   private atStart = true;
+  /** the file's line ending, told by its first line's terminator; null until seen */
+  private mode: "lf" | "cr" | null = null;
+  /** undecided, and the bytes so far ended with a `\r`: the next byte tells `\r\n` from a lone `\r` */
+  private pendingCr = false;
+  /** CR mode: the last chunk ended with `\r`, so a `\n` starting the next one belongs to it */
+  private skipLf = false;
+  /**
+   * Lines ended otherwise than the file's own ending: in an LF file, lines
+   * holding a lone `\r`; in a CR file, lines ended by `\n` or `\r\n`.
+   */
+  mixedEndings = 0;
+
+  /** The file's line ending: `cr` when lone carriage returns end its lines, else `lf`. */
+  get endings(): "lf" | "cr" {
+    return this.mode ?? "lf";
+  }
 
   constructor(private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -80,6 +100,23 @@ export class LineSplitter {
       if (buf.length > 0) this.atStart = false;
       else return;
     }
+    if (this.mode === null) {
+      const pendingCr = this.pendingCr;
+      if (!this.decide(buf)) {
+        this.hold(buf);
+        return;
+      }
+      if (pendingCr && this.mode === "cr") {
+        // the bytes held back end with the lone CR that ended the first line
+        if (this.skipping) this.finishPending(onLine);
+        else {
+          this.emit(Buffer.concat(this.parts), onLine);
+          this.parts = [];
+          this.pending = 0;
+        }
+      }
+    }
+    if (this.mode === "cr") return this.pushCr(buf, onLine);
     let start = 0;
     let nl = buf.indexOf(10, start);
     if (nl === -1) {
@@ -99,6 +136,61 @@ export class LineSplitter {
       nl = buf.indexOf(10, start);
     }
     // a copy: the rest must not keep the whole chunk alive
+    if (start < buf.length) this.hold(Buffer.from(buf.subarray(start)));
+  }
+
+  /** Tells the file's line ending from its first terminator; false while none is seen in `buf` yet. */
+  private decide(buf: Buffer): boolean {
+    if (this.pendingCr) {
+      this.mode = buf[0] === 10 ? "lf" : "cr";
+      return true;
+    }
+    const cr = buf.indexOf(13);
+    const lf = cr === -1 ? buf.indexOf(10) : buf.lastIndexOf(10, cr);
+    if (cr === -1 && lf === -1) return false;
+    if (cr === -1 || (lf !== -1 && lf < cr)) {
+      this.mode = "lf";
+      return true;
+    }
+    if (cr === buf.length - 1) {
+      this.pendingCr = true;
+      return false;
+    }
+    this.mode = buf[cr + 1] === 10 ? "lf" : "cr";
+    return true;
+  }
+
+  /** CR mode: `\r`, `\r\n` and `\n` each end a line (the last two counted as mixed endings). */
+  private pushCr(buf: Buffer, onLine: (line: PhysicalLine) => void): void {
+    let start = 0;
+    if (this.skipLf) {
+      this.skipLf = false;
+      if (buf[0] === 10) {
+        this.mixedEndings++;
+        start = 1;
+      }
+    }
+    for (let i = start; i < buf.length; i++) {
+      const b = buf[i];
+      if (b !== 13 && b !== 10) continue;
+      const piece = buf.subarray(start, i);
+      if (this.skipping) {
+        this.hold(piece);
+        this.finishPending(onLine);
+      } else if (this.parts.length) {
+        this.parts.push(piece);
+        this.emit(Buffer.concat(this.parts), onLine);
+        this.parts = [];
+        this.pending = 0;
+      } else this.emit(piece, onLine);
+      if (b === 10) this.mixedEndings++;
+      else if (i + 1 === buf.length) this.skipLf = true;
+      else if (buf[i + 1] === 10) {
+        this.mixedEndings++;
+        i++;
+      }
+      start = i + 1;
+    }
     if (start < buf.length) this.hold(Buffer.from(buf.subarray(start)));
   }
 
@@ -155,6 +247,7 @@ export class LineSplitter {
     let end = bytes.length;
     if (end > 0 && bytes[end - 1] === 13) end--;
     const body = end === bytes.length ? bytes : bytes.subarray(0, end);
+    if (this.mode === "lf" && body.indexOf(13) !== -1) this.mixedEndings++;
     this.lineNo++;
     // Node's decoder silently replaces invalid bytes with U+FFFD; check first
     // (the native isUtf8 alone is faster than an ASCII scan in front of it)
@@ -178,7 +271,7 @@ function isBomPrefix(buf: Buffer): boolean {
 /** What one physical line holds. */
 export type LineResult =
   | { kind: "blank" }
-  | { kind: "value"; value: Record<string, unknown>; nonFinite: number }
+  | { kind: "value"; value: Record<string, unknown>; nonFinite: number; duplicateKeys?: string[] }
   | { kind: "reject"; reason: string };
 
 /**
@@ -187,12 +280,15 @@ export type LineResult =
  * - a JSON object -> value; bare `NaN`, `Infinity`, `-Infinity` tokens (Python's json
  *   module writes them) are read as null and counted in `nonFinite`;
  * - anything else -> reject with a reason (invalid JSON and where, or not an object).
+ * An integer beyond 2^53 is kept with its text (a BigLiteral), and a key repeated in
+ * one object is listed in `duplicateKeys` (the last value wins, as in JSON.parse).
  */
 export function parseLine(text: string | null): LineResult {
   if (text === null) return { kind: "reject", reason: "invalid UTF-8" };
   if (text.trim() === "") return { kind: "blank" };
   let value: unknown;
   let nonFinite = 0;
+  let parsed = text;
   try {
     value = JSON.parse(text);
   } catch (e) {
@@ -201,12 +297,17 @@ export function parseLine(text: string | null): LineResult {
     try {
       value = JSON.parse(replaced.text);
       nonFinite = replaced.count;
+      parsed = replaced.text;
     } catch (e2) {
       return { kind: "reject", reason: `invalid JSON (${jsonErrorText(e2)})` };
     }
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return { kind: "reject", reason: `expected a JSON object, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)?.slice(0, 20)}` };
+  if (needsLiteralRead(value, parsed)) {
+    const exact = readLiterals(parsed);
+    if (exact) return { kind: "value", value: exact.value as Record<string, unknown>, nonFinite, duplicateKeys: exact.duplicateKeys };
+  }
   return { kind: "value", value: value as Record<string, unknown>, nonFinite };
 }
 

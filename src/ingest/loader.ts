@@ -1,7 +1,7 @@
 /**
  * The loader (DESIGN section 1): DuckDB appenders into the tables of
  * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
- * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `masked_secrets`).
+ * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
 import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
 import type { Database } from "../db/session.js";
@@ -229,20 +229,25 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials"]) {
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) {
       this.batches[table].flush();
       this.appenders[table].flushSync();
     }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 
   /** Records that `counts` secrets (per kind) were masked in a line, element or (line null) the source's name. */
   masked(sourceId: number, line: number | null, location: string | null, counts: Record<string, number>): void {
     for (const [kind, n] of Object.entries(counts)) this.batches.masked_secrets.row([sourceId, line, location, kind, n]);
+  }
+
+  /** Records that `key` (a path in the record, e.g. `status`) was written twice in one object of a line or element. */
+  duplicateKey(sourceId: number, line: number, location: string | null, key: string): void {
+    this.batches.duplicate_keys.row([sourceId, line, location, key]);
   }
 
   skipped(name: string, reason: string): void {

@@ -10,6 +10,7 @@ import { getManyValues, isMany, none } from "stream-chain/defs.js";
 import Assembler from "stream-json/assembler.js";
 import { jsonParser } from "stream-json/parser.js";
 import { LineSplitter, overlongReason, parseLine, type PhysicalLine } from "./lines.js";
+import { BigLiteral } from "./literal.js";
 import { NonFiniteFilter } from "./non-finite.js";
 import { peek } from "./peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
@@ -25,6 +26,8 @@ export interface Unit {
   text: string;
   /** NaN / Infinity tokens read as null */
   nonFinite: number;
+  /** keys written twice in one object of the unit (paths, e.g. `status`, `events[2].name`); the last value was read */
+  duplicateKeys?: string[];
   /** a JSON document's keys before its container array (see AdaptContext.header); absent otherwise */
   header?: Record<string, unknown> | null;
   /** set when the unit is an entry of a document a DocumentAdapter claimed (`value` is then `{[key]: value}`) */
@@ -60,6 +63,8 @@ export interface ReadSummary {
   physicalLines: number;
   /** NaN / Infinity tokens read as null in a JSON document (JSONL units count their own) */
   nonFinite: number;
+  /** JSONL: the line ending the file uses (`cr` = lone carriage returns), and how many lines end otherwise */
+  endings?: { mode: "lf" | "cr"; mixed: number };
 }
 
 /** Top-level keys of a JSON document whose array elements are records (declared by the adapters). */
@@ -129,7 +134,8 @@ export function sniff(head: Buffer, complete: boolean, containers: ContainerKeys
   const firstChar = text.trimStart()[0];
   if (firstChar === undefined) return "jsonl";
   if (firstChar === "[") return "json";
-  const lines = text.split("\n");
+  // a lone CR ends a line too (a file with old Mac line endings is JSONL all the same)
+  const lines = text.split(/\r\n|\r|\n/);
   if (!complete) lines.pop(); // the last piece may be cut
   let seen = 0;
   for (const line of lines) {
@@ -165,11 +171,11 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineB
     const r = parseLine(text);
     if (r.kind === "blank") sink.blank(no);
     else if (r.kind === "reject") sink.reject(no, null, r.reason, text ?? "(bytes that are not UTF-8)", "line");
-    else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite });
+    else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite, duplicateKeys: r.duplicateKeys });
   };
   for await (const chunk of chunks) splitter.push(chunk, onLine);
   splitter.end(onLine);
-  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0 };
+  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0, endings: { mode: splitter.endings, mixed: splitter.mixedEndings } };
 }
 
 /** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
@@ -193,7 +199,7 @@ async function readDocument(
   const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, (value, location, n, entry, document) => {
     if (entry && document) {
       const text = JSON.stringify({ [entry.key]: entry.value });
-      sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document });
+      sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
       return;
     }
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -209,7 +215,7 @@ async function readDocument(
       sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
       return;
     }
-    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0, header: walker.header });
+    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0, header: walker.header, duplicateKeys: walker.takeDuplicates() });
   }, (header) => sink.header?.(header));
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
@@ -266,6 +272,30 @@ function validPrefix(chunk: Buffer): string {
 }
 
 type Token = { name: string; value?: unknown };
+
+/**
+ * stream-json's Assembler, keeping what JSON.parse would lose (literal.ts): an
+ * integer beyond 2^53 becomes a BigLiteral holding its text, and a key written
+ * twice in one object is listed in `duplicates` (the last value wins, as before).
+ */
+class LiteralAssembler extends Assembler {
+  duplicates: string[] = [];
+
+  override keyValue(value: string): void {
+    const current = this.current as Record<string, unknown> | null;
+    if (current !== null && !Array.isArray(current) && Object.prototype.hasOwnProperty.call(current, value)) {
+      let where = "";
+      for (const part of this.path) where += typeof part === "number" ? `[${part}]` : where === "" ? part : `.${part}`;
+      this.duplicates.push(where === "" ? value : `${where}.${value}`);
+    }
+    super.keyValue(value);
+  }
+
+  override numberValue(value: string): void {
+    if (value.length >= 16 && /^-?\d+$/.test(value) && !Number.isSafeInteger(Number(value))) this.stringValue(new BigLiteral(value) as never);
+    else super.numberValue(value);
+  }
+}
 const NO_KEYS: ReadonlySet<string> = new Set();
 const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
 
@@ -284,9 +314,11 @@ class DocumentWalker {
   private depth = 0;
   /** depth at which units live: 1 in a top-level array, 2 in a container; -1 elsewhere */
   private elementDepth = -1;
-  private element: Assembler | null = null;
+  private element: LiteralAssembler | null = null;
   /** a top-level object assembled whole, until a container array or a document adapter takes it */
-  private whole: Assembler | null = null;
+  private whole: LiteralAssembler | null = null;
+  /** the repeated keys of the unit about to be emitted */
+  private duplicates: string[] = [];
   private topObject = false;
   private sawContainer = false;
   private pendingKey: string | null = null;
@@ -304,7 +336,7 @@ class DocumentWalker {
   private firstEntries: DocumentEntry[] = [];
   /** key of the top-level entry being read (detecting, or in a document adapter's object) */
   private entryKey: string | null = null;
-  private entryValue: Assembler | null = null;
+  private entryValue: LiteralAssembler | null = null;
 
   constructor(
     private readonly containers: ContainerKeys,
@@ -313,6 +345,13 @@ class DocumentWalker {
     private readonly emit: (value: unknown, location: string, n: number, entry?: DocumentEntry, document?: DocumentAdapter) => void,
     private readonly onHeader: (header: Record<string, unknown>) => void = () => {},
   ) {}
+
+  /** The repeated keys of the unit being emitted (read once, by the emit callback). */
+  takeDuplicates(): string[] | undefined {
+    const d = this.duplicates;
+    this.duplicates = [];
+    return d.length ? d : undefined;
+  }
 
   /** True between top-level values (nothing half-read). */
   atTopLevel(): boolean {
@@ -341,7 +380,7 @@ class DocumentWalker {
       return;
     }
     if (this.depth === this.elementDepth && VALUE_START.has(tok.name)) {
-      this.element = new Assembler();
+      this.element = new LiteralAssembler();
       this.element.consume(tok as never);
       if (this.element.done) this.finishElement();
       return;
@@ -363,7 +402,7 @@ class DocumentWalker {
         this.topObject = true;
         this.sawContainer = false;
         this.header = null;
-        this.whole = new Assembler();
+        this.whole = new LiteralAssembler();
         this.whole.consume(tok as never);
         this.document = null;
         this.detecting = this.chooseDocument !== null;
@@ -413,7 +452,7 @@ class DocumentWalker {
       }
       if ((this.detecting || this.document) && VALUE_START.has(tok.name)) {
         this.whole?.consume(tok as never);
-        this.entryValue = new Assembler();
+        this.entryValue = new LiteralAssembler();
         this.entryValue.consume(tok as never);
         if (this.entryValue.done) this.finishEntry();
         return;
@@ -431,6 +470,7 @@ class DocumentWalker {
     if (this.depth === 0 && this.topObject) {
       if (this.whole && !this.sawContainer && !this.document) {
         this.units++;
+        this.duplicates = this.whole.duplicates;
         this.emit(this.whole.current, `value ${this.units}`, this.units);
       }
       this.whole = null;
@@ -477,6 +517,7 @@ class DocumentWalker {
 
   private finishElement(): void {
     const value = this.element!.current;
+    this.duplicates = this.element!.duplicates;
     this.element = null;
     this.units++;
     const location = this.elementDepth === 2 ? `${this.containerKey}[${this.index}]` : `[${this.index}]`;

@@ -6,6 +6,7 @@
 import type { Readable } from "node:stream";
 import { openSession, type Definitions, type Session, type Writable } from "../db/session.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "./ingest.js";
+import { noticeLines, readNotices } from "./notices.js";
 import { expandedBytes, expandInputs, type InputSpec } from "./sources.js";
 
 /** Options of every command that loads runs. */
@@ -20,6 +21,8 @@ export interface RunsOptions extends Definitions {
   onProgress?: IngestOptions["onProgress"];
   /** `--input-format NAME`: the adapter every source is read with; null or absent = detected per source */
   format?: IngestOptions["format"];
+  /** `--run-per-file`: every source its own run */
+  runPerFile?: boolean;
   /** `--max-line-bytes N`: the longest JSONL line read; a longer one is a reject */
   maxLineBytes?: IngestOptions["maxLineBytes"];
   /** with `db`: what the locked-down session may write (an export being staged; src/db/sandbox.ts) */
@@ -42,6 +45,18 @@ const NOTHING_READ: IngestResult = { sources: 0, records: 0, rejected: 0, attemp
  * (a warning; every rate is then n/a). Throws DenomError when a query file fails.
  */
 export async function openRuns(options: RunsOptions): Promise<Session<IngestResult>> {
+  const session = await openLoaded(options);
+  try {
+    // what could make a figure wrong unseen is said on stderr before any figure (issue 15)
+    if (options.onWarning) for (const line of noticeLines(await readNotices(session), options.by ?? null)) options.onWarning(line);
+  } catch (e) {
+    session.close();
+    throw e;
+  }
+  return session;
+}
+
+async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> {
   const definitions: Definitions = { statusMap: options.statusMap, thresholds: options.thresholds, expectation: options.expectation, by: options.by };
   if (options.db)
     return openSession({ read: options.db, writable: options.writable, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });

@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { finished } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
-import { createGunzip } from "node:zlib";
 import tar from "tar-stream";
 import { DataError } from "../errors.js";
+import { gunzipMembers, isGzip } from "./gunzip.js";
 import { peekBytes } from "./peek.js";
 import { isZip } from "./zip.js";
 
@@ -224,8 +224,10 @@ export interface SourceStream {
   chunks: AsyncIterable<Buffer>;
   /** sha256 (hex) and byte count of the source as stored (the `.gz` file, the tar member); valid after `chunks` is drained */
   digest(): { sha256: string; bytes: number };
-  /** set when the stream broke (truncated gzip or tar); what was read before the break is kept */
+  /** set when the stream broke (truncated gzip or tar, trailing garbage); what was read before the break is kept */
   problem(): string | null;
+  /** the first bytes of the source, decompressed (up to 512), to say what it looks like when it yields no record */
+  head?(): Buffer;
   /**
    * Set for a zip archive (an Inspect `.eval`): read it member by member from
    * `path` (the file itself, or a temporary copy of a zip that came from stdin,
@@ -275,38 +277,111 @@ async function* counted(name: string, src: AsyncIterable<Buffer | string>, onByt
 }
 
 /**
- * Decides by magic bytes whether `raw` is gzip, a tar, a zip or plain text, and
- * yields the sources within. `path` is the file `raw` reads, when it is one (a
- * zip is then read in place; any other zip is first copied to a temporary file).
+ * Decides by magic bytes whether `raw` is gzip (a gzip inside a gzip is
+ * unwrapped too), a tar, a zip or plain text, and yields the sources within.
+ * `path` is the file `raw` reads, when it is one (a zip is then read in place;
+ * any other zip is first copied to a temporary file). Throws DataError naming
+ * what the input is when it is no log at all (notALog).
  */
 async function* classify(name: string, raw: AsyncIterable<Buffer>, path: string | null = null): AsyncGenerator<SourceStream | SkippedMember> {
   const digest = new Digest();
   const hashed = digest.tap(raw);
-  const head = await peekBytes(hashed, 512);
+  let head = await peekBytes(hashed, 512);
   if (isZip(head.bytes)) {
     yield path !== null ? zipSource(name, path, head.rest, digest, () => {}) : await spooledZip(name, head.rest, digest);
     return;
   }
-  if (isGzip(head.bytes)) {
-    const problem = { text: null as string | null };
-    const inflated = await peekBytes(gunzip(head.rest, problem), 512);
-    if (isTar(inflated.bytes)) {
-      yield* tarMembers(name, inflated.rest, problem, digest);
-      return;
-    }
-    if (isZip(inflated.bytes)) {
-      const spooled = await spooledZip(name, inflated.rest, digest);
-      yield { ...spooled, problem: () => problem.text };
-      return;
-    }
-    yield { name, chunks: inflated.rest, digest: () => digest.result(), problem: () => problem.text };
+  const problem = { text: null as string | null };
+  let gzipped = false;
+  while (isGzip(head.bytes)) {
+    gzipped = true;
+    head = await peekBytes(gunzipMembers(head.rest, problem), 512);
+  }
+  if (gzipped && isZip(head.bytes)) {
+    const spooled = await spooledZip(name, head.rest, digest);
+    yield { ...spooled, problem: () => problem.text };
     return;
   }
   if (isTar(head.bytes)) {
-    yield* tarMembers(name, head.rest, { text: null }, digest);
+    yield* tarMembers(name, head.rest, problem, digest);
     return;
   }
-  yield { name, chunks: head.rest, digest: () => digest.result(), problem: () => null };
+  const kind = notALog(head.bytes);
+  if (kind !== null) throw new DataError(`${name === "-" ? "stdin" : name}: ${kind}`);
+  const bytes = head.bytes;
+  yield { name, chunks: head.rest, digest: () => digest.result(), problem: () => problem.text, head: () => bytes };
+}
+
+/** Bytes that are neither text nor whitespace (C0 controls other than tab, newline, form feed, CR and ESC; DEL). */
+function isControl(b: number): boolean {
+  return (b < 32 && b !== 9 && b !== 10 && b !== 12 && b !== 13 && b !== 27) || b === 127;
+}
+
+/**
+ * What the first bytes of an input say it is when it is no log denom can read
+ * (issue 15): a zip (an Inspect `.eval` log is one), bzip2, xz or zstd data,
+ * UTF-16 or UTF-32 text (with the iconv command that turns it into UTF-8), or
+ * binary data (more than 8 control bytes and 10% of the first bytes: a log
+ * with a few damaged bytes is still read, line by line). Null for anything
+ * else, which is read.
+ */
+export function notALog(head: Buffer): string | null {
+  const starts = (...bytes: number[]) => head.length >= bytes.length && bytes.every((b, i) => head[i] === b);
+  if (starts(0x50, 0x4b, 0x03, 0x04) || starts(0x50, 0x4b, 0x05, 0x06) || starts(0x50, 0x4b, 0x07, 0x08))
+    return "a zip archive, not a log: an Inspect .eval log is a zip (read the .json logs `inspect log convert --to json` writes); any other zip: unzip it and name the files inside";
+  if (starts(0x42, 0x5a, 0x68) && head[3] >= 0x31 && head[3] <= 0x39)
+    return "bzip2-compressed data, which denom does not decompress: bunzip2 -c FILE | denom report -";
+  if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return "xz-compressed data, which denom does not decompress: xz -dc FILE | denom report -";
+  if (starts(0x28, 0xb5, 0x2f, 0xfd)) return "zstd-compressed data, which denom does not decompress: zstd -dc FILE | denom report -";
+  const encoding = wideEncoding(head);
+  if (encoding !== null)
+    return `${encoding} text; denom reads UTF-8: iconv -f ${encoding} -t UTF-8 FILE > FILE.utf8.jsonl, then read that file`;
+  let control = 0;
+  for (const b of head) if (isControl(b)) control++;
+  if (control > 8 && control > head.length / 10) return `binary data (${control} of its first ${head.length} bytes are control bytes), not a text log`;
+  return null;
+}
+
+/**
+ * What a text input that yielded no record looks like, from its first bytes
+ * (decompressed): `CSV (first line: task,status)`, `TSV (...)`, `HTML or XML`,
+ * `JSON that holds no record denom reads`, or `plain text (first line: ...)`.
+ */
+export function looksLike(head: Buffer): string {
+  const text = head.toString("utf8").replace(/^\uFEFF/, "");
+  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== "");
+  const first = lines[0]?.trim() ?? "";
+  const shown = JSON.stringify(first.length > 60 ? `${first.slice(0, 60)}…` : first);
+  if (first.startsWith("{") || first.startsWith("[")) return `JSON that holds no record denom reads (first line: ${shown})`;
+  if (first.startsWith("<")) return `HTML or XML, not a log (first line: ${shown})`;
+  for (const [sep, kind] of [["\t", "TSV (tab-separated values)"], [",", "CSV (comma-separated values)"]] as const) {
+    const fields = first.split(sep).length;
+    const second = lines[1]?.split(sep).length;
+    if (fields >= 2 && !/[{}[\]]/.test(first) && (second === undefined || second === fields))
+      return `${kind}, not a log: denom reads JSONL, JSON and the harness formats \`denom formats\` lists (first line: ${shown})`;
+  }
+  return `plain text, not a log (first line: ${shown})`;
+}
+
+/** UTF-32LE/BE or UTF-16LE/BE, by byte-order mark or by the zero bytes beside ASCII characters; null otherwise. */
+function wideEncoding(head: Buffer): string | null {
+  const starts = (...bytes: number[]) => head.length >= bytes.length && bytes.every((b, i) => head[i] === b);
+  if (starts(0xff, 0xfe, 0x00, 0x00)) return "UTF-32LE";
+  if (starts(0x00, 0x00, 0xfe, 0xff)) return "UTF-32BE";
+  if (starts(0xff, 0xfe)) return "UTF-16LE";
+  if (starts(0xfe, 0xff)) return "UTF-16BE";
+  // no mark: ASCII text (JSON is) written wide has zero bytes at fixed places
+  const n = head.length - (head.length % 4);
+  if (n < 8) return null;
+  const zerosAt = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) if (head[i] === 0) zerosAt[i % 4]++;
+  const quarter = n / 4;
+  const all = (i: number) => zerosAt[i] === quarter;
+  if (all(1) && all(2) && all(3) && zerosAt[0] === 0) return "UTF-32LE";
+  if (all(0) && all(1) && all(2) && zerosAt[3] === 0) return "UTF-32BE";
+  if (all(1) && all(3) && zerosAt[0] + zerosAt[2] === 0) return "UTF-16LE";
+  if (all(0) && all(2) && zerosAt[1] + zerosAt[3] === 0) return "UTF-16BE";
+  return null;
 }
 
 /**
@@ -414,20 +489,6 @@ async function* guard(src: AsyncIterable<Buffer>, problem: { text: string | null
   }
 }
 
-async function* gunzip(src: AsyncIterable<Buffer>, problem: { text: string | null }): AsyncGenerator<Buffer> {
-  const z = createGunzip();
-  let readError: unknown = null;
-  pipeline(Readable.from(src), z, (err) => {
-    if (err) readError = err;
-  });
-  try {
-    for await (const chunk of z) yield chunk as Buffer;
-  } catch (e) {
-    if (readError instanceof DataError) throw readError;
-    problem.text = `gzip stream ended early (${(e as Error).message}); the records read before the break are kept`;
-  }
-}
-
 class Digest {
   private readonly hash: Hash = createHash("sha256");
   private bytes = 0;
@@ -445,10 +506,6 @@ class Digest {
     this.done ??= { sha256: this.hash.digest("hex"), bytes: this.bytes };
     return this.done;
   }
-}
-
-function isGzip(b: Buffer): boolean {
-  return b.length >= 2 && b[0] === 0x1f && b[1] === 0x8b;
 }
 
 function isTar(b: Buffer): boolean {

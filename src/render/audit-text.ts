@@ -25,7 +25,7 @@ export function renderAuditText(data: AuditData, options: TextOptions): string {
 function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions): string {
   const name = `Claim ${a.claim}${a.label ? ` (${a.label})` : ""}`;
   const range = claim.form === "ratio" ? `exactly ${rate(a.claim_value, claim)}` : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}, bounds included`;
-  const searched = `${count(a.searched.distinct)} distinct of ${count(a.searched.definitions)} definitions searched`;
+  const searched = `${count(a.searched.distinct)} distinct of ${count(a.searched.definitions)} definitions searched${groupsText(a)}`;
   const lines: string[] = [];
   if (a.reproduced) {
     lines.push(heading(`${name}: reproduced by ${plural(a.matches.length, "definition")} (${range}; ${searched})`, options));
@@ -37,20 +37,31 @@ function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions): string {
       a.nearest.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
     }
   }
-  lines.push(`  strict figure: final successes over all trials: ${count(a.strict.successes)}/${count(a.strict.count)} = ${rate(a.strict.rate, claim)}`);
+  lines.push(`  strict figure: final successes over all trials${a.groups.length ? " (all groups together)" : ""}: ${count(a.strict.successes)}/${count(a.strict.count)} = ${rate(a.strict.rate, claim)}`);
   return lines.join("\n");
+}
+
+/** ", on all trials and on each of 8 runs, 2 agents and 3 models" (issue 15), or nothing without groups. */
+function groupsText(a: ClaimAudit): string {
+  if (!a.groups.length) return "";
+  const counts = new Map<string, number>();
+  for (const g of a.groups) counts.set(g.by, (counts.get(g.by) ?? 0) + 1);
+  const words: Record<string, string> = { run_id: "run", agent: "agent", model: "model" };
+  const parts = [...counts].map(([by, n]) => plural(n, words[by] ?? by));
+  return `, on all trials and on each of ${parts.join(", ")}`;
 }
 
 function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim: Claim): string[] {
   const distance = "distance" in d ? ` (${signed((d.rate ?? 0) - toNumber(claim.value), claim)})` : "";
   const lines: string[] = [];
+  const group = d.group ? `${d.group.by === "run_id" ? "run" : d.group.by} ${d.group.value}: ` : "";
   if (d.runs) {
-    lines.push(`  ${n}. ${d.description}`);
+    lines.push(`  ${n}. ${group}${d.description}`);
     const shown = d.runs.slice(0, RUNS_LISTED).map((r) => `${count(r.successes)}/${count(r.count)}`);
     const more = d.runs.length > RUNS_LISTED ? `, ... (${d.runs.length} runs)` : "";
     lines.push(`     runs ${shown.join(", ")}${more}; mean = ${rate(d.rate, claim)}${distance}`);
   } else {
-    lines.push(`  ${n}. ${d.description}: ${count(d.successes)}/${count(d.count)} = ${rate(d.rate, claim)}${distance}`);
+    lines.push(`  ${n}. ${group}${d.description}: ${d.aggregation === "pass@k" || d.aggregation === "pass^k" ? "" : `${count(d.successes)}/${count(d.count)} = `}${rate(d.rate, claim)}${distance}`);
   }
   const hides = hidesText(d);
   if (hides) lines.push(`     ${hides}`);

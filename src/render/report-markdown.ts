@@ -8,6 +8,7 @@
  * a `|` or a `*` in a name cannot break a table or the emphasis.
  */
 import type { ReportData } from "../commands/report.js";
+import { noticeLines } from "../ingest/notices.js";
 import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
 import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
@@ -15,6 +16,9 @@ import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, re
 export function renderReportMarkdown(data: ReportData): string {
   const m = data.meta;
   const out: string[] = [];
+  // what could make the figures wrong unseen opens the report, as in the text report (issue 15)
+  const notices = noticeLines(m, data.by ?? null);
+  if (notices.length) out.push(notices.map((l) => `> **Warning:** ${escapeMarkdown(l)}`).join("\n>\n"));
   out.push(`### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`);
   out.push(
     mdTable(

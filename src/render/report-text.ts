@@ -3,6 +3,7 @@
  * then short sections (status counts, transitions, timeouts by cause,
  * diagnostics, then the metrics of metrics-text.ts). Fits 80 columns.
  */
+import { noticeLines } from "../ingest/notices.js";
 import type { ReportData } from "../commands/report.js";
 import { bytes, count, fraction, percent, plural, seconds } from "./format.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
@@ -10,6 +11,9 @@ import { heading, table, type TextOptions } from "./table.js";
 
 export function renderReportText(data: ReportData, options: TextOptions): string {
   const out: string[] = [];
+  // what could make the figures below wrong unseen opens the report (issue 15)
+  const notices = noticeLines(data.meta, data.by ?? null);
+  if (notices.length) out.push(notices.map((l) => `! ${l}`).join("\n"));
   out.push(metaBlock(data, options));
   out.push(rateGrid(data, options));
   out.push(statusSection(data, options));
@@ -45,6 +49,8 @@ export function metaFacts(data: ReportData): string[] {
   lines.push(`lines: ${count(a.lines)} = ${count(a.records)} records + ${count(a.blank)} blank + ${count(a.rejected)} rejected`);
   if (m.attempts === 0) lines.push("no attempt records in the inputs: every rate is n/a");
   const checks = [`duplicates ${count(a.duplicates)}`, `unrecognized statuses ${count(a.unrecognized)}`, `naive timestamps ${count(a.naive_timestamps)}`];
+  if (a.duplicates_across_sources) checks.push(`across sources ${count(a.duplicates_across_sources)}`);
+  if (a.duplicate_keys) checks.push(`keys written twice ${count(a.duplicate_keys)}`);
   if (a.non_finite) checks.push(`NaN/Infinity read as null ${count(a.non_finite)}`);
   lines.push(`checks: ${checks.join(", ")}`);
   if (a.secrets_masked) {

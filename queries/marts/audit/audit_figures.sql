@@ -1,7 +1,8 @@
--- audit_figures: every definition's figure: pooled successes/count, or the mean of its per-run
---   rates, a run being a (run, trial) pair; its per-run figures; what its exclusions leave out;
---   and which definitions keep exactly the same trials on these records, so that only the
---   simplest of them is shown.
+-- audit_figures: every definition's figure in every audit scope (all trials, and each run, agent
+--   and model when the trials hold several: audit_scoped_trials): pooled successes/count, or
+--   the mean of its per-run rates, a run being a (run, trial) pair; its per-run figures; what its
+--   exclusions leave out; and which definitions keep exactly the same trials in that scope, so
+--   that only the simplest of them is shown.
 -- Reads: audit_definitions, audit_membership.
 create or replace view audit_figures as
 with
@@ -14,8 +15,17 @@ membership as materialized (
     select * from audit_membership
 ),
 
+scopes as (
+    -- every scope with trials, and the whole even without any (each definition's figure is 0/0)
+    select distinct scope_by, scope_value from membership
+    union
+    select 'all', ''
+),
+
 run_figures as (
     select
+        scope_by,
+        scope_value,
         simplicity,
         run_key,
         trial,
@@ -32,24 +42,28 @@ run_figures as (
         coalesce(sum(trials) filter (where is_included and is_counted_late_pass), 0)::bigint
             as late_passes_counted
     from membership
-    group by simplicity, run_key, trial, run_label
+    group by scope_by, scope_value, simplicity, run_key, trial, run_label
 ),
 
 signatures as (
     -- a definition's membership on every trial profile present: equal signatures = the same
     -- trials in the denominator and the same ones counted as successes (exact, no hashing)
     select
+        scope_by,
+        scope_value,
         simplicity,
         string_agg(
             profile_id || ':' || case when is_included then is_counted_success::int::varchar else 'x' end,
             ',' order by profile_id
         ) as membership_signature
-    from (select distinct simplicity, profile_id, is_included, is_counted_success from membership)
-    group by simplicity
+    from (select distinct scope_by, scope_value, simplicity, profile_id, is_included, is_counted_success from membership)
+    group by scope_by, scope_value, simplicity
 ),
 
 totals as (
     select
+        scope_by,
+        scope_value,
         simplicity,
         sum(successes)::bigint as successes,
         sum(count)::bigint as count,
@@ -73,11 +87,13 @@ totals as (
             order by run_key, trial
         ) as run_figures
     from run_figures
-    group by simplicity
+    group by scope_by, scope_value, simplicity
 ),
 
 figures as (
     select
+        sc.scope_by,
+        sc.scope_value,
         d.*,
         coalesce(t.successes, 0) as successes,
         coalesce(t.count, 0) as count,
@@ -92,9 +108,10 @@ figures as (
         coalesce(t.left_out_never_succeeded_retried, 0) as left_out_never_succeeded_retried,
         coalesce(t.late_passes_counted, 0) as late_passes_counted,
         coalesce(s.membership_signature, '') as membership_signature
-    from definitions as d
-    left join totals as t using (simplicity)
-    left join signatures as s using (simplicity)
+    from scopes as sc
+    cross join definitions as d
+    left join totals as t using (scope_by, scope_value, simplicity)
+    left join signatures as s using (scope_by, scope_value, simplicity)
 ),
 
 final as (
@@ -105,7 +122,7 @@ final as (
         count(*) over equivalent - 1 as equivalent_definitions
     from figures
     window equivalent as (
-        partition by case when runs <= 1 then 'pooled' else aggregation end, membership_signature
+        partition by scope_by, scope_value, case when runs <= 1 then 'pooled' else aggregation end, membership_signature
         order by simplicity
         rows between unbounded preceding and unbounded following
     )

@@ -1,5 +1,5 @@
--- audit_membership: for every definition of the family and every trial cell: is the cell in the
---   denominator, and does it count as a success.
+-- audit_membership: for every definition of the family and every trial cell of every audit
+--   scope: is the cell in the denominator, and does it count as a success.
 -- Reads: audit_definitions, audit_trial_cells.
 --
 -- audit_figures reads audit_membership once (a materialized CTE): every view below it
@@ -24,6 +24,8 @@ on_basis as (
         d.environment_scope,
         d.timeout_scope,
         d.unrecognized_scope,
+        c.scope_by,
+        c.scope_value,
         c.run_key,
         c.trial,
         c.run_label,
@@ -66,6 +68,8 @@ judged as (
 final as (
     select
         simplicity,
+        scope_by,
+        scope_value,
         run_key,
         trial,
         run_label,

@@ -1,27 +1,19 @@
--- audit_trial_cells: the trials grouped by run and by profile: every fact a definition of the
---   family can ask about a trial, so that a definition's membership is a function of the
---   profile alone (which is what makes equivalent definitions detectable exactly).
--- Reads: trials, missing_trials.
--- Expected trials with no record (--expect / --expect-count) are in every trial count, as the
--- strict figure's `total` holds them, fault environment.
+-- audit_trial_cells: the trials of each audit scope grouped by run and by profile: every fact a
+--   definition of the family can ask about a trial, so that a definition's membership is a
+--   function of the profile alone (which is what makes equivalent definitions detectable
+--   exactly).
+-- Reads: audit_scoped_trials.
 create or replace view audit_trial_cells as
 with
 
 trials_ as (
-    select
-        run_key, trial, first_status, first_fault, first_is_late_pass, final_status, final_fault, final_is_late_pass,
-        any_invalid, any_environment, any_timeout, any_unverified_timeout, any_unrecognized, attempts_made
-    from trials
-    union all
-    -- an expected trial with no record: status missing, fault environment (DESIGN section 3)
-    select
-        run_key, trial, 'missing', 'environment', false, 'missing', 'environment', false,
-        false, true, false, false, false, 0
-    from missing_trials
+    select * from audit_scoped_trials
 ),
 
 cells as (
     select
+        scope_by,
+        scope_value,
         run_key,
         trial,
         first_status,
@@ -46,7 +38,7 @@ cells as (
 final as (
     select
         *,
-        -- the profile: the same facts in every run get the same id
+        -- the profile: the same facts in every run and scope get the same id
         dense_rank() over (
             order by
                 first_status, first_fault, first_is_late_pass, final_status, final_fault, final_is_late_pass,
@@ -54,7 +46,7 @@ final as (
         ) as profile_id,
         -- a run is a distinct (run, trial) pair: one file of 1-of-5 .. 5-of-5 holds five runs
         case
-            when count(distinct trial) over (partition by run_key) > 1
+            when count(distinct trial) over (partition by scope_by, scope_value, run_key) > 1
                 then coalesce(nullif(run_key, ''), 'default run') || ' trial ' || trial
             else coalesce(nullif(run_key, ''), 'default run')
         end as run_label

@@ -2,7 +2,10 @@
 --   section 8; `unaccounted` is what does not add up, 0 when all is well; `broken_sources`:
 --   sources that broke part-way, a truncated gzip or tar, whose records before the break are
 --   loaded and whose lost rest no line count can show.
--- Reads: sources, stg_attempts, masked_secrets.
+--   `duplicates_across_sources`: differing duplicates whose kept copy came from another source
+--   (source_duplicates; never quiet, issue 15); `duplicate_keys`: keys written twice in one
+--   JSON object (the last value read, as JSON.parse does).
+-- Reads: sources, stg_attempts, masked_secrets, source_duplicates, duplicate_keys.
 create or replace view accounting as
 with
 
@@ -34,6 +37,14 @@ masked as (
     -- secrets masked at ingest (src/ingest/secrets.ts), in lines and source names
     select coalesce(sum(secrets), 0) as secrets_masked
     from masked_secrets
+),
+
+across_sources as (
+    select coalesce(sum(duplicates), 0) as duplicates_across_sources from source_duplicates
+),
+
+repeated_keys as (
+    select count(*) as duplicate_keys from duplicate_keys
 )
 
-select * from lines cross join attempt_checks cross join masked;
+select * from lines cross join attempt_checks cross join masked cross join across_sources cross join repeated_keys;

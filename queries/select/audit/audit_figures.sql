@@ -1,3 +1,4 @@
--- audit_figures: every definition of the family with its figure, simplest first.
+-- audit_figures: every definition of the family with its figure, in every audit scope: all
+--   trials first, then each run, agent and model where there are several; simplest first.
 -- Reads: audit_figures.
-select * from audit_figures order by simplicity
+select * from audit_figures order by scope_by <> 'all', scope_by, scope_value, simplicity

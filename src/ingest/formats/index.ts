@@ -86,6 +86,9 @@ export class SourceFormats<U> {
   private held: U[] = [];
   private unrecognised = 0;
   private firstKeys: string[] | null = null;
+  /** a forced record adapter: how many of the first UNRECOGNISED_LIMIT records were seen, and how many it recognises */
+  private forcedSeen = 0;
+  private forcedHits = 0;
 
   constructor(
     private readonly source: string,
@@ -106,6 +109,12 @@ export class SourceFormats<U> {
   forRecord(record: Record<string, unknown>, u: U): { format: FormatAdapter; release: U[] } | null {
     if (this.gaveUp) return null;
     const format = this.forced ? (isDocumentAdapter(this.forced) ? null : this.forced) : formatFor(record);
+    if (format && this.forced && this.forcedSeen < UNRECOGNISED_LIMIT) {
+      // forced: judged by the adapter's own detection, so a file of another harness is not read as this one
+      this.forcedSeen++;
+      if (format.detect(record)) this.forcedHits++;
+      else this.firstKeys ??= Object.keys(record).slice(0, 8);
+    }
     if (format) {
       if (this.recognised) return { format, release: [] };
       this.recognised = true;
@@ -131,8 +140,16 @@ export class SourceFormats<U> {
     return this.used.size ? [...this.used.keys()].join(", ") : null;
   }
 
-  /** Why the source cannot be read (no record recognised), or null when it can. */
+  /**
+   * Why the source cannot be read, or null when it can: no record recognised;
+   * or, with a forced record adapter, none of the first UNRECOGNISED_LIMIT
+   * records (all, when fewer) is one that adapter recognises as its own.
+   */
   unreadable(): string | null {
+    if (this.forced && this.forcedSeen > 0 && this.forcedHits === 0) {
+      const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
+      return `${this.source}: --input-format ${this.forced.name} maps none of its first ${this.forcedSeen} record${this.forcedSeen === 1 ? "" : "s"} (none is a record ${this.forced.name} reads; ${keys}); leave --input-format out to detect the format, or pick another (denom formats lists what each reads)`;
+    }
     if (!this.gaveUp && (this.recognised || this.unrecognised === 0)) return null;
     const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
     if (this.forced)

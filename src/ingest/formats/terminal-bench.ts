@@ -9,9 +9,16 @@
  * -> aborted (environment); any other failure_mode -> failure, the original
  * value kept as `status_detail`. Trial k from `trial_name` `<task>.<k>-of-<n>[.<run>]`;
  * the run is the name's suffix, or else the file (its folder's name for `results.json`).
+ * Agent (issue 15): the leaderboard repository files every submission under a
+ * folder `<yyyymmdd>_<agent>_<model>` (`20250825_swe-agent-mini_claude-4-sonnet`),
+ * holding either its `results.json` or one folder per run named by tb's run id
+ * (`2025-08-07__20-46-16/results.json`); the agent is read from that name, so
+ * that a folder of submissions splits by agent, not one pool. The model stays
+ * the run_metadata.json's (a name in a folder is no model id).
  */
 import { basename } from "node:path";
 import { readField, type FieldSpec } from "../canonical.js";
+import { folderOf } from "./shared.js";
 import type { Adapted, FormatAdapter } from "./types.js";
 
 /** failure_mode values that decide the status by themselves. */
@@ -102,6 +109,7 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
       {
         ...extra,
         run_id: name?.[4] ?? runName(source),
+        ...submissionOf(source),
         task_id: r.task_id,
         trial: name ? Number(name[2]) : 0,
         attempt: 1,
@@ -131,6 +139,30 @@ function phaseEvents(r: Record<string, unknown>): Record<string, unknown>[] {
 /** A run named after its file: `.../20250902_orchestrator_claude-4-sonnet/results.json` -> the folder's name. */
 export function runName(source: string): string {
   return basename(source.replace(/[/!]results\.json$/i, ""));
+}
+
+/** tb's own run ids: the time the run started, `2025-08-07__20-46-16`. */
+const TB_RUN_ID = /^\d{4}-\d{2}-\d{2}__\d{2}-\d{2}-\d{2}$/;
+/** A leaderboard submission folder: `<yyyymmdd>_<agent>_<model>`. */
+const SUBMISSION = /^\d{8}_(.+)_([^_]+)$/;
+
+const submissions = new Map<string, { agent?: string }>();
+
+/**
+ * The agent a source's submission folder names (see the module comment), or
+ * nothing when its folders follow no such convention.
+ */
+export function submissionOf(source: string): { agent?: string } {
+  let known = submissions.get(source);
+  if (known === undefined) {
+    const own = folderOf(source);
+    const folder = own !== null && TB_RUN_ID.test(own) ? folderOf(source, 2) : own;
+    const m = folder === null ? null : SUBMISSION.exec(folder);
+    known = m ? { agent: m[1] } : {};
+    if (submissions.size > 1000) submissions.clear();
+    submissions.set(source, known);
+  }
+  return known;
 }
 
 function isRunMetadata(r: Record<string, unknown>): boolean {

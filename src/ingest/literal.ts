@@ -1,0 +1,225 @@
+/**
+ * What `JSON.parse` loses (issue 15): the text of a number too long for a
+ * double (`12345678901234567890` and `12345678901234567891` parse to the same
+ * double, so two tasks would become one), and a key written twice in one
+ * object (`"status":"failure","status":"success"`: the last one wins, silently).
+ *
+ * Node 20's `JSON.parse` gives a reviver no source text, so a line that may
+ * hold either is parsed again here by a small JSON parser that keeps both:
+ * `checkParsed` tells from the `JSON.parse` result and the line's text whether
+ * that is needed (exactly: see keyMarks), so the common line costs one walk.
+ */
+
+/**
+ * A JSON integer beyond 2^53, kept with the text it was written with. It is a
+ * Number object: arithmetic and comparisons see the (rounded) double, while
+ * `String(x)` and template strings give the literal, so an id built from it
+ * keeps every digit; canonical.ts reads an id field as its `text`.
+ */
+export class BigLiteral extends Number {
+  constructor(readonly text: string) {
+    super(Number(text));
+  }
+
+  override toString(): string {
+    return this.text;
+  }
+}
+
+/** A number value as a plain number (a BigLiteral gives its double), else the value itself. */
+export function plainNumber(v: unknown): unknown {
+  return v instanceof BigLiteral ? v.valueOf() : v;
+}
+
+/** What a re-read found: the value with BigLiterals, and the repeated keys (paths, e.g. `status`, `events[2].name`). */
+export interface LiteralRead {
+  value: unknown;
+  duplicateKeys: string[];
+}
+
+/**
+ * True when `value` (JSON.parse of `text`) may have lost something: it holds an
+ * integer beyond 2^53 in magnitude, or its objects hold fewer keys than the text
+ * writes (a key repeated in one object). False for a value nested too deeply to
+ * walk (it cannot be stored either).
+ */
+export function needsLiteralRead(value: unknown, text: string): boolean {
+  const seen = { keys: 0, unsafe: false };
+  try {
+    walk(value, seen);
+  } catch (e) {
+    // nested too deeply to walk: such a record is rejected later on (canonical.ts)
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
+  return seen.unsafe || seen.keys !== keyMarks(text);
+}
+
+function walk(v: unknown, seen: { keys: number; unsafe: boolean }): void {
+  if (typeof v === "number") {
+    if (!seen.unsafe && Number.isInteger(v) && !Number.isSafeInteger(v)) seen.unsafe = true;
+    return;
+  }
+  if (v === null || typeof v !== "object") return;
+  if (Array.isArray(v)) {
+    for (const x of v) walk(x, seen);
+    return;
+  }
+  const obj = v as Record<string, unknown>;
+  for (const k in obj) {
+    seen.keys++;
+    walk(obj[k], seen);
+  }
+}
+
+/**
+ * How many keys `text` (valid JSON) writes: a key is a string followed by a
+ * colon, and inside a string a quote is always escaped, so an unescaped `"`
+ * followed by blanks and `:` closes a key and nothing else.
+ */
+export function keyMarks(text: string): number {
+  // one pass over the characters: a tight loop is faster here than indexOf per quote
+  let n = 0;
+  let inString = false;
+  let afterString = false;
+  const len = text.length;
+  for (let i = 0; i < len; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: the next character is escaped
+      else if (c === 34) {
+        inString = false;
+        afterString = true;
+      }
+    } else if (c === 34) inString = true;
+    else if (afterString) {
+      if (c === 58) {
+        n++;
+        afterString = false;
+      } else if (!isBlank(c)) afterString = false;
+    }
+  }
+  return n;
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** True when the character at `i` is preceded by an odd number of backslashes. */
+function escaped(text: string, i: number): boolean {
+  let b = 0;
+  while (i - 1 - b >= 0 && text.charCodeAt(i - 1 - b) === 92) b++;
+  return b % 2 === 1;
+}
+
+/**
+ * Parses `text` (valid JSON: JSON.parse accepted it) keeping the literal of
+ * every integer beyond 2^53 (a BigLiteral) and listing every key repeated in
+ * one object (the last value kept, as JSON.parse does). Null when the value is
+ * nested too deeply for this parser's recursion (the JSON.parse result stands).
+ */
+export function readLiterals(text: string): LiteralRead | null {
+  const p = new Parser(text);
+  try {
+    const value = p.value("");
+    return { value, duplicateKeys: p.duplicates };
+  } catch (e) {
+    if (e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+class Parser {
+  private i = 0;
+  readonly duplicates: string[] = [];
+
+  constructor(private readonly text: string) {}
+
+  private blank(): void {
+    const t = this.text;
+    for (;;) {
+      const c = t.charCodeAt(this.i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
+      else return;
+    }
+  }
+
+  value(path: string): unknown {
+    this.blank();
+    const t = this.text;
+    const c = t[this.i];
+    if (c === "{") {
+      this.i++;
+      const obj: Record<string, unknown> = {};
+      this.blank();
+      if (t[this.i] === "}") {
+        this.i++;
+        return obj;
+      }
+      for (;;) {
+        this.blank();
+        const key = this.string();
+        this.blank();
+        this.i++; // the colon
+        const where = path === "" ? key : `${path}.${key}`;
+        const v = this.value(where);
+        // JSON.parse keeps a repeated key's first place and its last value; so does this
+        // (defineProperty, so that a key named __proto__ is a plain key, as JSON.parse makes it)
+        if (Object.prototype.hasOwnProperty.call(obj, key)) this.duplicates.push(where);
+        Object.defineProperty(obj, key, { value: v, writable: true, enumerable: true, configurable: true });
+        this.blank();
+        if (t[this.i++] === "}") return obj;
+      }
+    }
+    if (c === "[") {
+      this.i++;
+      const arr: unknown[] = [];
+      this.blank();
+      if (t[this.i] === "]") {
+        this.i++;
+        return arr;
+      }
+      for (;;) {
+        arr.push(this.value(`${path}[${arr.length}]`));
+        this.blank();
+        if (t[this.i++] === "]") return arr;
+      }
+    }
+    if (c === '"') return this.string();
+    if (c === "t") return this.word("true", true);
+    if (c === "f") return this.word("false", false);
+    if (c === "n") return this.word("null", null);
+    return this.number();
+  }
+
+  private word<T>(w: string, v: T): T {
+    this.i += w.length;
+    return v;
+  }
+
+  private string(): string {
+    const t = this.text;
+    const start = this.i;
+    let j = start + 1;
+    for (;;) {
+      const q = t.indexOf('"', j);
+      if (!escaped(t, q)) {
+        this.i = q + 1;
+        return JSON.parse(t.slice(start, q + 1)) as string;
+      }
+      j = q + 1;
+    }
+  }
+
+  private number(): number | BigLiteral {
+    const t = this.text;
+    const start = this.i;
+    while (this.i < t.length && "+-0123456789.eE".includes(t[this.i])) this.i++;
+    const literal = t.slice(start, this.i);
+    const n = Number(literal);
+    // an integer literal (no fraction, no exponent) the double cannot hold exactly
+    if (Number.isInteger(n) && !Number.isSafeInteger(n) && /^-?\d+$/.test(literal)) return new BigLiteral(literal);
+    return n;
+  }
+}
