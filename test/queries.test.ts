@@ -90,13 +90,19 @@ describe("queries/", () => {
     }
   });
 
+  it("keeps for ingest --db what report reads, and not the audit's relations", () => {
+    const kept = catalog.relations.filter((r) => r.kept).map((r) => r.name);
+    for (const name of ["stg_attempts", "trials", "trial_outcomes", "figure_intervals", "trial_inventory", "accounting", "agentcompass_verdict"]) expect(kept).toContain(name);
+    for (const name of ["audit_figures", "audit_membership", "scoped_attempts", "attempts_classified", "rate_intervals"]) expect(kept).not.toContain(name);
+  });
+
   it("reads a header's Reads over several lines, with explanations in parentheses left out", () => {
     const r: Relation = parseRelation(
       "intermediate/x.sql",
       "-- x: an example.\n-- Reads: a, b (the b of c, d); getvariable('v1'),\n--   getvariable('v2') (flag --v2), e.\n-- more prose. Reads: f.\ncreate or replace view x as select 1;\n",
     );
-    expect([r.reads, r.variables, r.materialized, r.kept]).toEqual([["a", "b", "e"], ["v1", "v2"], true, true]);
+    expect([r.reads, r.variables, r.copied, r.materialized]).toEqual([["a", "b", "e"], ["v1", "v2"], true, true]);
     const notCopied = parseRelation("marts/y/y.sql", "-- y: an example.\n-- Reads: nothing.\n-- Not materialized: big.\ncreate or replace view y as select 1;\n");
-    expect([notCopied.reads, notCopied.materialized, notCopied.kept]).toEqual([[], false, false]);
+    expect([notCopied.reads, notCopied.copied, notCopied.materialized]).toEqual([[], false, false]);
   });
 });

@@ -257,7 +257,7 @@ async function writeExport(session: Session, options: ExportOptions, format: Cop
     options.stdout?.write(format === "parquet" ? readFileSync(temporary) : readFileSync(temporary, "utf8"));
   }
   const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
-  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   const exported = {
     file: options.out,
     what: options.what,

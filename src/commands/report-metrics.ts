@@ -282,12 +282,12 @@ function efficiencyOf(e: Row | undefined, durations: Row[]): Efficiency {
 }
 
 async function readInventory(session: Session, expected: Expectation | null): Promise<Inventory> {
-  const runs = (await session.select("report/inventory_runs")) as unknown as Inventory["runs"];
+  const runs: Inventory["runs"] = await session.select("report/inventory_runs");
   // each list: its first INVENTORY_LISTED rows, and (listed_of) how many there are in all
-  const list = async (name: string) => {
-    const rows = await session.select(name, { limit: INVENTORY_LISTED });
-    const total = (rows[0]?.listed_of as number | undefined) ?? 0;
-    for (const r of rows) delete r.listed_of;
+  const list = async <N extends "report/missing_tasks" | "report/unexpected_tasks" | "report/incomplete_tasks">(name: N) => {
+    const found = await session.select(name, { limit: INVENTORY_LISTED });
+    const total = found[0]?.listed_of ?? 0;
+    const rows = found.map(({ listed_of: _, ...row }) => row);
     return { rows, left: total - rows.length };
   };
   const missing = await list("report/missing_tasks");
@@ -296,10 +296,10 @@ async function readInventory(session: Session, expected: Expectation | null): Pr
   return {
     expected,
     runs,
-    missing_tasks: missing.rows as unknown as Inventory["missing_tasks"],
-    unexpected_tasks: unexpected.rows as unknown as Inventory["unexpected_tasks"],
-    incomplete_tasks: incomplete.rows as unknown as Inventory["incomplete_tasks"],
+    missing_tasks: missing.rows,
+    unexpected_tasks: unexpected.rows,
+    incomplete_tasks: incomplete.rows,
     not_listed: missing.left + unexpected.left + incomplete.left,
-    totals: (await session.selectOne("report/inventory_totals")) as unknown as Inventory["totals"],
+    totals: await session.selectOne("report/inventory_totals"),
   };
 }

@@ -200,7 +200,7 @@ export async function readReport(
   options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
 ): Promise<ReportData> {
   const meta = await readMeta(session, options.thresholds, options.statusMap);
-  const accounting = (await session.selectOne("meta/accounting")) as unknown as ReportData["accounting"];
+  const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
   const { rates, ...metrics } = await readMetrics(session, options);
   const statusRows = await session.select("report/status_counts");
@@ -223,30 +223,30 @@ export async function readReport(
     timeout_causes[r.timeout_cause as string] = r.attempts as number;
     timeout_cause_shares[r.timeout_cause as string] = r.share as number | null;
   }
-  const diagnostics = (await session.selectOne("report/diagnostics")) as unknown as ReportData["diagnostics"];
-  const timeout_rate = (await session.selectOne("report/timeout_rate")) as unknown as ReportData["timeout_rate"];
-  const denominator_steps = (await session.select("report/denominator_steps")) as unknown as ReportData["denominator_steps"];
+  const diagnostics: ReportData["diagnostics"] = await session.selectOne("report/diagnostics");
+  const timeout_rate: ReportData["timeout_rate"] = await session.selectOne("report/timeout_rate");
+  const denominator_steps: ReportData["denominator_steps"] = await session.select("report/denominator_steps");
   const unrecognized_statuses = (await session.select("report/unrecognized_statuses")).map((r) => ({
     value: r.raw_status as string,
     attempts: r.attempts as number,
   }));
-  const rejects = (await session.select("report/rejects", { limit: REJECTS_LISTED })) as unknown as ReportData["rejects"];
-  const agentcompass_verdict = (await session.select("report/agentcompass_verdict")) as unknown as AgentCompassVerdict[];
+  const rejects: ReportData["rejects"] = await session.select("report/rejects", { limit: REJECTS_LISTED });
+  const agentcompass_verdict: AgentCompassVerdict[] = await session.select("report/agentcompass_verdict");
   return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, agentcompass_verdict, ...metrics };
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */
 export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
-  const sources = (await session.select("meta/sources")) as unknown as SourceInfo[];
-  const skipped_files = (await session.select("meta/skipped_files")) as unknown as Meta["skipped_files"];
+  const sources: SourceInfo[] = await session.select("meta/sources");
+  const skipped_files: Meta["skipped_files"] = await session.select("meta/skipped_files");
   const summary = (await session.selectOne("meta/run_summary")) as Row;
-  const timeout_limits = (await session.select("meta/timeout_limits")) as unknown as Meta["timeout_limits"];
+  const timeout_limits: Meta["timeout_limits"] = await session.select("meta/timeout_limits");
   const policy = (await session.selectOne("meta/retry_policy")) as Row;
   const retried: Record<string, number> = {};
   for (const s of (policy.retried_statuses ?? []) as { status: string; attempts: number }[]) retried[s.status] = s.attempts;
-  const denominators = (await session.select("meta/denominators")) as unknown as Meta["definitions"]["denominators"];
-  const exclusions = (await session.select("meta/exclusions")) as unknown as Removal[];
-  const secrets_masked = (await session.select("meta/secrets_masked")) as unknown as Meta["secrets_masked"];
+  const denominators: Meta["definitions"]["denominators"] = await session.select("meta/denominators");
+  const exclusions: Removal[] = await session.select("meta/exclusions");
+  const secrets_masked: Meta["secrets_masked"] = await session.select("meta/secrets_masked");
   const run_logs = (await session.select("meta/run_logs")) as unknown as RunLogInfo[];
   return {
     ...(await readNotices(session)),

@@ -25,6 +25,8 @@ export interface OpenOptions {
   temporary?: boolean;
   /** in memory, but with FILE_MEMORY_LIMIT and a spill folder (reading a kept `--db` file) */
   bounded?: boolean;
+  /** DuckDB worker threads; its default (one per core) when absent */
+  threads?: number;
 }
 
 /**
@@ -56,6 +58,7 @@ export class Database {
     // removed by close, on SIGINT and SIGTERM, or by the next denom when this process is killed (scratch.ts)
     const scratch = options.path || options.temporary || options.bounded ? makeScratch() : null;
     const path = options.path ?? (options.temporary ? join(scratch!, "runs.duckdb") : ":memory:");
+    if (options.threads) config.threads = String(options.threads);
     if (scratch) {
       config.memory_limit = options.temporary && !options.path ? TEMPORARY_MEMORY_LIMIT : FILE_MEMORY_LIMIT;
       config.temp_directory = scratch;

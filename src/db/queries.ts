@@ -40,9 +40,11 @@ export interface Relation {
   reads: string[];
   /** session variables named on the Reads line (getvariable('x')) */
   variables: string[];
-  /** a staging or intermediate relation copied into a table once per session */
+  /** a view past reference/ whose header does not say `Not materialized`: a session copies it into a TEMP table */
+  copied: boolean;
+  /** with SessionOptions.views (every relation a view up front): a staging or intermediate view copied once per session */
   materialized: boolean;
-  /** a view `ingest --db` keeps evaluated in the file (src/db/layer-cache.ts): every one past reference/, unless `Not materialized` */
+  /** a copied view `denom report` reads (through select/report/ and select/meta/): `ingest --db` keeps it evaluated in the file (src/db/layer-cache.ts) */
   kept: boolean;
 }
 
@@ -61,6 +63,9 @@ export interface Catalog {
   byName: Map<string, Relation>;
   selects: Map<string, NamedSelect>;
 }
+
+/** The named SELECTs of `denom report` (select/report/, select/meta/): what they read is what ingest --db keeps. */
+const KEPT_FOR = ["report", "meta"];
 
 const catalogs = new Map<string, Catalog>();
 
@@ -99,6 +104,15 @@ function readCatalog(dir: string): Catalog {
   }
   const relations: Relation[] = [];
   for (const layer of LAYERS) relations.push(...ordered(parsed.filter((r) => r.layer === layer), byName, relations));
+  // what `report` reads, and all it reads in turn: what ingest --db keeps
+  const readByReport = new Set<string>();
+  const visit = (name: string) => {
+    if (readByReport.has(name)) return;
+    readByReport.add(name);
+    for (const read of byName.get(name)?.reads ?? []) visit(read);
+  };
+  for (const [name, query] of selects) if (KEPT_FOR.some((folder) => name.startsWith(`${folder}/`))) query.reads.forEach(visit);
+  for (const r of relations) r.kept = r.copied && readByReport.has(r.name);
   return { dir, relations, byName, selects };
 }
 
@@ -136,10 +150,11 @@ export function parseRelation(path: string, sql: string): Relation {
   if (!created || created[2] !== name) throw new DenomError(`queries/${path}: expected one statement creating ${name}`);
   const header = sql.slice(0, created.index);
   const { reads, variables } = parseReads(path, header);
-  const copied = created[1] === "view" && !/^-- Not materialized:/m.test(header);
+  const copied = created[1] === "view" && layer !== "reference" && !/^-- Not materialized:/m.test(header);
   const materialized = copied && (layer === "staging" || layer === "intermediate");
-  const kept = copied && layer !== "reference";
-  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, materialized, kept };
+  // set by readCatalog, once every file is read
+  const kept = false;
+  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, copied, materialized, kept };
 }
 
 /**

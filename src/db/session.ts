@@ -20,7 +20,7 @@
  */
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
-import { keptKeyMatches, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
+import { keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, QUERIES_DIR, type Catalog, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
@@ -29,8 +29,10 @@ import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js"
 export { Database, TABLES, createTables };
 export type { Params, Definitions, Writable };
 export type { Column, SqlType } from "./schema.js";
+import type { RowOf, SelectName } from "./rows.js";
 import type { Row } from "./values.js";
 export type { Cell, Row } from "./values.js";
+export type { RowOf, SelectName } from "./rows.js";
 export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
 export { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
@@ -46,6 +48,8 @@ export interface SessionOptions<T> {
   write?: string;
   /** keep the tables in a temporary file with a memory limit (big inputs); in memory otherwise */
   temporary?: boolean;
+  /** DuckDB worker threads (1 for a small input: planning, not data, is its cost); one per core when absent */
+  threads?: number;
   /**
    * Create every relation of queries/ as a view up front (`denom query`, whose
    * SQL may name any of them, and a writing session); otherwise a relation is
@@ -73,7 +77,9 @@ export class Session<T = unknown> {
     /** what `load` returned (undefined without one) */
     readonly loaded: T,
     /** kept layers of the attached file this session reads instead of computing them */
-    private readonly kept: ReadonlySet<string>,
+    private kept: ReadonlySet<string>,
+    /** the schema holding them: the attached file's, or (a writing session) the open file's own */
+    private keptFrom: string = `${STORED}.main`,
   ) {}
 
   /**
@@ -101,7 +107,7 @@ export class Session<T = unknown> {
         if (this.kept.has(relation.name)) await this.readKept(relation);
         else if (relation.kind !== "view") await createRelation(this.db, relation.sql, relation);
         else {
-          const kind = relation.layer === "reference" || !isCopied(relation) ? "TEMP VIEW" : "TEMP TABLE";
+          const kind = relation.copied ? "TEMP TABLE" : "TEMP VIEW";
           await createRelation(this.db, relation.sql.replace(VIEW_HEAD, `create or replace ${kind} $1 as`), relation);
         }
         this.created.add(relation.name);
@@ -113,25 +119,40 @@ export class Session<T = unknown> {
    * Runs the named SELECT `queries/select/<name>.sql` (e.g. `report/status_counts`)
    * with `params` bound to its `$name` parameters, after creating what it reads.
    */
+  async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]>;
+  /** A named SELECT whose row src/db/rows.ts does not declare yet: untyped rows. */
+  async select(name: string, params?: Params): Promise<Row[]>;
   async select(name: string, params?: Params): Promise<Row[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
     await this.need(query.reads);
+    let rows: Row[];
     try {
-      return await this.db.all(query.sql, params);
+      rows = await this.db.all(query.sql, params);
     } catch (e) {
       throw new DenomError(`queries/select/${name}.sql: ${(e as Error).message}`);
     }
+    // the one place a row gets its type: SELECT_ROWS, checked against DESCRIBE (test/select-rows.test.ts)
+    return rows;
   }
 
-  /** The first row of select(name), or null. */
-  async selectOne(name: string, params?: Params): Promise<Row | null> {
-    return (await this.select(name, params))[0] ?? null;
+  /** The first row of select(name); throws DenomError when the query gave none (each of these gives one). */
+  async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>>;
+  async selectOne(name: string, params?: Params): Promise<Row>;
+  async selectOne(name: string, params?: Params): Promise<Row> {
+    const row = (await this.select(name, params))[0];
+    if (!row) throw new DenomError(`queries/select/${name}.sql: no row`);
+    return row;
   }
 
   /** Steps 4 to 6 for every relation, each as a view of its name in the main schema (SessionOptions.views). */
   async createViews(write: boolean): Promise<boolean> {
     const storing = write ? !(await keptKeyMatches(this.db, this.catalog)) : false;
+    if (write && !storing) {
+      // the file's layers are current: its views bind against them, not down to the attempts
+      this.kept = new Set(keptRelations(this.catalog));
+      this.keptFrom = "main";
+    }
     await this.inTransaction(async () => {
       for (const relation of this.catalog.relations) {
         await createRelation(this.db, relation.sql, relation);
@@ -146,7 +167,7 @@ export class Session<T = unknown> {
       }
       if (storing) await storeKey(this.db, this.catalog);
     });
-    if (storing) for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
+    if (write) for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
     return storing;
   }
 
@@ -156,7 +177,7 @@ export class Session<T = unknown> {
 
   private async readKept(relation: Relation): Promise<void> {
     // evaluated by ingest under these very definitions: read, not recomputed
-    await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM ${STORED}.main.${layerTable(relation.name)}`);
+    await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM ${this.keptFrom}.${layerTable(relation.name)}`);
   }
 
   private async inTransaction(work: () => Promise<void>): Promise<void> {
@@ -173,11 +194,6 @@ export class Session<T = unknown> {
 
 const VIEW_HEAD = /^create or replace view (\w+) as/m;
 
-/** A view a session copies into a table (a staging or intermediate relation, or a mart), unless its header says `Not materialized`. */
-function isCopied(relation: Relation): boolean {
-  return relation.kept;
-}
-
 /**
  * Opens a session: steps 1 to 3, and with `views` 4 to 6 for every relation.
  * Throws DataError when a kept file cannot be read, what `load` throws, and
@@ -191,7 +207,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     ? await openStoredForReading(options.read, options.writable)
     : options.write
       ? await openStoredForWriting(options.write)
-      : await Database.open({ temporary: options.temporary });
+      : await Database.open({ temporary: options.temporary, threads: options.threads });
   try {
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest
