@@ -115,7 +115,7 @@ export function readClaimsFile(path: string): Claim[] {
 
 /** The parsing half of readClaimsFile. */
 export function parseClaimsText(text: string, name: string): Claim[] {
-  const scores = scoresClaims(text, name);
+  const scores = scoresClaims(text, name) ?? agentBenchClaims(text, name);
   if (scores) return scores;
   const claims: Claim[] = [];
   text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((raw, i) => {
@@ -136,13 +136,7 @@ export function parseClaimsText(text: string, name: string): Claim[] {
  * UsageError for an entry whose score is not a percent.
  */
 function scoresClaims(text: string, name: string): Claim[] | null {
-  if (!text.trimStart().startsWith("[")) return null;
-  let entries: unknown;
-  try {
-    entries = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return null;
-  }
+  const entries = jsonClaimsFile(text, "[");
   if (!Array.isArray(entries) || entries.length === 0) return null;
   const isScore = (e: unknown): e is { benchmark: string; score: number; metric?: unknown } =>
     e !== null && typeof e === "object" && typeof (e as Record<string, unknown>).benchmark === "string" && typeof (e as Record<string, unknown>).score === "number";
@@ -152,6 +146,45 @@ function scoresClaims(text: string, name: string): Claim[] | null {
     const claim = parseClaim(`${e.score}%`, `--claims ${name}[${i}]:`, `${e.benchmark}${metric}, ${basenameOf(name)}`);
     return { ...claim, benchmark: e.benchmark };
   });
+}
+
+/** A claims file that is one JSON value starting with `opener`, parsed; null when it is not one (a plain claims list). */
+function jsonClaimsFile(text: string, opener: "[" | "{"): unknown {
+  if (!text.trimStart().startsWith(opener)) return null;
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return null;
+  }
+}
+
+/** The keys of an AgentBench overall.json `custom` block that hold a success rate (a fraction). */
+const AGENTBENCH_RATE_KEYS = new Set(["acc", "accuracy", "success_rate", "pass_rate"]);
+
+/**
+ * The claims of an AgentBench `overall.json` (`{total, validation, custom}`), or
+ * null when `text` is not one: every fraction in [0, 1] under a rate key of
+ * `custom` (`custom.accuracy`, `custom.overall.acc`), labelled with its path,
+ * as printed (its decimals set the tolerance). AgentBench computes them over
+ * `total` samples. Throws UsageError when the file holds none.
+ */
+function agentBenchClaims(text: string, name: string): Claim[] | null {
+  const o = jsonClaimsFile(text, "{") as Record<string, unknown> | null;
+  if (o === null || typeof o !== "object" || typeof o.total !== "number" || typeof o.validation !== "object") return null;
+  const claims: Claim[] = [];
+  const walk = (v: unknown, path: string, depth: number) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || depth > 2) return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      // 0 and 1 as 0% and 100%; a fraction as printed (JSON never writes 0.5 in exponent form, 1e-7 is skipped)
+      const shown = typeof x === "number" ? (Number.isInteger(x) ? `${x * 100}%` : String(x)) : "";
+      if (typeof x === "number" && AGENTBENCH_RATE_KEYS.has(k) && x >= 0 && x <= 1 && !shown.includes("e"))
+        claims.push(parseClaim(shown, `--claims ${name} ${path}.${k}:`, `${path}.${k} over ${o.total} samples, ${basenameOf(name)}`));
+      else walk(x, `${path}.${k}`, depth + 1);
+    }
+  };
+  walk(o.custom, "custom", 0);
+  if (claims.length === 0) throw new UsageError(`--claims ${name}: an AgentBench overall.json without a rate under custom (${[...AGENTBENCH_RATE_KEYS].join(", ")})`);
+  return claims;
 }
 
 function basenameOf(path: string): string {

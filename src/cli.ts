@@ -240,9 +240,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .summary("the input formats denom reads, with the fields each reads")
       .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
       .option("--md", "the same as --format md: each format's mapping table as markdown (what docs/formats/ holds)")
+      .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
       .argument("[names...]", "only these formats (with --format md)"),
     FORMATS_OUTPUT,
-  ).action(async (names: string[], flags: OutputFlags & { md?: boolean }) => {
+  ).action(async (names: string[], flags: OutputFlags & { md?: boolean; markdown?: boolean }) => {
     if (flags.md) {
       if (flags.format !== undefined && flags.format !== "md") throw new UsageError(`--md and --format ${flags.format} ask for two outputs; give one of them`);
       flags.format = "md";
@@ -250,7 +251,10 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const out = outputOf(flags, io, FORMATS_OUTPUT);
     const { runFormats } = await import("./commands/formats.js");
     const data = runFormats();
-    if (out.format === "json") {
+    if (flags.markdown) {
+      const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
+      out.emit(renderFormatsMarkdown(data));
+    } else if (out.format === "json") {
       const { renderJson } = await import("./render/json.js");
       out.emit(renderJson(data));
     } else if (out.format === "md") {

@@ -192,9 +192,9 @@ describe("SWE-agent .traj", () => {
   });
 
   it("is streamed without its trajectory and history: the reader skips them for .traj names only", () => {
-    expect(documentOptions("runs/sub/trajs/a.traj")).toEqual({ skipKeys: new Set(["trajectory", "history"]) });
+    expect(documentOptions("runs/sub/trajs/a.traj").skipKeys).toEqual(new Set(["trajectory", "history"]));
     expect(documentOptions("logs.tar.gz!sub/trajs/a.traj.gz").skipKeys?.has("trajectory")).toBe(true);
-    expect(documentOptions("runs/results.json")).toEqual({});
+    expect(documentOptions("runs/results.json").skipKeys).toBeUndefined();
   });
 
   it("maps exit statuses as declared; a submission has no verdict yet", () => {
@@ -339,8 +339,8 @@ describe("AgentCompass run directories (test/fixtures/agentcompass-run, written 
   });
 });
 
-describe("docs/formats.md", () => {
-  const readme = readFileSync(join(ROOT, "docs", "formats.md"), "utf8");
+describe("docs/inputs.md", () => {
+  const readme = readFileSync(join(ROOT, "docs", "inputs.md"), "utf8");
   it("shows each adapter's declared status mapping", () => {
     for (const [reason, status] of Object.entries(TERMINATION_STATUS)) expect(readme).toContain(`| \`${reason}\` | ${status} |`);
     for (const reason of NORMAL_ENDS) expect(readme).toContain(`\`${reason}\``);

@@ -240,15 +240,20 @@ describe("archives and files", () => {
   });
 
   it("says so when there are no records at all: every rate n/a, exit 0", async () => {
-    const dir = tempDir({ "blank.jsonl": "\n  \n\n", "empty.jsonl": "" });
-    const r = await denom(["report", "--json", dir]);
+    const blank = "\n  \n\n";
+    const r = await denom(["report", "--json", "-"], blank);
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.accounting).toMatchObject({ lines: 3, records: 0, blank: 3, rejected: 0 });
     expect(out.rates).toHaveLength(8);
     for (const c of out.rates) expect([c.successes, c.count, c.rate]).toEqual([0, 0, null]);
     expect(r.stderr).toContain("no attempt records in");
-    const text = await denom(["report", dir]);
+    // a folder that yields no record at all is an error naming what it held (issue 14)
+    const dir = tempDir({ "blank.jsonl": blank, "empty.jsonl": "" });
+    const folder = await denom(["report", dir]);
+    expect(folder.code).toBe(1);
+    expect(folder.stderr).toContain(`${dir}: no record read from it; it holds 2 file(s) that gave none: ${join(dir, "blank.jsonl")} (only blank lines); ${join(dir, "empty.jsonl")} (empty)`);
+    const text = await denom(["report", "-"], blank);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("no attempt records in the inputs: every rate is n/a");
     expect(text.stdout).toMatch(/^ {2}total +0\/0 +n\/a +0\/0 +n\/a *$/m);

@@ -118,7 +118,7 @@ describe("ingest --db", () => {
     const again = await denom(["ingest", archive, "--db", db, "--json"]);
     expect(again.json().skipped).toEqual([expect.objectContaining({ name: `${archive}!run/results.jsonl` })]);
     const out = await reportJson(["--db", db]);
-    expect(out.meta.skipped_files).toEqual([{ name: `${archive}!run/README.md`, reason: "not a record file (names ending .jsonl, .ndjson, .json, .traj, .eval, .gz, .tgz, .tar are read)" }]);
+    expect(out.meta.skipped_files).toEqual([{ name: `${archive}!run/README.md`, reason: "not a record file (names ending .jsonl, .ndjson, .json, .traj, .eval, .gz, .tgz, .tar are read)", top_keys: null }]);
     expect(out).toEqual(await reportJson([archive]));
   });
 

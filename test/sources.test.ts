@@ -43,7 +43,7 @@ describe("inputs", () => {
       [`${path}!run/a.jsonl`, sha(A)],
       [`${path}!run/b.jsonl.gz`, sha(gzipSync(B))],
     ]);
-    expect(out.meta.skipped_files).toEqual([{ name: `${path}!run/run.log`, reason: NOT_RECORDS }]);
+    expect(out.meta.skipped_files).toEqual([{ name: `${path}!run/run.log`, reason: NOT_RECORDS, top_keys: null }]);
     // a, b, c: one success of three
     expect(out.rates[4]).toMatchObject({ basis: "final", denominator: "total", successes: 1, count: 3 });
   });
@@ -66,8 +66,8 @@ describe("inputs", () => {
       `${path}!inner.tgz!c.jsonl`,
     ]);
     expect(out.meta.skipped_files).toEqual([
-      { name: `${path}!._a.ndjson`, reason: "macOS metadata (a ._ file beside the real one), not records" },
-      { name: `${path}!notes.txt`, reason: NOT_RECORDS },
+      { name: `${path}!._a.ndjson`, reason: "macOS metadata (a ._ file beside the real one), not records", top_keys: null },
+      { name: `${path}!notes.txt`, reason: NOT_RECORDS, top_keys: null },
     ]);
     // 4 records; the second c is an identical duplicate: 3 trials, a the one success
     expect([out.accounting.records, out.accounting.duplicates]).toEqual([4, 1]);

@@ -1,8 +1,9 @@
 -- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
 --   belongs to (DESIGN section 4), expected-but-missing trials included: those --expect and
---   --expect-count name, and those a log owes (owed_trials: Inspect's sample_ids x epochs)
+--   --expect-count name, those a log owes (owed_trials: Inspect's sample_ids x epochs) and those
+--   a run announces itself (announced_trials: Harbor's n_total_trials, tau2's tasks x num_trials)
 --   with no record.
--- Reads: trials, owed_trials, run_logs; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
+-- Reads: trials, owed_trials, run_logs, announced_trials, run_metadata; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
 --   (a VARCHAR list, an integer, a column name: --expect, --expect-count, --by).
 create or replace view trial_outcomes as
 with
@@ -55,6 +56,44 @@ unnamed as (
     )
 ),
 
+announced as (
+    -- the trials a run says it owes (announced_trials: Harbor's n_total_trials, tau2-bench's
+    -- tasks x num_trials); a task announced twice (two copies of a file) owes the larger count
+    select coalesce(run_id, '') as run_key, task_id, max(trials) as trials
+    from announced_trials
+    group by all
+),
+
+announced_named as (
+    -- an announced task owes trials 0..n-1: each one with no record is missing
+    select a.run_key, a.task_id, t.trial, true as is_named
+    from announced as a
+    cross join unnest(range(a.trials)) as t (trial)
+    where a.task_id is not null
+        and not exists (
+            select 1 from recorded as p where p.run_key = a.run_key and p.task_id = a.task_id and p.trial = t.trial
+        )
+),
+
+announced_unnamed as (
+    -- a run that owes n trials in all (tasks unnamed): n minus the trials it recorded
+    select run_key, '(no record ' || n || ')' as task_id, 0 as trial, false as is_named
+    from (
+        select
+            a.run_key,
+            unnest(range(1, greatest(a.trials - (select count(*) from recorded as p where p.run_key = a.run_key), 0) + 1)) as n
+        from announced as a
+        where a.task_id is null
+    )
+),
+
+announced_runs as (
+    -- agent and model of a run known only by its metadata (nothing recorded)
+    select coalesce(run_id, '') as run_key, max(agent) as agent, max(model) as model
+    from run_metadata
+    group by all
+),
+
 task_keys as (
     -- category and difficulty of a task missing from one run but seen in another
     select task_id, max(category) as category, max(difficulty) as difficulty
@@ -79,6 +118,32 @@ expected as (
     from (select * from named union all select * from unnamed) as m
     join run_slots as s using (run_key)
     join runs as r using (run_key)
+    left join task_keys as k using (task_id)
+    union all
+    -- announced by the run itself and not already expected by --expect / --expect-count
+    select
+        m.run_key,
+        nullif(m.run_key, '') as run_id,
+        m.task_id,
+        m.trial,
+        m.is_named,
+        'announced, no record' as status_detail,
+        coalesce(r.agent, ar.agent) as agent,
+        coalesce(r.model, ar.model) as model,
+        r.invocation,
+        k.category,
+        k.difficulty
+    from (
+        select * from (select * from announced_named union all select * from announced_unnamed) as a
+        where not exists (
+            select 1
+            from (select * from named union all select * from unnamed) as e
+            join run_slots as s using (run_key)
+            where e.run_key = a.run_key and e.task_id = a.task_id and s.trial = a.trial
+        )
+    ) as m
+    left join runs as r using (run_key)
+    left join announced_runs as ar using (run_key)
     left join task_keys as k using (task_id)
 ),
 

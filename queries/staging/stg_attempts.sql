@@ -1,6 +1,7 @@
 -- stg_attempts: one row per loaded attempt: status mapped (DESIGN section 3), duplicates marked
 --   (section 4), durations in seconds (section 6); `agent` and `model` default to the run's
---   metadata (Terminal-Bench's run_metadata.json) when the record names none.
+--   metadata (Terminal-Bench's run_metadata.json) when the record names none; Harbor's trials
+--   numbered per task and job in started_at order (its records carry no trial index).
 -- Reads: run_metadata, attempts, status_alias; getvariable('status_map').
 -- status_map holds the --status-map pairs.
 create or replace view stg_attempts as
@@ -21,6 +22,23 @@ run_defaults as (
     group by run_id
 ),
 
+numbered as (
+    -- Harbor writes no trial index (its n_attempts repeats are exchangeable): a task's
+    -- trials of one job are numbered 0, 1, ... in started_at order, then by trial_name;
+    -- two copies of one trial (same start and name) keep one number, so they collapse
+    -- as duplicates (formats/harbor.ts)
+    select * from attempts where format is distinct from 'harbor'
+    union all
+    select * replace (
+        (dense_rank() over (
+            partition by run_id, task_id
+            order by started_at nulls last, json_extract_string(extra, '$.trial_name') nulls last
+        ) - 1)::integer as trial
+    )
+    from attempts
+    where format = 'harbor'
+),
+
 loaded as (
     select
         a.* exclude (fault, status_detail, extra) replace (
@@ -31,7 +49,7 @@ loaded as (
         a.status_detail as raw_status_detail,
         coalesce(a.run_id, '') as run_key,
         lower(trim(a.raw_status)) as status_key
-    from attempts as a
+    from numbered as a
     left join run_defaults as d on d.run_id = a.run_id
 ),
 

@@ -14,6 +14,8 @@ export interface FormatInfo {
   describes: string;
   /** the fields read; empty when the adapter declares none */
   reads: FieldRead[];
+  /** what the meta block says whenever the format read a source (e.g. Harbor: retries not recorded) */
+  notes: string[];
 }
 
 export interface FormatsData {
@@ -23,6 +25,12 @@ export interface FormatsData {
 /** Every adapter, in the order detection tries them (document adapters first). */
 export function runFormats(): FormatsData {
   return {
-    formats: ALL_FORMATS.map((f) => ({ name: f.name, kind: f.kind ?? "record", describes: f.describes, reads: [...(f.reads ?? [])] })),
+    formats: ALL_FORMATS.map((f) => ({
+      name: f.name,
+      kind: f.kind ?? "record",
+      describes: f.describes,
+      reads: [...(f.reads ?? [])],
+      notes: "notes" in f && f.notes ? [...f.notes] : [],
+    })),
   };
 }

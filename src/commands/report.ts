@@ -9,6 +9,7 @@
 import type { Session } from "../db/session.js";
 import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
+import { ALL_FORMATS } from "../ingest/formats/index.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { readChartData, type ChartData } from "./report-charts.js";
 import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
@@ -87,7 +88,14 @@ export interface RunLogInfo {
 export interface Meta extends Notices {
   tool: string;
   sources: SourceInfo[];
-  skipped_files: { name: string; reason: string }[];
+  /**
+   * Files of a folder or archive that were not read: archive members by their
+   * name, and side files no input format recognises (`top_keys`: their first
+   * record's top-level keys, at most 8; null for the others).
+   */
+  skipped_files: { name: string; reason: string; top_keys: string[] | null }[];
+  /** what the formats that read the sources say about them (FormatAdapter.notes), e.g. Harbor: retries not recorded */
+  notes: string[];
   /** one entry per run log that describes its run (Inspect), in load order; empty for other formats */
   run_logs: RunLogInfo[];
   window: { start: string | null; end: string | null };
@@ -238,7 +246,11 @@ export async function readReport(
 /** The meta block (DESIGN section 9), also the header of every export. */
 export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
-  const skipped_files: Meta["skipped_files"] = await session.select("meta/skipped_files");
+  const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r: Record<string, unknown>) => ({
+    name: r.name as string,
+    reason: r.reason as string,
+    top_keys: typeof r.top_keys === "string" ? (JSON.parse(r.top_keys) as string[]) : null,
+  }));
   const summary = (await session.selectOne("meta/run_summary")) as Row;
   const timeout_limits: Meta["timeout_limits"] = await session.select("meta/timeout_limits");
   const policy = (await session.selectOne("meta/retry_policy")) as Row;
@@ -253,6 +265,7 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
     tool: `denom ${VERSION}`,
     sources,
     skipped_files,
+    notes: formatNotes(sources.map((s) => s.adapter)),
     run_logs,
     window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
     tasks: num(summary.tasks),
@@ -283,4 +296,10 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
 
 function num(v: Cell | undefined): number {
   return typeof v === "number" ? v : 0;
+}
+
+/** The notes of every format that read a source (`sources.adapter`: names joined with ", "), in the formats' order. */
+function formatNotes(adapters: readonly (string | null)[]): string[] {
+  const used = new Set(adapters.flatMap((a) => (a ? a.split(", ") : [])));
+  return ALL_FORMATS.filter((f) => used.has(f.name)).flatMap((f) => ("notes" in f && f.notes ? [...f.notes] : []));
 }

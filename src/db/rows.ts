@@ -27,7 +27,7 @@ type TsOf<T extends ColumnTag> = T extends `${infer B extends Tag}?` ? Base<B> |
 
 export const SELECT_ROWS = {
   "audit/audit_figures": {
-    simplicity: "int", basis: "text", numerator: "text", invalid_scope: "text", environment_scope: "text", timeout_scope: "text",
+    scope_by: "text?", scope_value: "text?", simplicity: "int", basis: "text", numerator: "text", invalid_scope: "text", environment_scope: "text", timeout_scope: "text",
     unrecognized_scope: "text", aggregation: "text", exclusions: "int", any_scopes: "int", is_strict: "bool", successes: "int",
     count: "int", rate: "num?", runs: "int", run_figures: "list", left_out: "int", left_out_never_succeeded: "int",
     left_out_never_succeeded_retried: "int", late_passes_counted: "int", is_representative: "bool", equivalent_definitions: "int",
@@ -36,6 +36,7 @@ export const SELECT_ROWS = {
   "meta/accounting": {
     lines: "int", records: "int", blank: "int", rejected: "int", non_finite: "int", unaccounted: "int", broken_sources: "int",
     duplicates: "int", duplicates_identical: "int", duplicates_differing: "int", unrecognized: "int", naive_timestamps: "int", secrets_masked: "int",
+    duplicates_across_sources: "int", duplicate_keys: "int",
   },
   "meta/denominators": { denominator: "text", keeps: "text", removes: "text" },
   "meta/exclusions": { basis: "text", denominator: "text", fault: "text", reason: "text", trials: "int" },
@@ -47,7 +48,7 @@ export const SELECT_ROWS = {
     missing_trials: "int?", dict_score_trials: "int?", score_keys: "text?", source: "text?",
   },
   "meta/secrets_masked": { kind: "text", secrets: "int", lines: "int" },
-  "meta/skipped_files": { name: "text", reason: "text" },
+  "meta/skipped_files": { name: "text", reason: "text", top_keys: "text?" },
   "meta/sources": {
     name: "text", sha256: "text", bytes: "int", format: "text", lines: "int", records: "int", blank: "int", rejected: "int",
     attempts: "int", physical_lines: "int", problem: "text?", adapter: "text?",

@@ -1,6 +1,6 @@
 /**
  * The tables denom loads (DESIGN section 1): `sources`, `attempts`, `events`,
- * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys` and `masked_secrets`, with their
+ * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `announced_trials`, `skipped_files`, `duplicate_keys` and `masked_secrets`, with their
  * columns in order. This is the one declaration of them: CREATE TABLE, the
  * check of a kept `--db` file and the loader's appenders all come from it
  * (src/ingest/loader.ts checks at load that the attempts columns follow the
@@ -59,7 +59,10 @@ export const TABLES: Record<string, Column[]> = {
   ],
   // the trials a log owes (Inspect: dataset.sample_ids x epochs); those with no attempt enter total as missing
   owed_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER")],
-  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR")],
+  // trials a run says it owes (formats/types.ts RunMetadata.announced): task_id null = that many in all, tasks unnamed
+  announced_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trials", "BIGINT")],
+  // top_keys: a JSON list of the top-level keys of a side file no format reads (null for other skips)
+  skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR"), c("top_keys", "VARCHAR")],
   // keys written twice in one JSON object (issue 15): one row per repeat; the last value was read, as JSON.parse does
   duplicate_keys: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("key", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored

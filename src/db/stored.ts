@@ -103,6 +103,7 @@ const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
   // issue 13 (schema.ts: after the attempts counts)
   ["attempts", "waiting_s", "DOUBLE"],
   ["attempts", "invocation", "VARCHAR"],
+  ["skipped_files", "top_keys", "VARCHAR"],
 ];
 
 /** The LATE_COLUMNS that `database`'s tables lack. */

@@ -12,7 +12,8 @@ import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapted, 
 import type { FormatAdapter, RunLog } from "./formats/types.js";
 import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
-import { excerpt, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
+import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
+import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
 import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
 import { ZipArchive } from "./zip.js";
@@ -98,6 +99,7 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
 
 export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
   const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] };
+  const containers = new ContainerTally();
   const loader = await Loader.open(db);
   let sourceId = await loader.nextSourceId();
   const known = options.skipKnownSources
@@ -107,7 +109,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     // a file loaded before is skipped on its hash alone, without parsing it again;
     // archive members, stdin and repeats within this call are caught once read, below
     const specs = known ? await withoutKnownFiles(allSpecs, known.digests, known.sizes, result.skipped) : allSpecs;
-    const total = specs.every((s) => s.kind === "file") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
+    const total = specs.every((s) => s.kind !== "stdin") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
     let read = 0;
     let recordsRead = 0;
     let repeatedKeys = 0;
@@ -117,10 +119,11 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     for await (const src of openSources(specs, options.stdin, onBytes)) {
       if ("skipped" in src) {
         const skipped = maskSecrets(src.skipped).text;
+        if (src.container !== undefined) containers.found(src.container, `${skipped} (${src.reason})`);
         const key = `${skipped}\t${src.reason}`;
         if (known?.skippedFiles.has(key)) continue;
         known?.skippedFiles.add(key);
-        loader.skipped(skipped, src.reason);
+        loader.skipped(skipped, src.reason, null);
         continue;
       }
       const id = sourceId++;
@@ -151,6 +154,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         if ("metadata" in adapted) {
           counts.records++;
           loader.runMetadata(id, adapted.metadata);
+          if (adapted.metadata.warning) options.onWarning?.(maskSecrets(adapted.metadata.warning).text);
           return;
         }
         const attempts: CanonicalAttempt[] = [];
@@ -206,17 +210,40 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       let zipProblem: string | null = null;
       const summary = src.zip
         ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
-        : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes });
+        : EVAL_LOG_FILE.test(src.name)
+          ? await readTextRecord(src.chunks, sink, (text) => evalLogRecord(text, src.name))
+          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes });
       for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
       if (dict.trials > 0)
         options.onWarning?.(
           `${name.text}: ${dict.trials} trial${dict.trials === 1 ? " has" : "s have"} a dict-valued score (keys ${[...dict.keys].join(", ")}) and ${dict.trials === 1 ? "is" : "are"} unscored: name the key that decides success with --score-key KEY`,
         );
       const unreadable = formats.unreadable();
-      if (unreadable) throw new DataError(unreadable);
+      if (unreadable) {
+        if (src.container === undefined) throw new DataError(unreadable);
+        // a side file of a folder or an archive (a config, notes, another tool's JSON): named once and listed, never fatal
+        await loader.discardSource(id);
+        sourceId = id;
+        const keys = formats.firstKeys();
+        const reason = `${SIDE_FILE_REASON}${keys === null ? "" : keys.length ? `; top keys ${keys.join(", ")}` : "; an empty object"}`;
+        containers.found(src.container, `${name.text} (${reason})`);
+        options.onWarning?.(`${name.text}: skipped: ${reason}`);
+        const key = `${name.text}\t${SIDE_FILE_REASON}`;
+        if (!known?.skippedFiles.has(key)) {
+          known?.skippedFiles.add(key);
+          loader.skipped(name.text, SIDE_FILE_REASON, keys);
+        }
+        continue;
+      }
+      if (src.container !== undefined) {
+        containers.read(src.container, counts.records);
+        if (counts.records === 0)
+          containers.found(src.container, `${name.text} (${counts.rejected ? `${counts.rejected} rejected, no record` : summary.physicalLines ? "only blank lines" : "empty"})`);
+      }
       const { sha256, bytes } = src.digest();
       const sameAs = known?.digests.get(sha256);
       if (sameAs !== undefined) {
+        if (src.container !== undefined) containers.read(src.container, 1);
         await loader.discardSource(id);
         sourceId = id;
         result.skipped.push({ name: name.text, sha256, same_as: sameAs });
@@ -264,6 +291,8 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       result.attempts += counts.attempts;
       if (problem) result.broken++;
     }
+    const empty = containers.empty();
+    if (empty) throw new DataError(empty);
     // an input with lines but no record is no log: an error naming what it looks like (issue 15);
     // beside inputs that gave records, a warning
     if (noRecord.length && result.records === 0) throw new DataError(noRecord.join("\n"));
@@ -274,6 +303,45 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     loader.close();
   }
   return result;
+}
+
+/** Why a side file of a folder or archive was skipped (meta.skipped_files `reason`). */
+export const SIDE_FILE_REASON = "no input format recognises it";
+
+/**
+ * What each folder or archive given as an input held: the records and rejects
+ * read from it, and the files skipped in it, so one that yields no record at
+ * all is an error naming what it found (issue 14).
+ */
+class ContainerTally {
+  private readonly tally = new Map<string, { units: number; found: string[] }>();
+
+  private of(container: string) {
+    let t = this.tally.get(container);
+    if (!t) this.tally.set(container, (t = { units: 0, found: [] }));
+    return t;
+  }
+
+  /** `units` records read (or a source skipped as already stored) in `container`. */
+  read(container: string, units: number): void {
+    this.of(container).units += units;
+  }
+
+  /** A file of `container` that gave no record, as `name (why)`. */
+  found(container: string, what: string): void {
+    this.of(container).found.push(what);
+  }
+
+  /** The error for the first folder or archive that yielded nothing, or null. */
+  empty(): string | null {
+    for (const [container, t] of this.tally) {
+      if (t.units > 0) continue;
+      const shown = t.found.slice(0, 5).join("; ");
+      const more = t.found.length > 5 ? `; and ${t.found.length - 5} more` : "";
+      return `${container}: no record read from it; it holds ${t.found.length} file(s) that gave none: ${shown}${more}; name a file's format with --input-format NAME (denom formats lists them)`;
+    }
+    return null;
+  }
 }
 
 /** Repeated keys named one by one on stderr before the rest are counted. */

@@ -8,7 +8,7 @@ import type { Database } from "../db/session.js";
 import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
-import type { RunLog } from "./formats/types.js";
+import type { RunLog, RunMetadata } from "./formats/types.js";
 
 const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
   id: "VARCHAR",
@@ -189,8 +189,10 @@ export class Loader {
     this.batches.sources.row(TABLES.sources.map((col) => row[col.name as keyof SourceRow] as Value));
   }
 
-  runMetadata(sourceId: number, m: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null }): void {
+  /** A run's description, and the trials it announces (one announced_trials row per task, or one for the run). */
+  runMetadata(sourceId: number, m: RunMetadata): void {
     this.batches.run_metadata.row([sourceId, m.run_id, m.agent, m.model, m.concurrency]);
+    for (const a of m.announced ?? []) this.batches.announced_trials.row([sourceId, m.run_id, a.task_id, a.trials]);
   }
 
   /**
@@ -229,14 +231,14 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) {
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "announced_trials", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) {
       this.batches[table].flush();
       this.appenders[table].flushSync();
     }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "announced_trials", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 
@@ -250,8 +252,9 @@ export class Loader {
     this.batches.duplicate_keys.row([sourceId, line, location, key]);
   }
 
-  skipped(name: string, reason: string): void {
-    this.batches.skipped_files.row([name, reason]);
+  /** A file skipped (an archive member by its name, a side file no format reads, with its top-level keys). */
+  skipped(name: string, reason: string, topKeys: readonly string[] | null): void {
+    this.batches.skipped_files.row([name, reason, topKeys === null ? null : JSON.stringify(topKeys)]);
   }
 
   /** Hands every gathered row to DuckDB, then flushes and closes every appender. */

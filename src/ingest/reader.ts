@@ -84,6 +84,8 @@ export interface DocumentOptions {
    * absent reads the document as before.
    */
   chooseDocument?: DocumentChooser | null;
+  /** container keys whose empty array makes the header (with the key as `[]`) one unit (FormatAdapter.emptyContainerKeys) */
+  emptyContainers?: ReadonlySet<string>;
   /** JSONL: the longest line read, in bytes (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
 }
@@ -178,6 +180,31 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineB
   return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0, endings: { mode: splitter.endings, mixed: splitter.mixedEndings } };
 }
 
+/**
+ * Reads a text source that is not JSON (a harness's per-instance log) as one
+ * record: `toRecord` keeps what matters of the whole text (formats/ decides
+ * what). The source counts as a document of one element; its physical lines
+ * are counted as for any source. Bytes that are not UTF-8 are replaced.
+ */
+export async function readTextRecord(
+  chunks: AsyncIterable<Buffer>,
+  sink: UnitSink,
+  toRecord: (text: string) => Record<string, unknown>,
+): Promise<ReadSummary> {
+  const parts: Buffer[] = [];
+  let physicalLines = 0;
+  let lastByte = 10;
+  for await (const chunk of chunks) {
+    parts.push(chunk);
+    physicalLines += countNewlines(chunk);
+    if (chunk.length) lastByte = chunk[chunk.length - 1];
+  }
+  if (lastByte !== 10) physicalLines++;
+  const value = toRecord(new TextDecoder("utf-8").decode(Buffer.concat(parts)));
+  sink.unit({ line: 1, location: null, value, text: JSON.stringify(value), nonFinite: 0 });
+  return { format: "json", physicalLines, nonFinite: 0 };
+}
+
 /** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
 class NotUtf8 extends Error {}
 
@@ -196,7 +223,7 @@ async function readDocument(
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, (value, location, n, entry, document) => {
+  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, options.emptyContainers ?? NO_KEYS, (value, location, n, entry, document) => {
     if (entry && document) {
       const text = JSON.stringify({ [entry.key]: entry.value });
       sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
@@ -342,6 +369,7 @@ class DocumentWalker {
     private readonly containers: ContainerKeys,
     private readonly skipKeys: ReadonlySet<string>,
     private readonly chooseDocument: DocumentChooser | null,
+    private readonly emptyContainers: ReadonlySet<string>,
     private readonly emit: (value: unknown, location: string, n: number, entry?: DocumentEntry, document?: DocumentAdapter) => void,
     private readonly onHeader: (header: Record<string, unknown>) => void = () => {},
   ) {}
@@ -460,6 +488,11 @@ class DocumentWalker {
       if (tok.name === "endObject" && this.detecting) this.decide();
     }
     if (tok.name === "endArray" && this.depth === this.elementDepth) {
+      if (this.elementDepth === 2 && this.index === 0 && !this.document && this.emptyContainers.has(this.containerKey as string)) {
+        // an empty container that announces something: the header is the record
+        this.units++;
+        this.emit({ ...(this.header ?? {}), [this.containerKey as string]: [] }, this.containerKey as string, this.units);
+      }
       this.depth--;
       this.elementDepth = -1;
       return;

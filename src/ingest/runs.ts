@@ -123,6 +123,7 @@ export const SMALL_INPUT_BYTES = 4e6;
 function inputBytes(specs: readonly InputSpec[]): number {
   let bytes = 0;
   for (const s of specs) {
+    if (s.kind === "superseded") continue;
     if (s.kind !== "file") return Infinity;
     bytes += expandedBytes(s.path, s.size);
   }

@@ -23,7 +23,33 @@ import { isZip } from "./zip.js";
  * One command-line input after expansion: a file; a named pipe (a FIFO named
  * directly), read like stdin: once, as it comes, its size unknown; or stdin.
  */
-export type InputSpec = { kind: "file"; path: string; size: number } | { kind: "pipe"; path: string } | { kind: "stdin" };
+export type InputSpec =
+  | { kind: "file"; path: string; size: number; within?: string }
+  | { kind: "pipe"; path: string }
+  | { kind: "stdin" }
+  /** a file of a walked folder left out by a SUPERSEDED rule: listed in meta.skipped_files, not read */
+  | { kind: "superseded"; path: string; reason: string; within: string };
+
+/**
+ * Files of a folder that another file beside them replaces: the first is left
+ * out (and listed) when a file matching `by` lies in the same folder. OpenHands
+ * writes `output.jsonl` and then the same records with their SWE-bench
+ * evaluation (`output.swebench_eval.jsonl`), or the critic's attempts
+ * (`output.critic_attempt_<n>.jsonl`) whose aggregate output.jsonl is; reading
+ * both would load each trial twice.
+ */
+export const SUPERSEDED: readonly { file: RegExp; by: RegExp; reason: string }[] = [
+  {
+    file: /^output\.jsonl$/i,
+    by: /^output\.swebench_eval\.jsonl$/i,
+    reason: "OpenHands output.swebench_eval.jsonl beside it holds the same records with their evaluation (read instead)",
+  },
+  {
+    file: /^output\.jsonl$/i,
+    by: /^output\.critic_attempt_\d+\.jsonl$/i,
+    reason: "the aggregate of the OpenHands critic attempts beside it (output.critic_attempt_<n>.jsonl, read as attempts 1..n)",
+  },
+];
 
 /** Endings that say "one JSON value a line": such a source is read line by line, never sniffed. */
 const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
@@ -37,6 +63,13 @@ const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "eval", "gz", "t
 
 /** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
+
+/**
+ * Text files read as records although their ending is not a record one, by
+ * their path: OpenHands' per-instance evaluation logs
+ * (`output.swebench_eval.logs/instance_<id>.log`, formats/openhands-eval-log.ts).
+ */
+const TEXT_RECORD_FILES: readonly RegExp[] = [/(^|[/\\])output\.swebench_eval\.logs[/\\]instance_[^/\\]+\.log$/i];
 
 /** The endings RECORD_FILE accepts, as the messages list them. */
 export const RECORD_ENDINGS = RECORD_EXTENSIONS.map((e) => `.${e}`).join(", ");
@@ -95,7 +128,7 @@ export function expandInputs(inputs: readonly string[], onWarning: (text: string
     }
     if (st.isDirectory()) {
       const found: InputSpec[] = [];
-      walk(input, st, found, onWarning, seen, []);
+      walk(input, st, found, onWarning, seen, [], input);
       if (found.length === 0)
         throw new DataError(
           `${input}: folder holds no record files (names ending ${RECORD_ENDINGS}); rename them to one of these endings, or name a file directly (any name is read)`,
@@ -128,9 +161,10 @@ function entryKind(st: Stats): string {
 /**
  * Walks folder `dir` (already stat'ed as `dirSt`) into `out`. `ancestors` are
  * the identities of the folders being walked above it (a link to one of them is
- * a loop); `seen` holds every file and folder taken so far.
+ * a loop); `seen` holds every file and folder taken so far; every file found is
+ * marked `within` the folder given as an input (its side files may be skipped).
  */
-function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: string) => void, seen: Map<string, string>, ancestors: string[]): void {
+function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: string) => void, seen: Map<string, string>, ancestors: string[], within: string): void {
   seen.set(identity(dirSt), dir);
   const here = [...ancestors, identity(dirSt)];
   let names: string[];
@@ -142,6 +176,11 @@ function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: str
   for (const name of names) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
+    const superseded = SUPERSEDED.find((r) => r.file.test(name) && names.some((other) => r.by.test(other)));
+    if (superseded) {
+      out.push({ kind: "superseded", path, reason: superseded.reason, within });
+      continue;
+    }
     let st: Stats;
     try {
       st = statSync(path);
@@ -161,10 +200,10 @@ function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: str
         onWarning(`${path}: the same folder as ${first} (a symbolic link); read once, skipped here`);
         continue;
       }
-      walk(path, st, out, onWarning, seen, here);
+      walk(path, st, out, onWarning, seen, here, within);
     } else if (!st.isFile()) {
       onWarning(`${path}: ${entryKind(st)}, not a regular file; skipped (name it directly to read it as a stream)`);
-    } else if (RECORD_FILE.test(name)) {
+    } else if (RECORD_FILE.test(name) || TEXT_RECORD_FILES.some((re) => re.test(path))) {
       const first = seen.get(id);
       if (first !== undefined) {
         onWarning(`${path}: the same file as ${first} (a link); read once, skipped here`);
@@ -178,7 +217,7 @@ function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: str
         continue;
       }
       seen.set(id, path);
-      out.push({ kind: "file", path, size: st.size });
+      out.push({ kind: "file", path, size: st.size, within });
     }
   }
 }
@@ -229,6 +268,12 @@ export interface SourceStream {
   /** the first bytes of the source, decompressed (up to 512), to say what it looks like when it yields no record */
   head?(): Buffer;
   /**
+   * The folder or archive given as an input that this source was found in
+   * (a file of a walked folder, an archive member); absent for a file or stdin
+   * named directly. A side file no format reads is skipped there, not fatal.
+   */
+  container?: string;
+  /**
    * Set for a zip archive (an Inspect `.eval`): read it member by member from
    * `path` (the file itself, or a temporary copy of a zip that came from stdin,
    * a gzip or a tar member), then drain `chunks` for the digest and call `cleanup`.
@@ -240,6 +285,10 @@ export interface SourceStream {
 export interface SkippedMember {
   skipped: string;
   reason: string;
+  /** the folder or archive given as an input that held it (see SourceStream.container) */
+  container?: string;
+  /** the top-level keys of a JSON file no format recognises (its first record's); absent otherwise */
+  topKeys?: string[];
 }
 
 /**
@@ -252,6 +301,10 @@ export async function* openSources(
   onBytes: (n: number) => void = () => {},
 ): AsyncGenerator<SourceStream | SkippedMember> {
   for (const spec of specs) {
+    if (spec.kind === "superseded") {
+      yield { skipped: spec.path, reason: spec.reason, container: spec.within };
+      continue;
+    }
     const name = spec.kind === "stdin" ? "-" : spec.path;
     if (spec.kind === "file" && INSPECT_SIDE_FILE.test(basename(spec.path))) {
       yield { skipped: spec.path, reason: INSPECT_SIDE_REASON };
@@ -260,7 +313,11 @@ export async function* openSources(
     // a named pipe is read as it comes, like stdin; opening it waits for its writer
     const raw: AsyncIterable<Buffer> =
       spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
-    yield* classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null);
+    for await (const src of classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null)) {
+      const member = ("skipped" in src ? src.skipped : src.name) !== name;
+      const container = spec.kind === "file" ? (spec.within ?? (member ? name : undefined)) : member ? name : undefined;
+      yield container === undefined ? src : { ...src, container };
+    }
   }
 }
 

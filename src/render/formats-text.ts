@@ -11,7 +11,8 @@ export function renderFormatsText(data: FormatsData): string {
   });
   const tail =
     "Detection: a JSON object document is offered to the document formats by its first entries; other records to the record formats, one by one, canonical last.\n" +
-    "A source no format recognises is an error (exit 1); --input-format NAME reads every source with that format.";
+    "A file given as an input that no format recognises is an error (exit 1); inside a folder or an archive it is skipped and listed (meta.skipped_files).\n" +
+    "--input-format NAME reads every source with that format; denom formats --markdown prints the mapping tables of docs/formats.md.";
   return `${blocks.join("\n\n")}\n\n${tail}\n`;
 }
 

@@ -28,6 +28,7 @@ export function renderReportMarkdown(data: ReportData): string {
     ),
   );
   const facts = metaFacts(data);
+  for (const n of m.notes) facts.push(`note: ${n}`);
   if (m.skipped_files.length) facts.push(`skipped: ${m.skipped_files.map((f) => `${f.name} (${f.reason})`).join("; ")}`);
   facts.push(`success: ${m.definitions.success}`);
   out.push(facts.map((f) => `- ${escapeMarkdown(f)}`).join("\n"));

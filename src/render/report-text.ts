@@ -36,7 +36,8 @@ function metaBlock(data: ReportData, options: TextOptions): string {
     lines.push(`    sha256 ${s.sha256}`);
     if (s.problem) lines.push(`    ! ${s.problem}`);
   }
-  for (const f of m.skipped_files) lines.push(`  skipped ${f.name}: ${f.reason}`);
+  for (const n of m.notes) lines.push(`  note: ${n}`);
+  for (const f of m.skipped_files) lines.push(`  skipped ${f.name}: ${f.reason}${f.top_keys ? ` (top keys ${f.top_keys.join(", ") || "none"})` : ""}`);
   lines.push(...metaFacts(data));
   return lines.join("\n");
 }

@@ -6,22 +6,26 @@
  * read by the adapters that recognise its records; one that none recognises is
  * an error (SourceFormats).
  */
+import { agentBenchFormat, agentBenchOverallFormat } from "./agentbench.js";
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical.js";
+import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
+import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
+import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
 import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
 import { sweBenchResultsFormat } from "./swe-bench-results.js";
-import { tau2BenchFormat } from "./tau2-bench.js";
+import { tau2BenchFormat, tau2ResultsFormat } from "./tau2-bench.js";
 import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
 import { terminalBenchFormat } from "./terminal-bench.js";
 import type { DocumentOptions } from "../reader.js";
 import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEntry, type FormatAdapter } from "./types.js";
 
-export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter } from "./types.js";
+export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter, RunMetadata } from "./types.js";
 
 /**
  * Record adapters, in detection order. Each harness's records are told apart by
@@ -33,10 +37,20 @@ export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, Fi
  */
 export const FORMATS: readonly FormatAdapter[] = [
   terminalBenchFormat,
+  harborTrialFormat,
+  harborJobFormat,
+  harborConfigFormat,
+  harborTrajectoryFormat,
+  agentBenchFormat,
+  agentBenchOverallFormat,
+  openHandsOutputFormat,
+  openHandsRunMetadataFormat,
+  openHandsEvalLogFormat,
   taskSummaryFormat,
   agentCompassFormat,
   tauBenchFormat,
   tau2BenchFormat,
+  tau2ResultsFormat,
   inspectFormat,
   sweAgentFormat,
   openHandsScoresFormat,
@@ -85,7 +99,7 @@ export class SourceFormats<U> {
   private gaveUp = false;
   private held: U[] = [];
   private unrecognised = 0;
-  private firstKeys: string[] | null = null;
+  private unknownKeys: string[] | null = null;
   /** a forced record adapter: how many of the first UNRECOGNISED_LIMIT records were seen, and how many it recognises */
   private forcedSeen = 0;
   private forcedHits = 0;
@@ -113,7 +127,7 @@ export class SourceFormats<U> {
       // forced: judged by the adapter's own detection, so a file of another harness is not read as this one
       this.forcedSeen++;
       if (format.detect(record)) this.forcedHits++;
-      else this.firstKeys ??= Object.keys(record).slice(0, 8);
+      else this.unknownKeys ??= Object.keys(record).slice(0, 8);
     }
     if (format) {
       if (this.recognised) return { format, release: [] };
@@ -124,7 +138,7 @@ export class SourceFormats<U> {
     }
     if (this.recognised) return { format: canonicalFormat, release: [] };
     this.unrecognised++;
-    this.firstKeys ??= Object.keys(record).slice(0, 8);
+    this.unknownKeys ??= Object.keys(record).slice(0, 8);
     if (this.held.length < UNRECOGNISED_LIMIT) this.held.push(u);
     else this.gaveUp = true;
     return null;
@@ -140,6 +154,11 @@ export class SourceFormats<U> {
     return this.used.size ? [...this.used.keys()].join(", ") : null;
   }
 
+  /** The keys of the first record no format recognised (at most 8), or null when there was none. */
+  firstKeys(): string[] | null {
+    return this.unknownKeys;
+  }
+
   /**
    * Why the source cannot be read, or null when it can: no record recognised;
    * or, with a forced record adapter, none of the first UNRECOGNISED_LIMIT
@@ -147,11 +166,11 @@ export class SourceFormats<U> {
    */
   unreadable(): string | null {
     if (this.forced && this.forcedSeen > 0 && this.forcedHits === 0) {
-      const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
+      const keys = this.unknownKeys?.length ? `its first record has keys ${this.unknownKeys.join(", ")}` : "its first record is an empty object";
       return `${this.source}: --input-format ${this.forced.name} maps none of its first ${this.forcedSeen} record${this.forcedSeen === 1 ? "" : "s"} (none is a record ${this.forced.name} reads; ${keys}); leave --input-format out to detect the format, or pick another (denom formats lists what each reads)`;
     }
     if (!this.gaveUp && (this.recognised || this.unrecognised === 0)) return null;
-    const keys = this.firstKeys?.length ? `its first record has keys ${this.firstKeys.join(", ")}` : "its first record is an empty object";
+    const keys = this.unknownKeys?.length ? `its first record has keys ${this.unknownKeys.join(", ")}` : "its first record is an empty object";
     if (this.forced)
       return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
     return `${this.source}: no input format recognises it (tried ${ALL_FORMATS.map((f) => f.name).join(", ")}); ${keys}; name its format with --input-format NAME (denom formats lists them)`;
@@ -161,5 +180,8 @@ export class SourceFormats<U> {
 /** How a source is read when it is a JSON document: the keys its adapter skips, by the source's name (e.g. a `.traj`). */
 export function documentOptions(sourceName: string): DocumentOptions {
   const keys = FORMATS.flatMap((f) => (f.skipKeys && f.skipKeys.names.test(sourceName) ? f.skipKeys.keys : []));
-  return keys.length ? { skipKeys: new Set(keys) } : {};
+  return { ...(keys.length ? { skipKeys: new Set(keys) } : {}), emptyContainers: EMPTY_CONTAINER_KEYS };
 }
+
+/** Container keys whose empty array yields the document's header as a record (FormatAdapter.emptyContainerKeys). */
+const EMPTY_CONTAINER_KEYS: ReadonlySet<string> = new Set(FORMATS.flatMap((f) => f.emptyContainerKeys ?? []));

@@ -53,3 +53,11 @@ export function countToolCalls(messages: unknown): number | null {
   }
   return n;
 }
+
+/**
+ * A model provider's HTTP failure named in an error text: 401, 402, 403, 429 or
+ * 5xx as a status code (`Error code: 429`, `503 Service Unavailable`), or an
+ * LLM client's error class for one (litellm's `RateLimitError`, ...).
+ */
+export const PROVIDER_HTTP_ERROR =
+  /\b(?:error code|status code|status|http(?:\/\d(?:\.\d)?)?|code)[:=]?\s*["']?(401|402|403|429|5\d\d)\b|\b(401|402|403|429|5\d\d)\s*(?:-\s*)?(?:unauthorized|payment required|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out|server error)|\b(?:RateLimitError|AuthenticationError|PermissionDeniedError|InternalServerError|ServiceUnavailableError|APIConnectionError|BadGatewayError)\b/i;

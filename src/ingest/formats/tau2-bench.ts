@@ -1,15 +1,19 @@
 /**
  * tau2-bench results (sierra-research/tau2-bench `Results` JSON:
  * `{timestamp, info, tasks, simulations}`; ../shared/data/real/tau2-bench/MAPPING.md).
- * Each element of `simulations[]` is one trial of a task, no retries.
+ * Each element of `simulations[]` is one trial of a task, no retries. tau2's
+ * "dir" layout splits a run: `<run>/results.json` (`{timestamp, info, tasks,
+ * simulation_index}`) and one `<run>/simulations/<id>.json` per simulation; its
+ * run is the folder. A results file announces its tasks x `info.num_trials`
+ * trials (tau2-results): the ones with no simulation enter `total` as missing.
  *
  * Status from `termination_reason` (the `TerminationReason` enum of
  * `src/tau2/data_model/simulation.py`), kept as `status_detail` whatever it maps to:
  * a normal end (`user_stop`, `agent_stop`) lets `reward_info.reward` decide
  * (1 -> success, else failure); see TERMINATION_STATUS for the others.
  */
-import { countToolCalls, isFullReward, numberOf, objectOf, stemOf, textOf } from "./shared.js";
-import type { FormatAdapter } from "./types.js";
+import { countToolCalls, folderOf, isFullReward, numberOf, objectOf, stemOf, textOf } from "./shared.js";
+import type { FieldRead, FormatAdapter } from "./types.js";
 
 /**
  * The terminations that decide the status by themselves. The step and error
@@ -38,13 +42,14 @@ export const tau2BenchFormat: FormatAdapter = {
   name: "tau2-bench",
   describes: "tau2-bench results: simulations[] with termination_reason, reward_info, times and costs",
   containerKeys: ["simulations"],
+  emptyContainerKeys: ["simulations"],
   detect: (r) => r.task_id !== undefined && typeof r.termination_reason === "string" && "reward_info" in r,
   adapt(record, context) {
     const reason = (record.termination_reason as string).trim().toLowerCase();
     const reward = numberOf(objectOf(record.reward_info)?.reward);
     const agentInfo = objectOf(objectOf(context.header?.info)?.agent_info);
     const out: Record<string, unknown> = {
-      run_id: stemOf(context.source),
+      run_id: runOf(context.source, context.header != null),
       task_id: record.task_id,
       trial: record.trial ?? 0,
       attempt: 1,
@@ -83,3 +88,56 @@ function agentTokens(messages: unknown): number | null {
   }
   return seen ? n : null;
 }
+
+/**
+ * The run a simulation belongs to: a results file's name when the simulation is
+ * an element of one (it has the file's header; tau2 saves them as
+ * `data/simulations/<run>.json`), or in the dir layout, a file of its own
+ * (`<run>/simulations/<id>.json`), the run folder's name.
+ */
+export function runOf(source: string, inResultsFile: boolean): string {
+  const own = source.slice(source.lastIndexOf("!") + 1).replace(/\\/g, "/");
+  return !inResultsFile && /(^|\/)simulations\/[^/]+$/i.test(own) ? (folderOf(source, 2) ?? stemOf(source)) : stemOf(source);
+}
+
+/** A results file's header (or a dir layout's results.json): `info` with `num_trials`, `tasks`, and no simulation of its own. */
+function isResultsHeader(r: Record<string, unknown>): boolean {
+  const info = objectOf(r.info);
+  return info !== null && "num_trials" in info && Array.isArray(r.tasks) && (Array.isArray(r.simulations) ? r.simulations.length === 0 : true) && r.task_id === undefined;
+}
+
+const RESULTS_READS: readonly FieldRead[] = [
+  { source: "tasks[].id x info.num_trials", canonical: "(missing trials)", note: "the trials the run announces: those with no simulation enter `total` as missing (environment)" },
+  { source: "(path) results.json", canonical: "run_id", note: "the folder of a dir layout's results.json (its simulations/ beside it); else the file's name" },
+  { source: "simulations: [] (announcing tasks)", canonical: "-", note: "a warning: every announced trial is missing" },
+  { source: "info.agent_info.implementation, info.agent_info.llm", canonical: "agent, model", note: "for the run's simulations that name none" },
+];
+
+export const tau2ResultsFormat: FormatAdapter = {
+  name: "tau2-results",
+  describes: "tau2-bench results.json of the dir layout (info, tasks, simulation_index; simulations/*.json beside it), or a results file whose simulations are empty",
+  reads: RESULTS_READS,
+  detect: isResultsHeader,
+  adapt(record, context) {
+    const info = objectOf(record.info) ?? {};
+    const agentInfo = objectOf(info.agent_info);
+    const trials = numberOf(info.num_trials);
+    const tasks = (record.tasks as unknown[]).map((t) => objectOf(t)?.id).filter((id) => id !== undefined && id !== null).map(String);
+    const split = /(^|[/!\\])results\.json$/i.test(context.source) && !Array.isArray(record.simulations);
+    const run = split ? (folderOf(context.source) ?? stemOf(context.source)) : stemOf(context.source);
+    const announced = trials !== null && trials >= 1 ? tasks.map((task_id) => ({ task_id, trials: Math.floor(trials) })) : [];
+    const empty = Array.isArray(record.simulations) && announced.length > 0;
+    return {
+      metadata: {
+        run_id: run,
+        agent: textOf(agentInfo?.implementation),
+        model: textOf(agentInfo?.llm),
+        concurrency: null,
+        announced,
+        warning: empty
+          ? `${context.source}: announces ${tasks.length} tasks x ${Math.floor(trials as number)} trials but its simulations are empty: the ${tasks.length * Math.floor(trials as number)} trials are counted missing`
+          : undefined,
+      },
+    };
+  },
+};

@@ -65,13 +65,28 @@ export interface RunLog {
  * What one raw record becomes:
  * - `attempts`: records keyed by canonical field names (canonical.ts checks their types);
  *   an empty list is a record that holds no attempt (e.g. a published claim);
- * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table);
+ * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table,
+ *   the trials it announces in announced_trials);
  * - `error`: why the record cannot be read (the line is rejected).
  */
-export type Adapted =
-  | { attempts: Record<string, unknown>[] }
-  | { metadata: { run_id: string | null; agent: string | null; model: string | null; concurrency: number | null } }
-  | { error: string };
+export type Adapted = { attempts: Record<string, unknown>[] } | { metadata: RunMetadata } | { error: string };
+
+/**
+ * A harness's description of a run. `announced`: the trials the run says it
+ * owes (Harbor's `n_total_trials`, tau2-bench's tasks x `num_trials`): per task
+ * (`task_id`: trials 0..trials-1), or for the run as a whole (`task_id` null:
+ * that many trials in all, their tasks unnamed); the ones with no record enter
+ * `total` as missing (queries: trial_outcomes).
+ */
+export interface RunMetadata {
+  run_id: string | null;
+  agent: string | null;
+  model: string | null;
+  concurrency: number | null;
+  announced?: readonly { task_id: string | null; trials: number }[];
+  /** one line for stderr about the run as read (tau2-bench: a results file whose simulations are empty) */
+  warning?: string;
+}
 
 /**
  * One field an adapter reads, for `denom formats` and the README's mapping tables:
@@ -96,8 +111,16 @@ export interface FormatAdapter {
   describes: string;
   /** the fields read (optional, for `denom formats`) */
   reads?: readonly FieldRead[];
+  /** what the meta block says whenever this format read a source (meta.notes), e.g. what the harness does not record */
+  notes?: readonly string[];
   /** top-level keys of a JSON document whose array elements are this format's records */
   containerKeys?: readonly string[];
+  /**
+   * Container keys whose *empty* array makes the document's header (the keys
+   * before it, and the key with `[]`) one record, so a run that announces
+   * trials and holds none is still read (tau2-bench's `simulations: []`).
+   */
+  emptyContainerKeys?: readonly string[];
   /**
    * Top-level keys never assembled when a source with a matching name is read
    * as a JSON document (its bulk that this adapter does not read, e.g. a

@@ -1,0 +1,117 @@
+/**
+ * AgentBench task-server outputs (THUDM/AgentBench `outputs/<run>/<agent>/<task>/`;
+ * ../shared/data/real/agentbench-medagentbench-gemini/MAPPING.md):
+ * - `runs.jsonl`: one finished sample a line, `{index, error, info, output
+ *   {index, status, result, history}, time {timestamp (ms), str}}`;
+ * - `error.jsonl`: the same shape for a sample whose session failed (`error`
+ *   AGENT_FAILED, NETWORK_ERROR, ...; `output.status` still `running`): aborted,
+ *   never dropped;
+ * - `overall.json`: the harness's own figures (`total`, `validation` shares,
+ *   `custom` per task): a published claim (`denom audit --claims overall.json`),
+ *   holding no attempt.
+ *
+ * A sample's grade is task-specific: `output.result.result` (a boolean, as the
+ * OS-interaction task writes it) decides when present; a task that grades only
+ * in `overall.json` (MedAgentBench's `custom.raw_results`) leaves a completed
+ * sample `ungraded` (an unrecognized status: in `total`, never a success).
+ */
+import { folderOf, objectOf, textOf } from "./shared.js";
+import type { FieldRead, FormatAdapter } from "./types.js";
+
+/** AgentBench's `SampleStatus` values (src/typings/status.py) other than `completed`, and what they mean here. */
+export const SAMPLE_STATUS: Readonly<Record<string, { status: string; why: string }>> = {
+  "agent context limit": { status: "failure", why: "the agent ran out of context" },
+  "agent validation failed": { status: "failure", why: "the agent's output broke the task's format" },
+  "agent invalid action": { status: "failure", why: "the agent made an action the task rejects" },
+  "task limit reached": { status: "failure", why: "the task's round limit ran out" },
+  "task error": { status: "aborted", why: "the task server failed (environment)" },
+  unknown: { status: "aborted", why: "the harness recorded no outcome" },
+  running: { status: "aborted", why: "the session never finished" },
+};
+
+/** The raw status of a completed sample with no grade in its record. */
+export const UNGRADED = "ungraded";
+
+const READS: readonly FieldRead[] = [
+  { source: "index", canonical: "task_id", note: "as written (an integer)" },
+  { source: "(path) <agent>/<task>/runs.jsonl", canonical: "run_id `<agent>/<task>`, model `<agent>`, category `<task>`", note: "runs.jsonl and error.jsonl of one folder are one run" },
+  { source: "error (not null)", canonical: "status aborted, status_detail the error", note: "error.jsonl's AGENT_FAILED (the model call failed), NETWORK_ERROR, ...: fault environment" },
+  { source: "output.status completed + output.result.result", canonical: "status success / failure", note: "the boolean grade the OS-interaction task writes" },
+  {
+    source: "output.status completed, no boolean grade",
+    canonical: `status ${UNGRADED}, status_detail completed`,
+    note: "the grade lives only in overall.json (MedAgentBench): unrecognized, in `total`, never a success",
+  },
+  ...Object.entries(SAMPLE_STATUS).map(([value, m]) => ({ source: `output.status ${value}`, canonical: `status ${m.status}, status_detail \`${value}\``, note: m.why })),
+  { source: "time.timestamp", canonical: "ended_at", note: "epoch milliseconds, when the sample was recorded" },
+  { source: "info", canonical: "error_message", note: "the harness's text beside an error" },
+];
+
+/** A runs.jsonl / error.jsonl line: `index`, `output` (object or null), `error`, `time`. */
+function isSample(r: Record<string, unknown>): boolean {
+  return "index" in r && "output" in r && "error" in r && objectOf(r.time) !== null && r.task_id === undefined;
+}
+
+export const agentBenchFormat: FormatAdapter = {
+  name: "agentbench",
+  describes: "AgentBench task outputs: runs.jsonl and error.jsonl, one sample a line",
+  reads: READS,
+  detect: isSample,
+  adapt(record, context) {
+    const output = objectOf(record.output) ?? {};
+    const agent = folderOf(context.source, 2);
+    const task = folderOf(context.source, 1);
+    const error = textOf(record.error);
+    const raw = typeof output.status === "string" ? output.status.trim().toLowerCase() : null;
+    let status: string;
+    let detail: string | null = raw;
+    if (error !== null) {
+      status = "aborted";
+      detail = error;
+    } else if (raw === "completed") {
+      const grade = objectOf(output.result)?.result;
+      if (typeof grade === "boolean") status = grade ? "success" : "failure";
+      else status = UNGRADED;
+    } else if (raw !== null && SAMPLE_STATUS[raw]) status = SAMPLE_STATUS[raw].status;
+    else status = raw ?? "unknown";
+    const { index, error: _e, info, output: _o, time, ...rest } = record;
+    return {
+      attempts: [
+        {
+          ...rest,
+          run_id: agent && task ? `${agent}/${task}` : (task ?? null),
+          task_id: index,
+          trial: 0,
+          attempt: 1,
+          status,
+          status_detail: detail,
+          error_message: error !== null ? [error, textOf(info)].filter(Boolean).join(": ") : null,
+          ended_at: objectOf(time)?.timestamp ?? null,
+          model: agent,
+          category: task,
+          result: output.result ?? null,
+        },
+      ],
+    };
+  },
+};
+
+/** An overall.json: `total` and the `validation` shares (every task's), `custom` the task's own. */
+function isOverall(r: Record<string, unknown>): boolean {
+  return typeof r.total === "number" && objectOf(r.validation) !== null && r.task_id === undefined && r.index === undefined;
+}
+
+export const agentBenchOverallFormat: FormatAdapter = {
+  name: "agentbench-overall",
+  describes: "AgentBench overall.json: the harness's own figures (a published claim); holds no attempt",
+  reads: [
+    {
+      source: "custom (accuracy, overall.acc, ...)",
+      canonical: "-",
+      note: "a published claim over `total` trials: `denom audit <task folder> --claims overall.json`; `custom.raw_results` is not read",
+    },
+    { source: "total, validation", canonical: "-", note: "the sample count and each session status's share, as AgentBench computed them" },
+  ],
+  detect: isOverall,
+  adapt: () => ({ attempts: [] }),
+};

@@ -1,0 +1,36 @@
+/**
+ * docs/formats.md is generated from the adapters' declarations (issue 14): one
+ * mapping table per format. Regenerate with `node dist/bin.js formats --markdown > docs/formats.md`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runFormats } from "../src/commands/formats.js";
+import { ALL_FORMATS } from "../src/ingest/formats/index.js";
+import { renderFormatsMarkdown } from "../src/render/formats-markdown.js";
+import { denom, ROOT } from "./helpers.js";
+
+const doc = readFileSync(join(ROOT, "docs", "formats.md"), "utf8");
+
+describe("docs/formats.md", () => {
+  it("is what the adapters declare (regenerate: denom formats --markdown > docs/formats.md)", () => {
+    expect(doc).toBe(renderFormatsMarkdown(runFormats()));
+  });
+
+  it("has a section for every format, in detection order", () => {
+    const sections = [...doc.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+    expect(sections).toEqual(ALL_FORMATS.map((f) => f.name));
+  });
+
+  it("is what denom formats --markdown prints", async () => {
+    const r = await denom(["formats", "--markdown"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(doc);
+  });
+
+  it("holds the Harbor exception table and the retries note", () => {
+    expect(doc).toContain("| `exception AgentTimeoutError` | timeout, detail AgentTimeoutError |");
+    expect(doc).toContain("| `exception NonZeroAgentExitCodeError` | reward decides; detail NonZeroAgentExitCodeError |");
+    expect(doc).toContain("Note: Harbor deletes the folder of a trial it retries");
+  });
+});
