@@ -2,6 +2,7 @@
 // Times `denom audit` against `denom report` on generated attempts (run by hand, never by
 // npm test): node bench/audit.mjs [ATTEMPTS=240000]. Build first (npm run build).
 // The input is deterministic: 5 runs, 20% of trials retried once, every status class present.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,6 +6,7 @@
 //   node bench/classify-timeouts.mjs [ATTEMPTS]
 // Not part of `npm test`. The five patterns are spread evenly (attempt_id % 5), so the
 // expected count of each cause is N / 5; the script checks it and says so.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { Database } from "../dist/db/database.js";
 import { queryCatalog } from "../dist/db/queries.js";
 import { createTables, setDefinitions } from "../dist/db/session.js";

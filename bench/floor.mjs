@@ -3,6 +3,7 @@
 // starting, a DuckDB instance, read_json of the same input and a count; nothing
 // of denom. Prints the count.
 //   node bench/floor.mjs FILE
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { DuckDBInstance } from "@duckdb/node-api";
 
 const instance = await DuckDBInstance.create(":memory:");

@@ -10,6 +10,7 @@
 //     --tar            also write a .tar.gz holding FILE (prints its path instead)
 //     --gz-only        stream straight into FILE.gz, never writing the plain file
 //                      (for the 2.5 GB run)
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";

@@ -7,6 +7,7 @@
 // Run after `npm run build`:
 //   node bench/gzip-bomb.mjs              # 250 MB, 500 MB, 1000 MB expanded
 //   node bench/gzip-bomb.mjs 100 2000     # sizes in MB
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,6 +8,7 @@
 //   - the NaN/Infinity filter: pieces without a token (the fast path) vs the same
 //     document where every piece holds "NaN" inside a string (the full scan);
 //   - a whole JSON document through readUnits, pretty-printed and minified.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { isUtf8 } from "node:buffer";
 import { dirname, join } from "node:path";
 import { StringDecoder } from "node:string_decoder";

@@ -23,6 +23,7 @@
 //             (1.2 M records at 2.5 GB): exact counts and peak RSS (issue 7)
 //   db        `denom ingest --db` of --db-mb MB of attempts (3-7 events each),
 //             then `report --db` on the kept file, three times
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,6 +6,7 @@
 // llm_call events) into a temporary file, loads it, and prints the wall time of each
 // query the report runs for the metrics, the bootstrap (figure_intervals) above all.
 // Figures are noisy on a shared machine: compare ratios measured in one run.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -7,6 +7,7 @@
 // skipped with `ignore_errors` (counted by nobody: the baseline promises less).
 // Prints one JSON line: attempts, events, final/total. Run after `npm run build`:
 //   node bench/native.mjs FILE
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 

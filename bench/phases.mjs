@@ -5,6 +5,7 @@
 // (`node --cpu-prof bench/phases.mjs 200`); bench/ingest.mjs is the benchmark.
 // Not part of npm test. Run after `npm run build`:
 //   node bench/phases.mjs 200  # 200 MB
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { dirname, join } from "node:path";

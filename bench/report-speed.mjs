@@ -8,6 +8,7 @@
 // within 2.5x. Not part of npm test. Run after `npm run build`:
 //   node bench/report-speed.mjs [ROUNDS] [BIN]
 // BIN: another build's dist/bin.js to measure instead (e.g. ../main/dist/bin.js, before a change).
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -3,6 +3,7 @@
 //   npm run build && node bench/store.mjs [ATTEMPTS]      default 200000
 // Prints wall seconds per step, and checks that `report --db` prints the same
 // JSON as `report` on the input. Compare ratios from one run: the machine is shared.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

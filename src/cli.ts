@@ -4,18 +4,17 @@
  * `process.exit`. Command modules are imported lazily so `--help` stays fast
  * and never loads DuckDB.
  */
+import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import type { CopyFormat } from "./db/session.js";
 import type { CompareOptions } from "./commands/compare.js";
-import type { ExportWhat } from "./commands/export.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type GroupKey } from "./definitions.js";
-import { writeFileSync } from "node:fs";
+import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseStatusMap, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
 import { DataError, DenomError, ExitCode, UsageError } from "./errors.js";
-import type { Io } from "./io.js";
-import { useColor } from "./io.js";
+import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { progressLine } from "./render/progress.js";
 import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
@@ -27,8 +26,19 @@ import { VERSION } from "./version.js";
 /** Rejects printed one by one on stderr before the rest are summarised. */
 const REJECTS_SHOWN = 20;
 
-interface CommonFlags {
+/** The output flags every command takes (addOutputFlags). */
+interface OutputFlags {
+  /** an output format of the command; on commands that read inputs, an input format's name is still taken when unambiguous */
+  format?: string;
   json?: boolean;
+  /** `-o/--out FILE`; `-` = stdout */
+  out?: string;
+  quiet?: boolean;
+  /** false with --no-color */
+  color?: boolean;
+}
+
+interface CommonFlags extends OutputFlags {
   strict?: boolean;
   db?: string;
   statusMap: string[];
@@ -40,15 +50,9 @@ interface CommonFlags {
   inputFormat?: string;
   runPerFile?: boolean;
   scoreKey?: string;
-  /** report: an output format or an input format's name; other commands: an input format's name */
-  format?: string;
   maxLineBytes?: string;
 }
 
-/** The output formats of `report --format`. */
-const REPORT_OUTPUTS = ["table", "json", "md", "html"];
-/** The output formats of `compare --format` (issue 18 adds html). */
-const COMPARE_OUTPUTS = ["table", "json", "md", "html"];
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -58,7 +62,7 @@ Examples:
   $ cat results.json | denom report -        # stdin
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
-  $ denom report runs.jsonl --format md      # GitHub markdown for a PR or an issue
+  $ denom report runs.jsonl --format md -o report.md   # GitHub markdown for a PR or an issue
   $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
@@ -148,35 +152,28 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .summary("strict and adjusted success rates, each with its denominator")
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-      .option("--json", "print one JSON object (keys in the README) instead of tables; same as --format json")
-      .option("--format <format>", "output: table for a terminal (default), json, md (GitHub markdown) or html (one self-contained page with charts); or the name of an input format, as --input-format")
-      .option("-o, --out <file>", "write the output to FILE instead of stdout (- for stdout)")
       .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
+    REPORT_OUTPUT,
   )
     .addHelpText("after", REPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; out?: string }) => {
-      const output = flags.format !== undefined && REPORT_OUTPUTS.includes(flags.format) ? flags.format : "table";
-      if (flags.json && output !== "table" && output !== "json")
-        throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);
-      const format = flags.json ? "json" : output;
-      const options = { ...runsOptions(inputs, flags, io, "report", REPORT_OUTPUTS), by: flags.by ?? null, charts: format === "html" };
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
+      const out = outputOf(flags, io, REPORT_OUTPUT);
+      const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null, charts: out.format === "html" };
       const { runReport } = await import("./commands/report.js");
-      const data = await withProgress(io, options, () => inSession(options, (session) => runReport(session, options)));
-      let text: string;
-      if (format === "json") {
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runReport(session, options)));
+      if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
-        text = renderJson(data);
-      } else if (format === "md") {
+        out.emit(renderJson(data));
+      } else if (out.format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        text = renderReportMarkdown(terminalSafe(data));
-      } else if (format === "html") {
+        out.emit(renderReportMarkdown(terminalSafe(data)));
+      } else if (out.format === "html") {
         const { renderReportHtml } = await import("./render/report-html.js");
-        text = renderReportHtml(data);
+        out.emit(renderReportHtml(data));
       } else {
         const { renderReportText } = await import("./render/report-text.js");
-        text = renderReportText(terminalSafe(data), { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
+        out.emit(renderReportText(terminalSafe(data), { color: out.color }));
       }
-      writeOutput(io, flags.out, text);
       exitCode = strictExit(flags, data.accounting, io);
     });
 
@@ -186,22 +183,22 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .summary("every timeout attempt with its cause and the evidence")
       .description("Lists every timeout attempt with its cause (queue, external, loop, sluggish, unknown: the first rule that fires wins) and the evidence in words.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-      .option("--cause <name>", "list only this cause: queue, external, loop, sluggish or unknown")
-      .option("--json", "print the rows as a JSON array instead of a table")
-      .option("--format <name>", "the same as --input-format"),
+      .option("--cause <name>", "list only this cause: queue, external, loop, sluggish or unknown"),
+    TIMEOUTS_OUTPUT,
   )
     .addHelpText("after", TIMEOUTS_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { cause?: string }) => {
+      const out = outputOf(flags, io, TIMEOUTS_OUTPUT);
       const cause = flags.cause === undefined ? null : parseCause(flags.cause);
-      const options = { ...runsOptions(inputs, flags, io, "timeouts"), cause };
+      const options = { ...runsOptions(inputs, flags, io, "timeouts", out), cause };
       const { runTimeouts } = await import("./commands/timeouts.js");
-      const data = await withProgress(io, options, () => inSession(options, (session) => runTimeouts(session, options)));
-      if (flags.json) {
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runTimeouts(session, options)));
+      if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data.timeouts));
+        out.emit(renderJson(data.timeouts));
       } else {
         const { renderTimeoutsText } = await import("./render/timeouts-text.js");
-        io.stdout.write(renderTimeoutsText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
+        out.emit(renderTimeoutsText(terminalSafe(data), { color: out.color }));
       }
       exitCode = strictExit(flags, data, io);
     });
@@ -213,22 +210,22 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .description("Searches a family of success-rate definitions for the ones that reproduce a published figure, and says what each one counts and leaves out beside the strict figure.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--claim <rate>", "a published figure: 87.5%, 0.3696 or 70/80; repeatable", collect, [])
-      .option("--claims <file>", "read claims from FILE, one a line: CLAIM [LABEL]")
-      .option("--json", "print one JSON object per claim; an array for several claims or --claims")
-      .option("--format <name>", "the same as --input-format"),
+      .option("--claims <file>", "read claims from FILE, one a line: CLAIM [LABEL]"),
+    AUDIT_OUTPUT,
   )
     .addHelpText("after", AUDIT_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { claim: string[]; claims?: string }) => {
+      const out = outputOf(flags, io, AUDIT_OUTPUT);
       const claims = auditClaims(flags);
-      const options = { ...runsOptions(inputs, flags, io, "audit --claim 87.5%"), claims };
+      const options = { ...runsOptions(inputs, flags, io, "audit --claim 87.5%", out), claims };
       const { runAudit } = await import("./commands/audit.js");
-      const data = await withProgress(io, options, () => inSession(options, (session) => runAudit(session, options)));
-      if (flags.json) {
+      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runAudit(session, options)));
+      if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
+        out.emit(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
       } else {
         const { renderAuditText } = await import("./render/audit-text.js");
-        io.stdout.write(renderAuditText(terminalSafe(data), { color: useColor(io.stdout, io.env) }));
+        out.emit(renderAuditText(terminalSafe(data), { color: out.color }));
       }
       exitCode = strictExit(flags, data, io);
       if (exitCode === ExitCode.ok && !data.audits.every((a) => a.reproduced)) exitCode = ExitCode.notReproduced;
@@ -237,33 +234,39 @@ export async function main(argv: string[], io: Io): Promise<number> {
   addCompareCommands(program, io, (code) => (exitCode = code));
   addStoreCommands(program, io, (code) => (exitCode = code));
 
-  program
-    .command("formats")
-    .summary("the input formats denom reads, with the fields each reads")
-    .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
-    .option("--json", "print the list as JSON: {formats: [{name, kind, describes, reads: [{source, canonical, note}], notes}]}")
-    .option("--md", "print each format's mapping table as markdown (what docs/formats/ holds)")
-    .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
-    .argument("[names...]", "only these formats (with --md)")
-    .action(async (names: string[], flags: { json?: boolean; md?: boolean; markdown?: boolean }) => {
-      const { runFormats } = await import("./commands/formats.js");
-      const data = runFormats();
-      if (flags.markdown) {
-        const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
-        io.stdout.write(renderFormatsMarkdown(data));
-      } else if (flags.md) {
-        const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
-        if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
-        const { renderFormatsMarkdown } = await import("./render/formats-text.js");
-        io.stdout.write(renderFormatsMarkdown(data, names));
-      } else if (flags.json) {
-        const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data));
-      } else {
-        const { renderFormatsText } = await import("./render/formats-text.js");
-        io.stdout.write(renderFormatsText(data));
-      }
-    });
+  addOutputFlags(
+    program
+      .command("formats")
+      .summary("the input formats denom reads, with the fields each reads")
+      .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
+      .option("--md", "the same as --format md: each format's mapping table as markdown (what docs/formats/ holds)")
+      .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
+      .argument("[names...]", "only these formats (with --format md)"),
+    FORMATS_OUTPUT,
+  ).action(async (names: string[], flags: OutputFlags & { md?: boolean; markdown?: boolean }) => {
+    if (flags.md) {
+      if (flags.format !== undefined && flags.format !== "md") throw new UsageError(`--md and --format ${flags.format} ask for two outputs; give one of them`);
+      flags.format = "md";
+    }
+    const out = outputOf(flags, io, FORMATS_OUTPUT);
+    const { runFormats } = await import("./commands/formats.js");
+    const data = runFormats();
+    if (flags.markdown) {
+      const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
+      out.emit(renderFormatsMarkdown(data));
+    } else if (out.format === "json") {
+      const { renderJson } = await import("./render/json.js");
+      out.emit(renderJson(data));
+    } else if (out.format === "md") {
+      const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
+      if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
+      const { renderFormatsMarkdown } = await import("./render/formats-text.js");
+      out.emit(renderFormatsMarkdown(data, names));
+    } else {
+      const { renderFormatsText } = await import("./render/formats-text.js");
+      out.emit(renderFormatsText(data));
+    }
+  });
 
   try {
     await program.parseAsync(argv, { from: "user" });
@@ -279,7 +282,6 @@ Examples:
   $ denom compare a.jsonl b.jsonl --json                  # one JSON object (keys in docs/compare.md)
   $ denom compare results/ --by agent --baseline agent-a  # every other agent against agent-a
   $ denom compare a.jsonl b.jsonl --format md             # markdown for a pull-request comment
-  $ denom compare a.jsonl b.jsonl --format html -o compare.html   # one self-contained page with a chart
   $ denom compare a.jsonl b.jsonl --fail-if-worse final/attributable   # exit 4 when B is worse
 
 Tasks are paired by task id; tasks on one side only are listed, never paired.
@@ -315,49 +317,45 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       .summary("is B better than A? paired differences per cell, tests, power")
       .description("Compares candidate B with baseline A over the tasks both ran: per cell the paired difference of success shares, its 95% interval, an exact McNemar or z test, the power, whether the ranking flips between cells, and where the difference comes from.")
       .argument("[inputs...]", "A B (baseline, candidate: each a file, folder or archive), or with --by the inputs holding every group")
-      .option("--json", "print one JSON object (keys in docs/compare.md); same as --format json")
-      .option("--format <format>", "output: table for a terminal (default), json, md (GitHub markdown) or html (one self-contained page with a chart); or the name of an input format, as --input-format")
-      .option("-o, --out <file>", "write the output to FILE instead of stdout (- for stdout)")
       .addOption(new Option("--by <field>", "compare the groups of this field of one input").choices(GROUP_KEYS))
       .option("--baseline <value>", "with --by: the group every other group is compared with")
       .option("--fail-if-worse <cell>", "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0"),
+    COMPARE_OUTPUT,
   )
     .addHelpText("after", COMPARE_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string; out?: string }) => {
-      const format = outputFormat(flags, COMPARE_OUTPUTS);
+    .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string }) => {
+      const out = outputOf(flags, io, COMPARE_OUTPUT);
       const { parseCellName, runCompare } = await import("./commands/compare.js");
       const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
       if (flags.baseline !== undefined && !flags.by) throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
-      const runs = runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", COMPARE_OUTPUTS);
+      const runs = runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out);
       let data;
       if (flags.by) {
         const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse };
         const byRuns = { ...runs, by: flags.by };
-        data = await withProgress(io, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options)));
+        data = await withProgress(io, out.notices, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options)));
       } else {
         if (flags.db) throw new UsageError(`--db ${flags.db} holds one set of runs: compare its groups with --by FIELD --baseline VALUE`);
         if (inputs.length !== 2) throw new UsageError(`compare takes two inputs, baseline A and candidate B (got ${inputs.length}); or one input with --by FIELD --baseline VALUE`);
         const options: CompareOptions = { baseline: inputs[0], candidate: inputs[1], failIfWorse };
         // each input in its own session: two inputs without run ids never become one run
-        data = await withProgress(io, runs, () =>
+        data = await withProgress(io, out.notices, runs, () =>
           inSession({ ...runs, inputs: [inputs[0]] }, (a) => inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options))),
         );
       }
-      let text: string;
-      if (format === "json") {
+      if (out.format === "json") {
         const { renderCompareJson } = await import("./render/compare-json.js");
-        text = renderCompareJson(data);
-      } else if (format === "md") {
+        out.emit(renderCompareJson(data));
+      } else if (out.format === "md") {
         const { renderCompareMarkdown } = await import("./render/compare-markdown.js");
-        text = renderCompareMarkdown(data);
-      } else if (format === "html") {
+        out.emit(renderCompareMarkdown(data));
+      } else if (out.format === "html") {
         const { renderCompareHtml } = await import("./render/compare-html.js");
-        text = renderCompareHtml(data);
+        out.emit(renderCompareHtml(data));
       } else {
         const { renderCompareText } = await import("./render/compare-text.js");
-        text = renderCompareText(data, { color: flags.out === undefined || flags.out === "-" ? useColor(io.stdout, io.env) : false });
+        out.emit(renderCompareText(data, { color: out.color }));
       }
-      writeOutput(io, flags.out, text);
       let code: number = strictExit(flags, data, io);
       const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);
       if (code === ExitCode.ok && worse.length) {
@@ -374,51 +372,51 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       .description("Checks the figures of a run against bars, one line per condition with the measured value; exits 4 when any condition fails.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--min <figure=x>", "the figure must be at least X (a cell basis/denominator or a metric); repeatable", collect, [])
-      .option("--max <figure=y>", "the figure must be at most Y; repeatable", collect, [])
-      .option("--json", "print {passed, conditions [{condition, value, passed}]}")
-      .option("--format <name>", "the same as --input-format"),
+      .option("--max <figure=y>", "the figure must be at most Y; repeatable", collect, []),
+    GATE_OUTPUT,
   )
     .addHelpText("after", GATE_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { min: string[]; max: string[] }) => {
       const { parseCondition, runGate } = await import("./commands/gate.js");
       const conditions = [...flags.min.map((c) => parseCondition(c, "min")), ...flags.max.map((c) => parseCondition(c, "max"))];
       if (!conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
-      const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8");
-      const data = await withProgress(io, runs, () => inSession(runs, (session) => runGate(session, { conditions })));
-      if (flags.json) {
+      const out = outputOf(flags, io, GATE_OUTPUT);
+      const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8", out);
+      const data = await withProgress(io, out.notices, runs, () => inSession(runs, (session) => runGate(session, { conditions })));
+      if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data));
+        out.emit(renderJson(data));
       } else {
         const { renderGateText } = await import("./render/gate-text.js");
-        io.stdout.write(renderGateText(data));
+        out.emit(renderGateText(data));
       }
       const code = strictExit(flags, data, io);
       setExit(code === ExitCode.ok && !data.passed ? ExitCode.gateFailed : code);
     });
 }
 
-/** The output `--json` / `--format` ask for (table, json, md or html); throws UsageError for two. */
-function outputFormat(flags: { json?: boolean; format?: string }, outputs: readonly string[]): string {
-  const output = flags.format !== undefined && outputs.includes(flags.format) ? flags.format : "table";
-  if (flags.json && output !== "table" && output !== "json") throw new UsageError(`--json and --format ${output} ask for two outputs; give one of them`);
-  return flags.json ? "json" : output;
-}
-
 const EXPORT_EXAMPLES = `
 Examples:
-  $ denom export runs.jsonl --out trials.csv                   # one row per trial, and trials.csv.meta.json
-  $ denom export runs.jsonl --out attempts.parquet --what attempts
-  $ denom export --db runs.duckdb --out rates.json --what rates
-  $ denom export logs/ --out rejects.csv --what rejects
+  $ denom export runs.jsonl -o trials.csv                      # one row per trial, and trials.csv.meta.json
+  $ denom export runs.jsonl --what rates                       # the grid as CSV on stdout
+  $ denom export runs.jsonl -o attempts.parquet --what attempts
+  $ denom export --db runs.duckdb --what rates --json          # a JSON array on stdout
+  $ denom export logs/ -o rejects.tsv --what rejects
 
---what: trials (view trials), attempts (attempts_classified, with the source file),
-rates (rate_intervals: the grid with its 95% interval), rejects (with the source file),
-timeouts (attempt_timeout_cause).
-The format comes from the extension: .csv (RFC 4180, UTF-8, header row), .parquet,
-.json (one array) or .jsonl. FILE.meta.json beside it holds the meta block:
-sources with sha256, definitions, exclusions, thresholds, tool version.
-In CSV, text cells starting with = + - @ tab or CR get a leading apostrophe so a
-spreadsheet does not run them as formulas; --raw-csv writes them as they are.`;
+--what, rows: trials (one per trial: first and final attempt), attempts (with the
+source file), rejects (with the source file), timeouts (every timeout attempt, its
+cause and the evidence).
+--what, figures (every trial, or one row set per group of --by FIELD): rates (the
+grid with its 95% interval), pass_at_k (pass@k and pass^k), durations (seconds,
+per attempt status), efficiency (time, tokens, cost, retries), per_call (call-level
+outcomes), timeout_causes. Rates are fractions (0.875), times in seconds, cost in USD,
+timestamps ISO 8601 UTC.
+--format csv (RFC 4180, UTF-8, header row, CRLF), tsv, parquet, json (one array) or
+jsonl; without it, -o's extension names the format (csv for stdout).
+FILE.meta.json beside -o FILE holds the meta block: sources with sha256,
+definitions, exclusions, thresholds, tool version (none for stdout).
+In CSV and TSV, text cells starting with = + - @ tab or CR get a leading apostrophe
+so a spreadsheet does not run them as formulas; --raw-csv writes them as they are.`;
 
 const INGEST_EXAMPLES = `
 Examples:
@@ -446,61 +444,78 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     program
       .command("export")
       .summary("write trials, attempts, rates, rejects or timeouts to CSV, Parquet or JSON")
-      .description("Writes the rows of the views the report reads to a file (format from its extension) and the meta block to FILE.meta.json.")
+      .description("Writes the rows of the views the report reads to a file or stdout (format from --format or the file's extension) and the meta block to FILE.meta.json.")
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-      .requiredOption("--out <file>", "the file to write: .csv, .parquet, .json or .jsonl")
-      .addOption(new Option("--what <rows>", "which rows").choices(["trials", "attempts", "rates", "rejects", "timeouts"] satisfies ExportWhat[]).default("trials"))
-      .option("--raw-csv", "write CSV cells that start with = + - @ tab or CR as they are (default: a leading apostrophe)")
-      .option("--format <name>", "the same as --input-format"),
+      .addOption(new Option("--what <rows>", "which rows or figures (listed below)").choices(EXPORT_WHAT).default("trials"))
+      .addOption(new Option("--by <field>", "the figures once per value of this field, the value in a first column").choices(GROUP_KEYS))
+      .option("--excel", "CSV or TSV for a spreadsheet: a UTF-8 byte order mark first (lines end in CRLF as always)")
+      .option("--raw-csv", "write CSV cells that start with = + - @ tab or CR as they are (default: a leading apostrophe)"),
+    EXPORT_OUTPUT,
   )
     .addHelpText("after", EXPORT_EXAMPLES)
-    .action(async (inputs: string[], flags: CommonFlags & { out: string; what: ExportWhat; rawCsv?: boolean }) => {
-      const options = { ...runsOptions(inputs, flags, io, "export --out trials.csv"), out: flags.out, what: flags.what, rawCsv: Boolean(flags.rawCsv) };
+    .action(async (inputs: string[], flags: CommonFlags & { what: ExportWhat; by?: GroupKey; excel?: boolean; rawCsv?: boolean }) => {
+      const out = outputOf(flags, io, EXPORT_OUTPUT);
+      const options = {
+        ...runsOptions(inputs, flags, io, "export --out trials.csv", out),
+        out: flags.out ?? "-",
+        outFormat: out.format as CopyFormat | null,
+        what: flags.what,
+        by: flags.by ?? null,
+        excel: Boolean(flags.excel),
+        rawCsv: Boolean(flags.rawCsv),
+        stdout: io.stdout,
+      };
       const { exportFormat, exportStaging, runExport } = await import("./commands/export.js");
-      exportFormat(options);
+      exportFormat(options); // a bad --out, --format or flag pair is a usage error before anything is read
       const staged = exportStaging(options);
-      const data = await withProgress(io, staged, () => inSession(staged, (session) => runExport(session, staged)));
-      if (flags.rawCsv && data.format !== "csv") io.stderr.write(escapeMessage(`denom: warning: --raw-csv applies to .csv files only; ${data.file} is ${data.format}`) + "\n");
-      const { renderExportText } = await import("./render/store-text.js");
-      io.stdout.write(renderExportText(terminalSafe(data)));
+      const data = await withProgress(io, out.notices, staged, () => inSession(staged, (session) => runExport(session, staged)));
+      if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv") out.notices.print(escapeMessage(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}`) + "\n");
+      // with -o FILE, stdout says what was written; with stdout, the rows are all it carries
+      if (data.meta_file !== null) {
+        const { renderExportText } = await import("./render/store-text.js");
+        io.stdout.write(renderExportText(terminalSafe(data)));
+      }
       setExit(strictExit(flags, data, io));
     });
 
-  program
-    .command("ingest")
-    .summary("keep loaded runs in a DuckDB file; later commands read it with --db")
-    .description("Loads run records into a DuckDB file that keeps the tables and the views. Sources already in the file (same sha256) are skipped.")
-    .argument("<inputs...>", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
-    .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
-    .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
-    .option("--json", "print what was added and skipped as JSON")
-    .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
-    .option("--format <name>", "the same as --input-format")
-    .option("--max-line-bytes <size>", MAX_LINE_HELP)
-    .option("--score-key <key>", SCORE_KEY_HELP)
-    .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run")
+  addOutputFlags(
+    program
+      .command("ingest")
+      .summary("keep loaded runs in a DuckDB file; later commands read it with --db")
+      .description("Loads run records into a DuckDB file that keeps the tables and the views. Sources already in the file (same sha256) are skipped.")
+      .argument("<inputs...>", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
+      .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
+      .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
+      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+      .option("--max-line-bytes <size>", MAX_LINE_HELP)
+      .option("--score-key <key>", SCORE_KEY_HELP)
+      .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
+    INGEST_OUTPUT,
+  )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: { db: string; strict?: boolean; json?: boolean; inputFormat?: string; format?: string; maxLineBytes?: string; scoreKey?: string; runPerFile?: boolean }) => {
+    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; runPerFile?: boolean }) => {
+      const out = outputOf(flags, io, INGEST_OUTPUT);
+      checkInputs(inputs, flags, io, out);
       const options: IngestCommandOptions = {
         inputs,
-        format: inputFormat(flags),
+        format: inputFormat(flags, out),
         maxLineBytes: parseLineLimit(flags.maxLineBytes),
         scoreKey: flags.scoreKey ?? null,
         runPerFile: Boolean(flags.runPerFile),
         db: flags.db,
         strict: Boolean(flags.strict),
         stdin: io.stdin as RunsOptions["stdin"],
-        onReject: rejectPrinter(io),
-        onWarning: warningPrinter(io),
+        onReject: rejectPrinter(out.notices),
+        onWarning: warningPrinter(out.notices),
       };
       const { runIngest } = await import("./commands/ingest.js");
-      const data = await withProgress(io, options, () => runIngest(options));
-      if (flags.json) {
+      const data = await withProgress(io, out.notices, options, () => runIngest(options));
+      if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
-        io.stdout.write(renderJson(data));
+        out.emit(renderJson(data));
       } else {
         const { renderIngestText } = await import("./render/store-text.js");
-        io.stdout.write(renderIngestText(terminalSafe(data)));
+        out.emit(renderIngestText(terminalSafe(data)));
       }
       if (!data.committed) {
         io.stderr.write(escapeMessage(`denom: ${strictProblems(data.rejected, data.broken_sources)} and --strict is set; nothing was added to ${data.db}`) + "\n");
@@ -508,24 +523,31 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       }
     });
 
-  addDefinitionFlags(
-    program
-      .command("query")
-      .summary("run read-only SQL against the tables and views of a --db file")
-      .description("Runs one SQL statement against the tables and views of a file kept by denom ingest, opened read-only, and prints the rows.")
-      .argument("[sql]", "one SQL statement")
-      .option("--db <file>", "the DuckDB file kept by denom ingest")
-      .option("--json", "print the rows as a JSON array of objects")
-      .option("--csv", "print the rows as CSV (RFC 4180, as denom export writes it)")
-      .option("--raw-csv", "with --csv: cells that start with = + - @ tab or CR as they are")
-      .option("--schema", "list the tables and views with their columns instead (works without --db too)"),
+  addOutputFlags(
+    addDefinitionFlags(
+      program
+        .command("query")
+        .summary("run read-only SQL against the tables and views of a --db file")
+        .description("Runs one SQL statement against the tables and views of a file kept by denom ingest, opened read-only, and prints the rows.")
+        .argument("[sql]", "one SQL statement")
+        .option("--db <file>", "the DuckDB file kept by denom ingest")
+        .option("--csv", "the same as --format csv")
+        .option("--raw-csv", "with --format csv: cells that start with = + - @ tab or CR as they are")
+        .option("--schema", "list the tables and views with their columns instead (works without --db too)"),
+    ),
+    QUERY_OUTPUT,
   )
     .addHelpText("after", QUERY_EXAMPLES)
     .action(async (sql: string | undefined, flags: CommonFlags & { csv?: boolean; rawCsv?: boolean; schema?: boolean }) => {
+      if (flags.csv) {
+        if (flags.format !== undefined && flags.format !== "csv") throw new UsageError(`--csv and --format ${flags.format} ask for two outputs; give one of them`);
+        flags.format = "csv";
+      }
+      const out = outputOf(flags, io, QUERY_OUTPUT);
       if (flags.schema && sql) throw new UsageError("--schema and SQL given: --schema lists the views; drop one of them");
       if (!flags.schema && !sql) throw new UsageError(`no SQL given: e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid", or --schema`);
       if (!flags.schema && !flags.db) throw new UsageError("--db FILE missing: query reads a file kept by denom ingest INPUT... --db FILE");
-      if (flags.json && flags.csv) throw new UsageError("--json and --csv ask for two outputs; give one of them");
+      if (flags.schema && out.format === "csv") throw new UsageError("--schema lists the views as a table or JSON; --format csv applies to query rows");
       const options = {
         db: flags.db,
         statusMap: parseStatusMap(flags.statusMap),
@@ -534,31 +556,138 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         stdin: io.stdin as RunsOptions["stdin"],
       };
       const query = await import("./commands/query.js");
+      const { renderJson } = await import("./render/json.js");
       if (flags.schema) {
         const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));
         const { renderSchemaText } = await import("./render/store-text.js");
-        const { renderJson } = await import("./render/json.js");
-        io.stdout.write(flags.json ? renderJson(relations) : renderSchemaText(terminalSafe(relations)));
-      } else if (flags.csv) {
-        io.stdout.write(await inSession({ ...options, inputs: [], views: true }, (session) => query.runQueryCsv(session, sql!, !flags.rawCsv)));
+        out.emit(out.format === "json" ? renderJson(relations) : renderSchemaText(terminalSafe(relations)));
+      } else if (out.format === "csv") {
+        out.emit(await inSession({ ...options, inputs: [], views: true }, (session) => query.runQueryCsv(session, sql!, !flags.rawCsv)));
       } else {
         const result = await inSession({ ...options, inputs: [], views: true }, (session) => query.runQuery(session, sql!));
         const { renderRowsTable, rowsAsObjects } = await import("./render/rows.js");
-        const { renderJson } = await import("./render/json.js");
-        io.stdout.write(flags.json ? renderJson(rowsAsObjects(result)) : renderRowsTable(terminalSafe(result), { color: useColor(io.stdout, io.env) }));
+        out.emit(out.format === "json" ? renderJson(rowsAsObjects(result)) : renderRowsTable(terminalSafe(result), { color: out.color }));
       }
     });
 }
 
-function addRunsFlags(cmd: Command): Command {
-  return addDefinitionFlags(
-    cmd
-      .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
-      .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
-      .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
-      .option("--max-line-bytes <size>", MAX_LINE_HELP)
-      .option("--score-key <key>", SCORE_KEY_HELP)
-      .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
+/** What `--format` takes on each command; the first is the default (export: from the file's extension, else csv). */
+const REPORT_OUTPUT: OutputSpec = { formats: ["table", "json", "md", "html"], readsInputs: true };
+const TIMEOUTS_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
+const AUDIT_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
+const FORMATS_OUTPUT: OutputSpec = { formats: ["table", "json", "md"], readsInputs: false };
+const INGEST_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
+const COMPARE_OUTPUT: OutputSpec = { formats: ["table", "json", "md", "html"], readsInputs: true };
+const GATE_OUTPUT: OutputSpec = { formats: ["table", "json"], readsInputs: true };
+const QUERY_OUTPUT: OutputSpec = { formats: ["table", "json", "csv"], readsInputs: false };
+const EXPORT_OUTPUT: OutputSpec = {
+  formats: ["csv", "tsv", "parquet", "json", "jsonl"],
+  readsInputs: true,
+  fromExtension: true,
+  outHelp: "the file to write, or - for stdout (the default); its extension names the format unless --format does",
+};
+
+/** The output flags of one command. */
+interface OutputSpec {
+  /** what --format takes; the first is the default */
+  formats: readonly string[];
+  /** the command reads inputs: `--format NAME` of an input format is still read as --input-format NAME when no output has that name */
+  readsInputs: boolean;
+  /** the format defaults to the one -o's extension names (export) */
+  fromExtension?: boolean;
+  /** the help of -o/--out, when the command writes it itself */
+  outHelp?: string;
+}
+
+/**
+ * Adds the output flags every command shares: --format, --json, -o/--out,
+ * --quiet, --no-color.
+ */
+function addOutputFlags(cmd: Command, spec: OutputSpec): Command {
+  const json = spec.formats.includes("json") ? "the same as --format json" : "print JSON";
+  return cmd
+    .option("--format <name>", `the output: ${spec.formats.join(", ")} (default ${spec.fromExtension ? `from -o's extension, else ${spec.formats[0]}` : spec.formats[0]})${spec.readsInputs ? "; the input's format is --input-format" : ""}`)
+    .option("--json", json)
+    .option("-o, --out <file>", spec.outHelp ?? "write the output to FILE instead of stdout (- for stdout)")
+    .option("-q, --quiet", "nothing on stderr but errors: no progress line, warnings or rejected lines (the output still counts them)")
+    .option("--no-color", "no colour or bold, even on a terminal (as NO_COLOR=1 or TERM=dumb)");
+}
+
+/** What an action needs from its output flags (outputOf). */
+interface Output {
+  /** the output format: one of the command's formats; null for export when neither --format nor -o's extension names one */
+  format: string | null;
+  /** colour and bold allowed (a TTY, no NO_COLOR, no TERM=dumb, no --no-color, not -o FILE) */
+  color: boolean;
+  /** stderr for warnings, rejected lines and the progress line (silent with --quiet) */
+  notices: Notices;
+  /** the input format's name that --format gave (its older meaning), when it named one */
+  inputFormatName?: string;
+  /** writes the result: to stdout, or to the file of -o (whole, through a temporary file) */
+  emit(text: string): void;
+}
+
+/**
+ * Reads the output flags. `--format NAME`: an output format of the command, or
+ * (commands that read inputs) an input format's name, taken as --input-format
+ * with a warning. Throws UsageError for a name that is neither, for a name
+ * that is both, and for --json beside another --format.
+ */
+function outputOf(flags: OutputFlags, io: Io, spec: OutputSpec): Output {
+  const notices = new Notices(io.stderr, Boolean(flags.quiet));
+  let format: string | null = null;
+  let inputFormatName: string | undefined;
+  if (flags.format !== undefined) {
+    const isOutput = spec.formats.includes(flags.format);
+    const isInput = spec.readsInputs && formatNamed(flags.format) !== undefined;
+    if (isOutput && isInput)
+      throw new UsageError(`--format ${flags.format} names both an output and an input format; write --input-format ${flags.format} for the input`);
+    if (isOutput) format = flags.format;
+    else if (isInput) {
+      inputFormatName = flags.format;
+      notices.print(`denom: warning: --format ${flags.format} names an input format: read as --input-format ${flags.format} (--format names the output: ${spec.formats.join(", ")})\n`);
+    } else
+      throw new UsageError(
+        `--format ${flags.format}: no such output; use one of ${spec.formats.join(", ")}${spec.readsInputs ? " (the input's format is --input-format NAME; denom formats lists them)" : ""}`,
+      );
+  }
+  if (flags.json) {
+    if (format !== null && format !== "json") throw new UsageError(`--json and --format ${format} ask for two outputs; give one of them`);
+    format = "json";
+  }
+  const toFile = flags.out !== undefined && flags.out !== "-";
+  if (format === null && !spec.fromExtension) format = spec.formats[0];
+  return {
+    format,
+    color: !toFile && useColor(io.stdout, io.env, flags.color !== false),
+    notices,
+    inputFormatName,
+    emit: (text) => {
+      if (!toFile) {
+        io.stdout.write(text);
+        return;
+      }
+      try {
+        writeFileAtomic(flags.out!, text);
+      } catch (e) {
+        throw new DataError(`cannot write -o ${flags.out}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such folder" : (e as Error).message}`);
+      }
+    },
+  };
+}
+
+function addRunsFlags(cmd: Command, spec: OutputSpec): Command {
+  return addOutputFlags(
+    addDefinitionFlags(
+      cmd
+        .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
+        .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
+        .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
+        .option("--max-line-bytes <size>", MAX_LINE_HELP)
+        .option("--score-key <key>", SCORE_KEY_HELP)
+        .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
+    ),
+    spec,
   );
 }
 
@@ -606,77 +735,83 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 /**
- * The adapter `--input-format NAME` (or `--format NAME`) names, or null for
- * detection. `outputs` are the values `--format` takes as an output format
- * (report), never an input format's name. Throws UsageError for a name that is
- * no format, or two different names.
+ * The adapter `--input-format NAME` (or, its older spelling, `--format NAME`
+ * when that named no output: out.inputFormatName) names, or null for
+ * detection. Throws UsageError for a name that is no format, or two different names.
  */
-function inputFormat(flags: { inputFormat?: string; format?: string }, outputs: readonly string[] = []): Adapter | null {
-  const viaFormat = flags.format !== undefined && !outputs.includes(flags.format) ? flags.format : undefined;
+function inputFormat(flags: { inputFormat?: string }, out: Output): Adapter | null {
+  const viaFormat = out.inputFormatName;
   if (flags.inputFormat !== undefined && viaFormat !== undefined && flags.inputFormat !== viaFormat)
     throw new UsageError(`--input-format ${flags.inputFormat} and --format ${viaFormat} name two input formats; give one of them`);
   const name = flags.inputFormat ?? viaFormat;
   if (name === undefined) return null;
   const adapter = formatNamed(name);
-  if (!adapter) {
-    const flag = flags.inputFormat !== undefined ? "--input-format" : "--format";
-    const also = outputs.length ? ` (or an output: ${outputs.join(", ")})` : "";
-    throw new UsageError(`${flag} ${name}: no such format; use one of ${ALL_FORMATS.map((f) => f.name).join(", ")}${also}; denom formats lists what each reads`);
-  }
+  if (!adapter)
+    throw new UsageError(`--input-format ${name}: no such format; use one of ${ALL_FORMATS.map((f) => f.name).join(", ")}; denom formats lists what each reads`);
   return adapter;
 }
 
+/**
+ * Checks the inputs every reading command shares: stdin once, -o not one of
+ * them; says on stderr how to end stdin when `-` reads from a terminal.
+ * Throws UsageError.
+ */
+function checkInputs(inputs: string[], flags: OutputFlags & { db?: string }, io: Io, out: Output): void {
+  if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("- given twice: stdin can be read once");
+  if (flags.out !== undefined && flags.out !== "-") {
+    const target = resolve(flags.out);
+    if ([...inputs, flags.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
+      throw new UsageError(`--out ${flags.out}: that is an input; name another file`);
+  }
+  if (inputs.includes("-") && (io.stdin as { isTTY?: boolean }).isTTY)
+    out.notices.print("denom: reading records from stdin, which is a terminal: paste them and end with Ctrl-D (Ctrl-Z Enter on Windows), or name a file instead\n");
+}
+
 /** Turns the shared flags into typed options; throws UsageError naming the flag. */
-function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: string, outputs: readonly string[] = []): RunsOptions {
+function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: string, out: Output): RunsOptions {
   if (inputs.length === 0 && !flags.db)
     throw new UsageError(`no input given: name files, folders or archives, or - for stdin (e.g. denom ${command} samples/seed-100.jsonl), or --db FILE kept by denom ingest`);
-  if (inputs.filter((i) => i === "-").length > 1) throw new UsageError("- given twice: stdin can be read once");
   if (inputs.length > 0 && flags.db)
     throw new UsageError(`--db ${flags.db} and inputs given: --db reads the stored runs only; add inputs to it with denom ingest INPUT... --db ${flags.db}`);
-  return {
+  const options: RunsOptions = {
     inputs,
     db: flags.db,
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
     expectation: parseExpectation(flags),
-    format: inputFormat(flags, outputs),
+    format: inputFormat(flags, out),
     runPerFile: Boolean(flags.runPerFile),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
     scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
-    onReject: rejectPrinter(io),
-    onWarning: warningPrinter(io),
+    onReject: rejectPrinter(out.notices),
+    onWarning: warningPrinter(out.notices),
   };
+  checkInputs(inputs, flags, io, out);
+  return options;
 }
 
 /** Prints a warning on stderr, secrets masked (a path or an archive's message may hold one). */
-function warningPrinter(io: Io): (text: string) => void {
-  return (text) => io.stderr.write(`denom: warning: ${escapeMessage(maskSecrets(text).text)}\n`);
+function warningPrinter(notices: Notices): (text: string) => void {
+  return (text) => notices.print(`denom: warning: ${escapeMessage(maskSecrets(text).text)}\n`);
 }
 
 /** Prints the first rejects as they come, then counts the rest. */
-function rejectPrinter(io: Io): (r: RejectNotice) => void {
+function rejectPrinter(notices: Notices): (r: RejectNotice) => void {
   let shown = 0;
   return (r) => {
     if (++shown > REJECTS_SHOWN) return;
     const where = r.location ? `${r.source} (${r.location})` : `${r.source}:${r.line}`;
     const skipped = r.kind === "document" ? "" : `the ${r.kind} was skipped, `; // a broken document says what was kept in its reason
-    io.stderr.write(escapeMessage(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal`) + "\n");
-    if (shown === REJECTS_SHOWN) io.stderr.write(`denom: further rejected lines are not printed; the report counts them all\n`);
+    notices.print(escapeMessage(`denom: ${where}: ${r.reason}; ${skipped}--strict makes this fatal`) + "\n");
+    if (shown === REJECTS_SHOWN) notices.print(`denom: further rejected lines are not printed; the report counts them all\n`);
   };
 }
 
-/** Writes a command's output to stdout, or to FILE with `-o FILE` (`-` = stdout). Throws DataError when FILE cannot be written. */
-function writeOutput(io: Io, out: string | undefined, text: string): void {
-  if (out === undefined || out === "-") {
-    io.stdout.write(text);
-    return;
-  }
-  try {
-    writeFileSync(out, text);
-  } catch (e) {
-    throw new DataError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+/** Opens the session a command reads (src/ingest/runs.ts), runs it, and closes the session. */
+async function inSession<T>(options: RunsOptions, work: (session: Session) => Promise<T>): Promise<T> {
+  const { withRuns } = await import("./ingest/runs.js");
+  return withRuns(options, work);
 }
 
 /** Reading that lasts longer than this gets a progress line (short reads stay silent). */
@@ -685,19 +820,15 @@ const PROGRESS_AFTER_MS = 2000;
 const PROGRESS_EVERY_MS = 200;
 
 /**
- * Shows a progress line on stderr, only when stderr is a TTY, once reading has
- * taken PROGRESS_AFTER_MS: a bar (when the total is known), MB read, records
- * and rate (progressLine); then a line while the figures are computed. Cleared
- * when the work ends, so nothing of it stays on the screen or reaches a pipe.
+ * Shows a progress line on stderr, only when stderr is a TTY that shows escape
+ * codes (not TERM=dumb) and not with --quiet, once reading has taken
+ * PROGRESS_AFTER_MS: a bar (when the total is known), MB read, records and rate
+ * (progressLine); then a line while the figures are computed. A warning clears
+ * it first (Notices); it is cleared when the work ends, so nothing of it stays
+ * on the screen or reaches a pipe.
  */
-/** Opens the session a command reads (src/ingest/runs.ts), runs it, and closes the session. */
-async function inSession<T>(options: RunsOptions, work: (session: Session) => Promise<T>): Promise<T> {
-  const { withRuns } = await import("./ingest/runs.js");
-  return withRuns(options, work);
-}
-
-async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" | "onComputing">, work: () => Promise<T>): Promise<T> {
-  if (!io.stderr.isTTY) return work();
+async function withProgress<T>(io: Io, notices: Notices, options: Pick<RunsOptions, "onProgress" | "onComputing">, work: () => Promise<T>): Promise<T> {
+  if (!io.stderr.isTTY || notices.quiet || io.env.TERM === "dumb") return work();
   const now = io.now ?? Date.now;
   const started = now();
   let last = 0;
@@ -707,16 +838,16 @@ async function withProgress<T>(io: Io, options: Pick<RunsOptions, "onProgress" |
     if (t - started < PROGRESS_AFTER_MS || t - last < PROGRESS_EVERY_MS) return;
     last = t;
     drawn = true;
-    io.stderr.write(`\r${progressLine({ read, total, records, seconds: (t - started) / 1000 })}\u001b[K`);
+    notices.statusLine(progressLine({ read, total, records, seconds: (t - started) / 1000 }));
   };
   // after a long read, say that the figures are being computed (the views run in DuckDB)
   options.onComputing = () => {
-    if (drawn) io.stderr.write("\rcomputing the figures\u001b[K");
+    if (drawn) notices.statusLine("computing the figures");
   };
   try {
     return await work();
   } finally {
-    if (drawn) io.stderr.write("\r\u001b[K");
+    notices.clearLine();
   }
 }
 

@@ -67,6 +67,18 @@ export function parseCause(value: string): TimeoutCause {
   return cause as TimeoutCause;
 }
 
+/**
+ * What `denom export --what` writes. Rows: trials (view trials), attempts
+ * (attempts_classified), rejects, timeouts (attempt_timeout_cause). Figures, each
+ * for every trial or per group of `--by`: rates (the grid with its 95% interval),
+ * pass_at_k (pass@k and pass^k with intervals), durations (per attempt status and
+ * over all), efficiency (time, tokens, cost, retries), per_call (call-level
+ * outcomes), timeout_causes. Here, not in commands/export.ts, so the flags are
+ * wired without loading DuckDB.
+ */
+export const EXPORT_WHAT = ["trials", "attempts", "rejects", "timeouts", "rates", "pass_at_k", "durations", "efficiency", "per_call", "timeout_causes"] as const;
+export type ExportWhat = (typeof EXPORT_WHAT)[number];
+
 /** The grouping keys of `--by` (DESIGN section 7): canonical attempt fields. */
 export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty", "invocation"] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];

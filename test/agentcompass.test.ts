@@ -89,8 +89,8 @@ describe("agentcompass adapter", () => {
     expect(r).toEqual({ error: 'issues[0].severity: expected fatal, error or warning, got "critical"' });
   });
 
-  it("is shown in the README as declared", () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  it("is shown in docs/inputs.md as declared", () => {
+    const readme = readFileSync(join(ROOT, "docs", "inputs.md"), "utf8");
     const rows = ISSUE_RULES.map(
       (r) => `| ${r.severity.toUpperCase()} | ${r.phases ? r.phases.join(", ") : "any"} | ${r.code ? `\`${r.code}\`` : "any"} | ${OUTCOMES[r.outcome]} |`,
     );

@@ -339,8 +339,8 @@ describe("AgentCompass run directories (test/fixtures/agentcompass-run, written 
   });
 });
 
-describe("README", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+describe("docs/inputs.md", () => {
+  const readme = readFileSync(join(ROOT, "docs", "inputs.md"), "utf8");
   it("shows each adapter's declared status mapping", () => {
     for (const [reason, status] of Object.entries(TERMINATION_STATUS)) expect(readme).toContain(`| \`${reason}\` | ${status} |`);
     for (const reason of NORMAL_ENDS) expect(readme).toContain(`\`${reason}\``);

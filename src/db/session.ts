@@ -35,7 +35,7 @@ export type { Cell, Row } from "./values.js";
 export type { RowOf, SelectName } from "./rows.js";
 export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
-export { copyFormatOf, copyTo, NEUTRALISED, type CopiedColumn, type CopyFormat } from "./copy.js";
+export { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
 export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
 
 /** How to open a session, and what to load into it. */

@@ -7,7 +7,7 @@
  */
 import { toNumber, type Claim } from "../claims.js";
 import type { AuditData, ClaimAudit, DefinitionFigure, NearDefinition } from "../commands/audit.js";
-import { plural } from "./format.js";
+import { count, plural } from "./format.js";
 import { heading, type TextOptions } from "./table.js";
 
 /** Runs listed one by one for a mean over runs before the rest are counted. */
@@ -25,7 +25,7 @@ export function renderAuditText(data: AuditData, options: TextOptions): string {
 function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions): string {
   const name = `Claim ${a.claim}${a.label ? ` (${a.label})` : ""}`;
   const range = claim.form === "ratio" ? `exactly ${rate(a.claim_value, claim)}` : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}, bounds included`;
-  const searched = `${a.searched.distinct} distinct of ${a.searched.definitions} definitions searched${groupsText(a)}`;
+  const searched = `${count(a.searched.distinct)} distinct of ${count(a.searched.definitions)} definitions searched${groupsText(a)}`;
   const lines: string[] = [];
   if (a.reproduced) {
     lines.push(heading(`${name}: reproduced by ${plural(a.matches.length, "definition")} (${range}; ${searched})`, options));
@@ -37,7 +37,7 @@ function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions): string {
       a.nearest.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
     }
   }
-  lines.push(`  strict figure: final successes over all trials${a.groups.length ? " (all groups together)" : ""}: ${a.strict.successes}/${a.strict.count} = ${rate(a.strict.rate, claim)}`);
+  lines.push(`  strict figure: final successes over all trials${a.groups.length ? " (all groups together)" : ""}: ${count(a.strict.successes)}/${count(a.strict.count)} = ${rate(a.strict.rate, claim)}`);
   return lines.join("\n");
 }
 
@@ -57,11 +57,11 @@ function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim:
   const group = d.group ? `${d.group.by === "run_id" ? "run" : d.group.by} ${d.group.value}: ` : "";
   if (d.runs) {
     lines.push(`  ${n}. ${group}${d.description}`);
-    const shown = d.runs.slice(0, RUNS_LISTED).map((r) => `${r.successes}/${r.count}`);
+    const shown = d.runs.slice(0, RUNS_LISTED).map((r) => `${count(r.successes)}/${count(r.count)}`);
     const more = d.runs.length > RUNS_LISTED ? `, ... (${d.runs.length} runs)` : "";
     lines.push(`     runs ${shown.join(", ")}${more}; mean = ${rate(d.rate, claim)}${distance}`);
   } else {
-    lines.push(`  ${n}. ${group}${d.description}: ${d.aggregation === "pass@k" || d.aggregation === "pass^k" ? "" : `${d.successes}/${d.count} = `}${rate(d.rate, claim)}${distance}`);
+    lines.push(`  ${n}. ${group}${d.description}: ${d.aggregation === "pass@k" || d.aggregation === "pass^k" ? "" : `${count(d.successes)}/${count(d.count)} = `}${rate(d.rate, claim)}${distance}`);
   }
   const hides = hidesText(d);
   if (hides) lines.push(`     ${hides}`);

@@ -5,9 +5,21 @@ export function percent(rate: number | null | undefined, digits = 1): string {
   return rate === null || rate === undefined ? "n/a" : `${(rate * 100).toFixed(digits)}%`;
 }
 
+const GROUPED = new Intl.NumberFormat("en-US", { maximumFractionDigits: 20 });
+
+/** A count with thousands separators: 12345 -> "12,345"; 0.5 stays "0.5". */
+export function count(n: number): string {
+  return GROUPED.format(n);
+}
+
+/** successes/trials with thousands separators: "1,234/2,000". */
+export function fraction(cell: { successes: number; count: number }): string {
+  return `${count(cell.successes)}/${count(cell.count)}`;
+}
+
 /** A rate cell as "70/80 87.5%" (n/a when the rate is null); "" when there is no cell. */
 export function ratio(cell: { successes: number; count: number; rate: number | null } | undefined): string {
-  return cell ? `${cell.successes}/${cell.count} ${percent(cell.rate)}` : "";
+  return cell ? `${fraction(cell)} ${percent(cell.rate)}` : "";
 }
 
 /** 1536 -> "1.5 KB" (decimal units) */
@@ -29,9 +41,9 @@ export function seconds(s: number | null | undefined): string {
   return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
 }
 
-/** "1 trial", "3 trials" */
+/** "1 trial", "3 trials", "12,000 trials" */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n} ${n === 1 ? word : many}`;
+  return `${count(n)} ${n === 1 ? word : many}`;
 }
 
 /** seconds -> "45.3 s", "19.0 min", "3.4 h"; null -> "n/a" */

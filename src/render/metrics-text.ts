@@ -6,7 +6,7 @@
  */
 import { INVENTORY_LISTED, type CallOutcome, type Efficiency, type GroupFigures, type Interval, type Inventory, type PassAtK } from "../commands/report-metrics.js";
 import type { ReportData } from "../commands/report.js";
-import { duration, percent, plural, ratio } from "./format.js";
+import { count, duration, percent, plural, ratio } from "./format.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Groups per side-by-side table, so that a table stays within 80 columns. */
@@ -89,7 +89,7 @@ function durationSection(e: Efficiency): Block {
   ];
   const rows = [row("all", e.timed_attempts, e.duration_s), ...e.duration_by_status.filter((s) => s.attempts > 0).map((s) => row(s.status, s.timed_attempts, s))];
   const lines: string[] = [];
-  if (e.timed_attempts < e.attempts) lines.push(`  ${e.attempts - e.timed_attempts} of ${e.attempts} attempts lack a start or end time and are left out`);
+  if (e.timed_attempts < e.attempts) lines.push(`  ${e.attempts - e.timed_attempts} of ${count(e.attempts)} attempts lack a start or end time and are left out`);
   return { key: "duration", title, table: { head: ["status", "timed", "mean", "p50", "p95", "max"], rows, align: ["left", "right", "right", "right", "right", "right"] }, lines };
 }
 
@@ -97,14 +97,14 @@ function costSection(e: Efficiency): Block {
   const lines: string[] = [];
   lines.push(`  agent time ${duration(e.agent_time_s)} (sum of attempt durations)`);
   lines.push(`  wall time  ${duration(e.wall_s)} (first start to last end)`);
-  lines.push(`  LLM tokens ${mean(e.llm_tokens_mean, 0)} per attempt (recorded on ${e.llm_tokens_attempts} of ${e.attempts})`);
-  lines.push(`  tool calls ${mean(e.tool_calls_mean, 1)} per attempt (recorded on ${e.tool_calls_attempts} of ${e.attempts})`);
+  lines.push(`  LLM tokens ${mean(e.llm_tokens_mean, 0)} per attempt (recorded on ${count(e.llm_tokens_attempts)} of ${count(e.attempts)})`);
+  lines.push(`  tool calls ${mean(e.tool_calls_mean, 1)} per attempt (recorded on ${count(e.tool_calls_attempts)} of ${count(e.attempts)})`);
   if (e.cost_usd_total === null) lines.push("  cost       not recorded");
   else {
     lines.push(`  cost       ${usd(e.cost_usd_total)} total (every attempt, retries included)`);
-    lines.push(`             ${usd(e.cost_per_trial)} per trial, ${usd(e.cost_per_success)} per final success (${e.final_successes})`);
+    lines.push(`             ${usd(e.cost_per_trial)} per trial, ${usd(e.cost_per_success)} per final success (${count(e.final_successes)})`);
     if (e.cost_missing_attempts > 0)
-      lines.push(`  ! ${e.cost_missing_attempts} of ${e.attempts} attempts have no cost (not read as 0): the cost figures are lower bounds`);
+      lines.push(`  ! ${count(e.cost_missing_attempts)} of ${count(e.attempts)} attempts have no cost (not read as 0): the cost figures are lower bounds`);
   }
   return { key: "cost", title: "Time, tokens and cost", lines };
 }
@@ -112,7 +112,7 @@ function costSection(e: Efficiency): Block {
 function retrySection(data: ReportData): Block {
   const e = data.efficiency;
   const lines: string[] = [];
-  lines.push(`  ${mean(e.attempts_per_trial, 2)} attempts per trial; ${e.trials_retried} of ${e.trials} trials retried, ${e.trials_rescued} rescued by a retry`);
+  lines.push(`  ${mean(e.attempts_per_trial, 2)} attempts per trial; ${count(e.trials_retried)} of ${count(e.trials)} trials retried, ${count(e.trials_rescued)} rescued by a retry`);
   lines.push(`  ${percent(e.zero_retry_success_share)} of final successes needed no retry`);
   const retried = Object.entries(data.meta.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
   if (retried) lines.push(`  statuses retried (attempts): ${retried}`);
@@ -137,9 +137,9 @@ function inventorySection(inv: Inventory): Block | null {
   const lines: string[] = [];
   for (const r of inv.runs) {
     const run = r.run_id ?? "(default run)";
-    const expected = r.tasks_expected === null ? "" : `; ${r.tasks_missing} of ${r.tasks_expected} expected missing`;
-    const extra = !r.tasks_unexpected ? "" : inv.expected?.count ? `, ${r.tasks_unexpected} more than --expect-count` : `, ${r.tasks_unexpected} outside the list`;
-    lines.push(...wrap(`${run}: ${r.tasks_present} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));
+    const expected = r.tasks_expected === null ? "" : `; ${count(r.tasks_missing)} of ${count(r.tasks_expected)} expected missing`;
+    const extra = !r.tasks_unexpected ? "" : inv.expected?.count ? `, ${count(r.tasks_unexpected)} more than --expect-count` : `, ${count(r.tasks_unexpected)} outside the list`;
+    lines.push(...wrap(`${run}: ${count(r.tasks_present)} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));
   }
   if (inv.expected?.duplicates) lines.push(`  ${inv.expected.source} lists ${plural(inv.expected.duplicates, "id")} more than once (counted once)`);
   const t = inv.totals;
@@ -184,7 +184,7 @@ function groupSections(data: ReportData): Block[] {
 export function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
   const rows: string[][] = [];
   const add = (label: string, cell: (g: GroupFigures) => string) => rows.push([label, ...groups.map(cell)]);
-  add("trials recorded", (g) => String(g.efficiency.trials));
+  add("trials recorded", (g) => count(g.efficiency.trials));
   for (const d of data.meta.definitions.denominators) {
     for (const basis of ["first", "final"] as const) {
       const cellOf = (g: GroupFigures) => g.rates.find((r) => r.basis === basis && r.denominator === d.denominator);
@@ -208,7 +208,7 @@ export function groupRows(groups: GroupFigures[], data: ReportData): string[][] 
   add("cost total", (g) => usd(g.efficiency.cost_usd_total));
   add("cost/final success", (g) => usd(g.efficiency.cost_per_success));
   add("attempts/trial", (g) => mean(g.efficiency.attempts_per_trial, 2));
-  add("rescued by a retry", (g) => String(g.efficiency.trials_rescued));
+  add("rescued by a retry", (g) => count(g.efficiency.trials_rescued));
   return rows;
 }
 

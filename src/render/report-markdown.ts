@@ -11,7 +11,7 @@ import type { ReportData } from "../commands/report.js";
 import { noticeLines } from "../ingest/notices.js";
 import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
-import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, removalSteps, statusRows } from "./report-text.js";
+import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
 
 export function renderReportMarkdown(data: ReportData): string {
   const m = data.meta;
@@ -49,6 +49,7 @@ export function renderReportMarkdown(data: ReportData): string {
       ["left", "right", "left", "right", "left", "left"],
     ),
   );
+  out.push(escapeMarkdown(strictLine(data)));
   out.push(escapeMarkdown(intervalNote(data)));
   out.push("What each step removed (judged on the basis attempt):");
   out.push(

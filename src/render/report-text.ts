@@ -5,7 +5,7 @@
  */
 import { noticeLines } from "../ingest/notices.js";
 import type { ReportData } from "../commands/report.js";
-import { bytes, percent, plural, seconds } from "./format.js";
+import { bytes, count, fraction, percent, plural, seconds } from "./format.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
 
@@ -32,7 +32,7 @@ function metaBlock(data: ReportData, options: TextOptions): string {
   for (const s of m.sources) {
     const unit = s.format === "json" ? "elements" : "lines";
     lines.push(`  ${s.name}  ${bytes(s.bytes)}${s.adapter ? `  read as ${s.adapter}` : ""}`);
-    lines.push(`    ${plural(s.lines, unit.slice(0, -1))} = ${plural(s.records, "record")} + ${s.blank} blank + ${s.rejected} rejected`);
+    lines.push(`    ${plural(s.lines, unit.slice(0, -1))} = ${plural(s.records, "record")} + ${count(s.blank)} blank + ${count(s.rejected)} rejected`);
     lines.push(`    sha256 ${s.sha256}`);
     if (s.problem) lines.push(`    ! ${s.problem}`);
   }
@@ -47,21 +47,21 @@ export function metaFacts(data: ReportData): string[] {
   const m = data.meta;
   const a = data.accounting;
   const lines: string[] = [];
-  lines.push(`lines: ${a.lines} = ${a.records} records + ${a.blank} blank + ${a.rejected} rejected`);
+  lines.push(`lines: ${count(a.lines)} = ${count(a.records)} records + ${count(a.blank)} blank + ${count(a.rejected)} rejected`);
   if (m.attempts === 0) lines.push("no attempt records in the inputs: every rate is n/a");
-  const checks = [`duplicates ${a.duplicates}`, `unrecognized statuses ${a.unrecognized}`, `naive timestamps ${a.naive_timestamps}`];
-  if (a.duplicates_across_sources) checks.push(`across sources ${a.duplicates_across_sources}`);
-  if (a.duplicate_keys) checks.push(`keys written twice ${a.duplicate_keys}`);
-  if (a.non_finite) checks.push(`NaN/Infinity read as null ${a.non_finite}`);
+  const checks = [`duplicates ${count(a.duplicates)}`, `unrecognized statuses ${count(a.unrecognized)}`, `naive timestamps ${count(a.naive_timestamps)}`];
+  if (a.duplicates_across_sources) checks.push(`across sources ${count(a.duplicates_across_sources)}`);
+  if (a.duplicate_keys) checks.push(`keys written twice ${count(a.duplicate_keys)}`);
+  if (a.non_finite) checks.push(`NaN/Infinity read as null ${count(a.non_finite)}`);
   lines.push(`checks: ${checks.join(", ")}`);
   if (a.secrets_masked) {
     const kinds = m.secrets_masked.map((k) => `${k.kind} ${k.secrets}`).join(", ");
-    lines.push(`secrets masked: ${a.secrets_masked} (${kinds}); stored and shown as [masked KIND #hash]`);
+    lines.push(`secrets masked: ${count(a.secrets_masked)} (${kinds}); stored and shown as [masked KIND #hash]`);
   }
   lines.push(...runLogFacts(m));
   lines.push(`window: ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"}`);
   lines.push(m.concurrency === null ? "concurrency: n/a (no attempt has both start and end times)" : `concurrency: ${plural(m.concurrency, "attempt")} at once at most`);
-  const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${t.attempts})`).join(", ");
+  const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${count(t.attempts)})`).join(", ");
   lines.push(`timeout limits: ${limits || "none"}`);
   const retried = Object.entries(m.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
   lines.push(`retries: up to ${plural(m.retry_policy.max_attempts ?? 0, "attempt")} per trial, ${plural(m.retry_policy.trials_retried, "trial")} retried`);
@@ -107,17 +107,32 @@ function rateGrid(data: ReportData, options: TextOptions): string {
     const final = cell("final", d.denominator);
     return [
       d.denominator,
-      first ? `${first.successes}/${first.count}` : "", percent(first?.rate), first ? ci(first.ci95) : "",
-      final ? `${final.successes}/${final.count}` : "", percent(final?.rate), final ? ci(final.ci95) : "",
+      first ? fraction(first) : "", percent(first?.rate), first ? ci(first.ci95) : "",
+      final ? fraction(final) : "", percent(final?.rate), final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator && final.rate !== null ? " *" : ""}` : "",
     ];
   });
   const out = [
     heading("Success rate: successes/trials, first try and final (after retries)", options),
     table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options),
+    `  ${strictLine(data)}`,
     `  ${intervalNote(data)}`,
     removalLines(data),
   ];
   return out.join("\n");
+}
+
+/** The strict figure: the final attempt of every trial over all trials (DESIGN section 4), the one to quote. */
+export const STRICT = { basis: "final", denominator: "total" } as const;
+
+/**
+ * The line that names the figure to quote, marked `*` in the grid: "* the
+ * figure to quote: 82/100 = 82.0% (final/total: every trial counted)" (also
+ * used by the markdown report).
+ */
+export function strictLine(data: ReportData): string {
+  const strict = data.rates.find((r) => r.basis === STRICT.basis && r.denominator === STRICT.denominator);
+  if (!strict || strict.rate === null) return "* the figure to quote (final/total) is n/a: no trial";
+  return `* the figure to quote: ${fraction(strict)} = ${percent(strict.rate)} (final/total: every trial counted)`;
 }
 
 /** What each step of the chain removed, on each basis; steps that removed nothing in one line. */
@@ -126,7 +141,7 @@ function removalLines(data: ReportData): string {
   for (const d of data.meta.definitions.denominators.slice(1)) {
     const steps = removalSteps(data).filter((r) => r.denominator === d.denominator && r.trials > 0);
     if (steps.length === 0) lines.push(`  ${d.denominator.padEnd(12)} removed nothing`);
-    for (const r of steps) lines.push(`  ${r.denominator.padEnd(12)} ${r.basis.padEnd(5)} -${r.trials}: ${r.why}`);
+    for (const r of steps) lines.push(`  ${r.denominator.padEnd(12)} ${r.basis.padEnd(5)} -${count(r.trials)}: ${r.why}`);
   }
   return lines.join("\n");
 }
@@ -138,7 +153,7 @@ export function removalSteps(data: ReportData): { denominator: string; basis: st
     for (const basis of ["first", "final"]) {
       const rows = data.meta.exclusions.filter((e) => e.denominator === d.denominator && e.basis === basis);
       const trials = data.denominator_steps.find((x) => x.denominator === d.denominator && x.basis === basis)?.removed ?? 0;
-      steps.push({ denominator: d.denominator, basis, trials, why: rows.map((r) => `${r.reason} ${r.trials}`).join(", ") });
+      steps.push({ denominator: d.denominator, basis, trials, why: rows.map((r) => `${r.reason} ${count(r.trials)}`).join(", ") });
     }
   }
   return steps;
@@ -167,10 +182,10 @@ function statusSection(data: ReportData, options: TextOptions): string {
   const moved = data.transitions.filter((t) => t.first !== t.final);
   const out = [heading("Trials by status", options), table(["status", "first", "final"], rows, ["left", "right", "right"], options)];
   const tr = data.timeout_rate;
-  out.push(`  timeout rate (final timeouts / all trials): ${tr.timeouts}/${tr.trials} ${percent(tr.rate)}`);
+  out.push(`  timeout rate (final timeouts / all trials): ${tr.timeouts}/${count(tr.trials)} ${percent(tr.rate)}`);
   if (moved.length) {
     out.push("Changed by retries (first -> final):");
-    for (const t of moved) out.push(`  ${t.first} -> ${t.final}  ${t.count}`);
+    for (const t of moved) out.push(`  ${t.first} -> ${t.final}  ${count(t.count)}`);
   }
   return out.join("\n");
 }
@@ -191,12 +206,12 @@ function diagnosticsSection(data: ReportData, options: TextOptions): string | nu
 export function diagnosticFacts(data: ReportData): string[] {
   const d = data.diagnostics;
   const lines: string[] = [];
-  if (d.timeouts_with_passing_score) lines.push(`  ${d.timeouts_with_passing_score} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
-  if (d.constraint_violations) lines.push(`  ${d.constraint_violations} successes violated a hard constraint (counted as failures)`);
-  if (d.grader_errors) lines.push(`  ${d.grader_errors} attempts had a grader error (counted as aborted, environment)`);
+  if (d.timeouts_with_passing_score) lines.push(`  ${count(d.timeouts_with_passing_score)} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
+  if (d.constraint_violations) lines.push(`  ${count(d.constraint_violations)} successes violated a hard constraint (counted as failures)`);
+  if (d.grader_errors) lines.push(`  ${count(d.grader_errors)} attempts had a grader error (counted as aborted, environment)`);
   if (d.missing) lines.push(`  ${plural(d.missing, "expected trial")} without a record (in total as missing; see the inventory)`);
-  for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${u.attempts} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
-  if (data.accounting.duplicates) lines.push(`  ${data.accounting.duplicates} duplicate attempts dropped (${data.accounting.duplicates_identical} identical, ${data.accounting.duplicates_differing} differing: kept the latest ended_at)`);
+  for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${count(u.attempts)} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
+  if (data.accounting.duplicates) lines.push(`  ${count(data.accounting.duplicates)} duplicate attempts dropped (${count(data.accounting.duplicates_identical)} identical, ${count(data.accounting.duplicates_differing)} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
   if (data.accounting.unaccounted) lines.push(`  ! lines do not add up: ${data.accounting.unaccounted} = lines - records - blank - rejected (should be 0; please report it)`);
   return lines;
@@ -212,15 +227,15 @@ export const AGENTCOMPASS_HEADING = "AgentCompass's own verdict (a task ending o
 export function agentCompassFacts(data: ReportData): string[] {
   const lines: string[] = [];
   for (const v of data.agentcompass_verdict) {
-    const figure = `${v.passes}/${v.evaluated} ${percent(v.evaluation_failed ? v.reference_value : v.value)}`;
+    const figure = `${count(v.passes)}/${count(v.evaluated)} ${percent(v.evaluation_failed ? v.reference_value : v.value)}`;
     const name = v.run_id ?? "(default run)";
     lines.push(
       v.evaluation_failed
-        ? `  ${name}: evaluation failed, no formal value (${v.tasks_invalidated} of ${plural(v.tasks, "task")} invalidated); reference value ${figure} over the evaluated trials of the tasks left`
+        ? `  ${name}: evaluation failed, no formal value (${count(v.tasks_invalidated)} of ${plural(v.tasks, "task")} invalidated); reference value ${figure} over the evaluated trials of the tasks left`
         : `  ${name}: formal value ${figure} over the evaluated trials`,
     );
     lines.push(
-      `    ${plural(v.trials, "trial")} = ${v.evaluated} evaluated + ${v.unavailable} unavailable (no grade) + ${v.invalidated} invalidated; ${v.errors} ended on an ERROR`,
+      `    ${plural(v.trials, "trial")} = ${count(v.evaluated)} evaluated + ${count(v.unavailable)} unavailable (no grade) + ${count(v.invalidated)} invalidated; ${count(v.errors)} ended on an ERROR`,
     );
   }
   return lines;

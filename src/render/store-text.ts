@@ -4,7 +4,7 @@ import type { IngestData } from "../commands/ingest.js";
 import type { Relation } from "../commands/query.js";
 import { plural } from "./format.js";
 
-/** "wrote 100 rows of trials to trials.csv (csv, 31 columns); meta block in trials.csv.meta.json" */
+/** "wrote 100 rows of trials to trials.csv (csv, 31 columns); meta block in trials.csv.meta.json" (a file, not stdout) */
 export function renderExportText(data: ExportData): string {
   return `wrote ${plural(data.rows, "row")} of ${data.what} to ${data.file} (${data.format}, ${plural(data.columns.length, "column")}); meta block in ${data.meta_file}\n`;
 }

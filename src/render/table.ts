@@ -3,13 +3,14 @@
  * columns, colour only when asked for.
  */
 import Table from "cli-table3";
+import { count } from "./format.js";
 
 export interface TextOptions {
   /** colour allowed (a TTY without NO_COLOR) */
   color: boolean;
 }
 
-/** A table with a header row; numbers right-aligned where `align` says so. */
+/** A table with a header row; numbers get thousands separators, right-aligned where `align` says so. */
 export function table(head: string[], rows: (string | number)[][], align: ("left" | "right")[] = [], options: TextOptions = { color: false }): string {
   const t = new Table({
     head: head.map((h) => (options.color ? `\u001b[1m${h}\u001b[22m` : h)),
@@ -21,7 +22,7 @@ export function table(head: string[], rows: (string | number)[][], align: ("left
       left: "  ", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
     },
   });
-  for (const r of rows) t.push(r.map(String));
+  for (const r of rows) t.push(r.map((c) => (typeof c === "number" ? count(c) : c)));
   return t.toString().split("\n").map((l) => l.trimEnd()).join("\n");
 }
 

@@ -22,7 +22,7 @@ const ATTEMPT_MARKS = ["task_id", ...(ATTEMPT_FIELDS.find((f) => f.field === "ta
 
 export const canonicalFormat: FormatAdapter = {
   name: "canonical",
-  describes: "denom's attempt record: one JSON object per attempt (DESIGN section 2)",
+  describes: "denom's attempt record: one JSON object per attempt (docs/formats.md lists its fields)",
   reads: ATTEMPT_FIELDS.map((f) => ({
     source: [f.field, ...(f.aliases ?? [])].join(", "),
     canonical: f.field,

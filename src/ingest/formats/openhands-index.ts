@@ -30,7 +30,7 @@ const READS: readonly FieldRead[] = [
     canonical: `status ${OUTCOME_UNKNOWN}, status_detail \`resolved: null\``,
     note: "the archive exposes no outcome: an unrecognized status (fault unknown): in `total`, never a success, left out of `valid`",
   },
-  { source: "cost", canonical: "cost_usd", note: "USD; null and 0.0 both mean not captured (MAPPING.md), so 0.0 is read as not recorded and kept as `cost_as_written`" },
+  { source: "cost", canonical: "cost_usd", note: "USD; null and 0.0 both mean not captured in these files, so 0.0 is read as not recorded and kept as `cost_as_written`" },
   { source: "(path)", canonical: "run_id `<model>/<benchmark>`, model, category `<benchmark>`", note: "`<model>/instance_results/<benchmark>.json`" },
   { source: "(none)", canonical: "trial 0, attempt 1", note: "one run per model and benchmark" },
 ];

@@ -27,7 +27,7 @@ export const OUTCOME_LISTS: Readonly<Record<string, Outcome>> = {
   empty_patch_ids: {
     status: "failure",
     detail: "empty_patch_ids",
-    note: "the agent submitted no patch: a failure of the agent, not a broken task (MAPPING.md leaves it open; denom counts it against the agent)",
+    note: "the agent submitted no patch: a failure of the agent, not a broken task (denom counts it against the agent)",
   },
   error_ids: {
     status: "aborted",
