@@ -11,6 +11,7 @@
 // `denom report FILE --json` under /usr/bin/time and prints wall seconds,
 // MB/s of member bytes (and of file bytes), peak RSS, and final/total checked
 // against what was written (every 3rd sample fails).
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -7,6 +7,7 @@
 // accounting and the child's peak RSS. Run after `npm run build`:
 //   node bench/long-lines.mjs              # 100 MB and 200 MB lines
 //   node bench/long-lines.mjs 100 400      # sizes in MB
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,6 +6,7 @@
 // Run after `npm run build`:
 //   node bench/many-trials.mjs            # 3 x 2000 and 3 x 8000
 //   node bench/many-trials.mjs 3x500 10x4000
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,4 +1,5 @@
 // The timer of the micro-benchmarks: the median of `runs` runs of `fn`, in ms.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 export function medianMs(fn, runs = 5) {
   const times = [];
   for (let k = 0; k < runs; k++) {

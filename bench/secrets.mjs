@@ -6,6 +6,7 @@
 //   - maskUnit over every line (prefilter, then the full masking of the hinted lines);
 //   - the full masking (maskSecrets) of lines that do hold a secret.
 // With a second argument (a compiled secrets.js of another version), the same for it.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { medianMs } from "./median.mjs";
