@@ -348,13 +348,13 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
         out.emit(renderCompareJson(data));
       } else if (out.format === "md") {
         const { renderCompareMarkdown } = await import("./render/compare-markdown.js");
-        out.emit(renderCompareMarkdown(data));
+        out.emit(renderCompareMarkdown(terminalSafe(data)));
       } else if (out.format === "html") {
         const { renderCompareHtml } = await import("./render/compare-html.js");
         out.emit(renderCompareHtml(data));
       } else {
         const { renderCompareText } = await import("./render/compare-text.js");
-        out.emit(renderCompareText(data, { color: out.color }));
+        out.emit(renderCompareText(terminalSafe(data), { color: out.color }));
       }
       let code: number = strictExit(flags, data, io);
       const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);
@@ -388,7 +388,7 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
         out.emit(renderJson(data));
       } else {
         const { renderGateText } = await import("./render/gate-text.js");
-        out.emit(renderGateText(data));
+        out.emit(renderGateText(terminalSafe(data)));
       }
       const code = strictExit(flags, data, io);
       setExit(code === ExitCode.ok && !data.passed ? ExitCode.gateFailed : code);

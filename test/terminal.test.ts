@@ -70,3 +70,18 @@ describe("a hostile task id and status reach no terminal raw", () => {
     expect(qc.stdout).toContain(TASK);
   });
 });
+
+describe("compare and gate show escapes too", () => {
+  it("a hostile task id on both sides reaches the compare text, markdown and gate text escaped", async () => {
+    // one task on each side, so the task is paired and discordant (A passed, B failed): its id is printed
+    const a = JSON.stringify({ task_id: TASK, status: "success" }) + "\n";
+    const b = JSON.stringify({ task_id: TASK, status: "failure" }) + "\n";
+    const dir = tempDir({ "a.jsonl": a, "b.jsonl": b });
+    const text = await denom(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl")]);
+    const md = await denom(["compare", "--format", "md", join(dir, "a.jsonl"), join(dir, "b.jsonl")]);
+    const gate = await denom(["gate", join(dir, "a.jsonl"), "--min", "final/total=0.5"]);
+    for (const r of [text, md, gate]) expect(RAW.test(r.stdout + r.stderr)).toBe(false);
+    expect(text.stdout).toContain(TASK_SHOWN);
+    expect(gate.code).toBe(0);
+  });
+});
