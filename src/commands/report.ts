@@ -10,6 +10,7 @@ import type { Session } from "../db/session.js";
 import type { Cell, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import { ALL_FORMATS } from "../ingest/formats/index.js";
+import type { RunLog } from "../ingest/formats/types.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { readChartData, type ChartData } from "./report-charts.js";
 import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
@@ -56,20 +57,8 @@ export interface SourceInfo {
  * what denom found: trials recorded, trials owed (sample ids x epochs), owed ones
  * with no record (in `total` as missing), trials unscored for a dict-valued score.
  */
-export interface RunLogInfo {
-  run_id: string;
-  /** the eval set or harness call the run belongs to (`--by invocation`) */
-  invocation: string | null;
-  task: string | null;
-  model: string | null;
-  /** as the log writes it: started, success, cancelled, error */
-  status: string | null;
-  error_message: string | null;
-  /** the log's own counts (sample x epoch) */
-  total_samples: number | null;
-  completed_samples: number | null;
-  /** never finished: no header.json, only the journal (status started) */
-  incomplete: boolean;
+export interface RunLogInfo
+  extends Pick<RunLog, "run_id" | "invocation" | "task" | "model" | "status" | "error_message" | "total_samples" | "completed_samples" | "incomplete"> {
   owed_trials: number;
   trials: number;
   missing_trials: number;
