@@ -54,6 +54,9 @@ export function useFastPath(bytes: number, env: NodeJS.ProcessEnv = process.env)
  */
 export const fastPathLines = { plain: 0, perLine: 0 };
 
+/** The TEMP table the fast path's SQL works in (queries/select/ingest/fast_rows.sql fills it, one piece at a time). */
+export const FAST_TABLES = ["fast_rows"] as const;
+
 /** Bytes of one piece file: DuckDB reads a piece while Node waits, so memory stays bounded by it. */
 const PIECE_BYTES = 64 * 1024 * 1024;
 /** Lines tested together for SUSPECT and maySecret before being written (bytes). */
