@@ -7,7 +7,8 @@
 -- Node sends elsewhere first (fast.ts SUSPECT): lines that are not UTF-8 or hold a NUL, \x01 or
 -- \r byte, a `\u` escape, a trailing comma, blanks before a colon, a number -0, or a hint of a
 -- secret (secrets.ts maySecret). The values are read from one json_transform into JSON leaves,
--- each leaf's JSON type told by its text: absent and null read alike, as canonical.ts reads them.
+-- each leaf's JSON type told by its text: absent and null read alike, as canonical.ts reads them;
+-- a string leaf's value is its text between the quotes, unescaped by DuckDB only when it holds a `\`.
 with
 
 raw as (
@@ -47,7 +48,7 @@ checked as (
             len(keys) = len(list_distinct(keys))
             and list_has_all(['run_id', 'task_id', 'trial', 'attempt', 'status', 'status_detail', 'fault', 'submitted_at', 'started_at', 'ended_at', 'timeout_limit_s', 'waiting_s', 'last_event', 'last_event_ts', 'repeated_tool_calls', 'llm_tokens', 'tool_call_count', 'cost_usd', 'score', 'resolved', 'constraint_ok', 'grader_error', 'error_message', 'agent', 'model', 'category', 'difficulty', 'invocation', 'events'], keys)
             and (j.run_id is null or starts_with(j.run_id::VARCHAR, '"'))
-            and starts_with(j.task_id::VARCHAR, '"') and regexp_matches(j.task_id ->> '$', '[!-~\pL\pN]')
+            and starts_with(j.task_id::VARCHAR, '"') and regexp_matches(case when contains(j.task_id::VARCHAR, '\') then j.task_id ->> '$' else substr(j.task_id::VARCHAR, 2, length(j.task_id::VARCHAR) - 2) end, '[!-~\pL\pN]')
             and (j.trial is null or (regexp_full_match(j.trial::VARCHAR, '0|[1-9][0-9]{0,9}') and try_cast(j.trial::VARCHAR as BIGINT) <= 2147483647))
             and (j.attempt is null or (regexp_full_match(j.attempt::VARCHAR, '[1-9][0-9]{0,9}') and try_cast(j.attempt::VARCHAR as BIGINT) <= 2147483647))
             and starts_with(j.status::VARCHAR, '"')
@@ -67,8 +68,8 @@ checked as (
             and (j.score is null or (regexp_matches(j.score::VARCHAR, '^-?[0-9]') and isfinite(try_cast(j.score::VARCHAR as DOUBLE))))
             and (j.resolved is null or j.resolved::VARCHAR in ('true', 'false'))
             and (j.constraint_ok is null or j.constraint_ok::VARCHAR in ('true', 'false'))
-            and (j.grader_error is null or j.grader_error::VARCHAR in ('true', 'false') or (starts_with(j.grader_error::VARCHAR, '"') and (j.grader_error::VARCHAR = '""' or regexp_matches(j.grader_error ->> '$', '[!-~\pL\pN]'))))
-            and (j.error_message is null or j.error_message::VARCHAR in ('true', 'false') or (starts_with(j.error_message::VARCHAR, '"') and (j.error_message::VARCHAR = '""' or regexp_matches(j.error_message ->> '$', '[!-~\pL\pN]'))))
+            and (j.grader_error is null or j.grader_error::VARCHAR in ('true', 'false') or (starts_with(j.grader_error::VARCHAR, '"') and (j.grader_error::VARCHAR = '""' or regexp_matches(case when contains(j.grader_error::VARCHAR, '\') then j.grader_error ->> '$' else substr(j.grader_error::VARCHAR, 2, length(j.grader_error::VARCHAR) - 2) end, '[!-~\pL\pN]'))))
+            and (j.error_message is null or j.error_message::VARCHAR in ('true', 'false') or (starts_with(j.error_message::VARCHAR, '"') and (j.error_message::VARCHAR = '""' or regexp_matches(case when contains(j.error_message::VARCHAR, '\') then j.error_message ->> '$' else substr(j.error_message::VARCHAR, 2, length(j.error_message::VARCHAR) - 2) end, '[!-~\pL\pN]'))))
             and (j.agent is null or starts_with(j.agent::VARCHAR, '"'))
             and (j.model is null or starts_with(j.model::VARCHAR, '"'))
             and (j.category is null or starts_with(j.category::VARCHAR, '"'))
@@ -111,20 +112,20 @@ typed as (
         line_no,
         line,
         well_typed,
-        (j.run_id ->> '$') as run_id,
-        (j.task_id ->> '$') as task_id,
+        case when contains(j.run_id::VARCHAR, '\') then j.run_id ->> '$' else substr(j.run_id::VARCHAR, 2, length(j.run_id::VARCHAR) - 2) end as run_id,
+        case when contains(j.task_id::VARCHAR, '\') then j.task_id ->> '$' else substr(j.task_id::VARCHAR, 2, length(j.task_id::VARCHAR) - 2) end as task_id,
         coalesce(try_cast(j.trial::VARCHAR as INTEGER), 0) as trial,
         coalesce(try_cast(j.attempt::VARCHAR as INTEGER), 1) as attempt,
-        (j.status ->> '$') as raw_status,
-        (j.status_detail ->> '$') as status_detail,
-        (j.fault ->> '$') as fault,
-        try_cast(j.submitted_at ->> '$' as TIMESTAMPTZ) as submitted_at,
-        try_cast(j.started_at ->> '$' as TIMESTAMPTZ) as started_at,
-        try_cast(j.ended_at ->> '$' as TIMESTAMPTZ) as ended_at,
+        case when contains(j.status::VARCHAR, '\') then j.status ->> '$' else substr(j.status::VARCHAR, 2, length(j.status::VARCHAR) - 2) end as raw_status,
+        case when contains(j.status_detail::VARCHAR, '\') then j.status_detail ->> '$' else substr(j.status_detail::VARCHAR, 2, length(j.status_detail::VARCHAR) - 2) end as status_detail,
+        case when contains(j.fault::VARCHAR, '\') then j.fault ->> '$' else substr(j.fault::VARCHAR, 2, length(j.fault::VARCHAR) - 2) end as fault,
+        try_cast(substr(j.submitted_at::VARCHAR, 2, length(j.submitted_at::VARCHAR) - 2) as TIMESTAMPTZ) as submitted_at,
+        try_cast(substr(j.started_at::VARCHAR, 2, length(j.started_at::VARCHAR) - 2) as TIMESTAMPTZ) as started_at,
+        try_cast(substr(j.ended_at::VARCHAR, 2, length(j.ended_at::VARCHAR) - 2) as TIMESTAMPTZ) as ended_at,
         try_cast(j.timeout_limit_s::VARCHAR as DOUBLE) as timeout_limit_s,
         try_cast(j.waiting_s::VARCHAR as DOUBLE) as waiting_s,
-        (j.last_event ->> '$') as last_event,
-        try_cast(j.last_event_ts ->> '$' as TIMESTAMPTZ) as last_event_ts,
+        case when contains(j.last_event::VARCHAR, '\') then j.last_event ->> '$' else substr(j.last_event::VARCHAR, 2, length(j.last_event::VARCHAR) - 2) end as last_event,
+        try_cast(substr(j.last_event_ts::VARCHAR, 2, length(j.last_event_ts::VARCHAR) - 2) as TIMESTAMPTZ) as last_event_ts,
         try_cast(j.repeated_tool_calls::VARCHAR as INTEGER) as repeated_tool_calls,
         try_cast(j.llm_tokens::VARCHAR as BIGINT) as llm_tokens,
         try_cast(j.tool_call_count::VARCHAR as INTEGER) as tool_call_count,
@@ -132,13 +133,13 @@ typed as (
         try_cast(j.score::VARCHAR as DOUBLE) as score,
         try_cast(j.resolved::VARCHAR as BOOLEAN) as resolved,
         try_cast(j.constraint_ok::VARCHAR as BOOLEAN) as constraint_ok,
-        case when j.grader_error::VARCHAR = 'true' then 'true' when j.grader_error::VARCHAR = 'false' then null else nullif(j.grader_error ->> '$', '') end as grader_error,
-        case when j.error_message::VARCHAR = 'true' then 'true' when j.error_message::VARCHAR = 'false' then null else nullif(j.error_message ->> '$', '') end as error_message,
-        (j.agent ->> '$') as agent,
-        (j.model ->> '$') as model,
-        (j.category ->> '$') as category,
-        (j.difficulty ->> '$') as difficulty,
-        (j.invocation ->> '$') as invocation,
+        case when j.grader_error::VARCHAR = 'true' then 'true' when j.grader_error::VARCHAR = 'false' then null else nullif(case when contains(j.grader_error::VARCHAR, '\') then j.grader_error ->> '$' else substr(j.grader_error::VARCHAR, 2, length(j.grader_error::VARCHAR) - 2) end, '') end as grader_error,
+        case when j.error_message::VARCHAR = 'true' then 'true' when j.error_message::VARCHAR = 'false' then null else nullif(case when contains(j.error_message::VARCHAR, '\') then j.error_message ->> '$' else substr(j.error_message::VARCHAR, 2, length(j.error_message::VARCHAR) - 2) end, '') end as error_message,
+        case when contains(j.agent::VARCHAR, '\') then j.agent ->> '$' else substr(j.agent::VARCHAR, 2, length(j.agent::VARCHAR) - 2) end as agent,
+        case when contains(j.model::VARCHAR, '\') then j.model ->> '$' else substr(j.model::VARCHAR, 2, length(j.model::VARCHAR) - 2) end as model,
+        case when contains(j.category::VARCHAR, '\') then j.category ->> '$' else substr(j.category::VARCHAR, 2, length(j.category::VARCHAR) - 2) end as category,
+        case when contains(j.difficulty::VARCHAR, '\') then j.difficulty ->> '$' else substr(j.difficulty::VARCHAR, 2, length(j.difficulty::VARCHAR) - 2) end as difficulty,
+        case when contains(j.invocation::VARCHAR, '\') then j.invocation ->> '$' else substr(j.invocation::VARCHAR, 2, length(j.invocation::VARCHAR) - 2) end as invocation,
         j.events as events
     from checked
 )
