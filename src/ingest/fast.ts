@@ -37,9 +37,12 @@ import { maySecret } from "./secrets.js";
 /**
  * Inputs of at least this many bytes in all (decompressed; stdin counts as
  * big) take the fast path; `DENOM_FAST_PATH=always` or `never` overrides it
- * (the tests run both ways and compare the tables).
+ * (the tests run both ways and compare the tables). Off by default: measured
+ * on 200 MB (docs/benchmarks.md, "Ingest fast path (issue 20)"), telling plain
+ * lines apart with DuckDB's JSON functions costs more CPU than the per-line
+ * path it would spare, so no input size takes it until that changes.
  */
-export const FAST_PATH_MIN_BYTES = 16e6;
+export const FAST_PATH_MIN_BYTES = Infinity;
 
 /** Whether inputs of `bytes` in all (Infinity when unknown) take the fast path (FAST_PATH_MIN_BYTES, DENOM_FAST_PATH). */
 export function useFastPath(bytes: number, env: NodeJS.ProcessEnv = process.env): boolean {
