@@ -44,11 +44,11 @@ import { maySecret } from "./secrets.js";
  */
 export const FAST_PATH_MIN_BYTES = Infinity;
 
-/** Whether inputs of `bytes` in all (Infinity when unknown) take the fast path (FAST_PATH_MIN_BYTES, DENOM_FAST_PATH). */
+/** Whether inputs of `bytes` in all (Infinity when unknown: stdin) take the fast path (FAST_PATH_MIN_BYTES, DENOM_FAST_PATH; never while the minimum is Infinity). */
 export function useFastPath(bytes: number, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.DENOM_FAST_PATH === "always") return true;
   if (env.DENOM_FAST_PATH === "never") return false;
-  return bytes >= FAST_PATH_MIN_BYTES;
+  return Number.isFinite(FAST_PATH_MIN_BYTES) && bytes >= FAST_PATH_MIN_BYTES;
 }
 
 /**
