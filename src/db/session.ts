@@ -188,7 +188,11 @@ export class Session<T = unknown> {
       }
       if (storing) await storeKey(this.db, this.catalog);
     });
-    if (write) for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
+    // one transaction for the drops: one commit instead of one per kept layer
+    if (write)
+      await this.inTransaction(async () => {
+        for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
+      });
     return storing;
   }
 
