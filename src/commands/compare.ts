@@ -334,17 +334,17 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
     const id = p.pairing_id;
     const side = (sideId: number, role: "baseline" | "candidate"): CompareSide => {
       const info = sides.get(sideId)!;
-      const n = names.get(sideId) ?? {};
+      const n = names.get(sideId);
       return {
         letter: role === "baseline" ? "A" : "B",
         role,
         label: info.label,
         inputs: info.inputs,
         group: info.group,
-        agents: (n.agents ?? []) as string[],
-        models: (n.models ?? []) as string[],
-        tasks: (n.tasks ?? 0) as number,
-        trials: (n.trials ?? 0) as number,
+        agents: n?.agents ?? [],
+        models: n?.models ?? [],
+        tasks: n?.tasks ?? 0,
+        trials: n?.trials ?? 0,
         rates: info.rates,
       };
     };

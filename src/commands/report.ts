@@ -248,7 +248,7 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
   const denominators: Meta["definitions"]["denominators"] = await session.select("meta/denominators");
   const exclusions: Removal[] = await session.select("meta/exclusions");
   const secrets_masked: Meta["secrets_masked"] = await session.select("meta/secrets_masked");
-  const run_logs = (await session.select("meta/run_logs")) as unknown as RunLogInfo[];
+  const run_logs: RunLogInfo[] = await session.select("meta/run_logs");
   return {
     ...(await readNotices(session)),
     tool: `denom ${VERSION}`,
