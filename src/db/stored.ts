@@ -37,12 +37,20 @@ export async function openStoredForReading(path: string, writable: Writable = {}
     await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
     // a file someone else wrote may hold views that read files or URLs: nothing outside runs
     await lockDown(db, writable);
-    await createTables(db, await checkTables(db, STORED, path, "read"));
+    const absent = await checkTables(db, STORED, path, "read");
+    await createTables(db, absent);
     const late = new Map<string, string[]>();
-    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);
-    for (const [table, columns] of late) {
-      // the file is read-only: a view of the same name, first on the search path, adds the columns as NULL
-      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, ${columns.join(", ")} FROM ${STORED}.main.${table}`);
+    // a table the file lacks altogether is created whole in memory (above), late columns included
+    for (const [table, column, type, value] of await lateColumnsMissing(db, STORED))
+      if (!absent.includes(table)) late.set(table, [...(late.get(table) ?? []), `${value ?? "NULL"}::${type} AS ${column}`]);
+    const merged = await mergedTablesPresent(db, STORED);
+    for (const table of new Set([...late.keys(), ...merged.map((m) => m.into)])) {
+      const own = absent.includes(table) ? [] : [`SELECT *${late.has(table) ? `, ${late.get(table)!.join(", ")}` : ""} FROM ${STORED}.main.${table}`];
+      const parts = [...own, ...merged.filter((m) => m.into === table).map((m) => `SELECT ${m.columns} FROM ${STORED}.main.${m.table}`)];
+      // the file is read-only: a view of the same name, first on the search path, adds the
+      // late columns (NULL or their value for older rows) and the rows of a table merged into it
+      if (absent.includes(table)) await db.run(`DROP TABLE memory.main.${table}`);
+      await db.run(`CREATE VIEW memory.main.${table} AS ${parts.join(" UNION ALL ")}`);
     }
     return db;
   } catch (e) {
@@ -61,8 +69,14 @@ export async function openStoredForWriting(path: string): Promise<Database> {
   try {
     const current = await db.one("SELECT current_database() AS name");
     await createTables(db, await checkTables(db, String(current?.name), path, "write"));
-    for (const [table, column, type] of await lateColumnsMissing(db, String(current?.name)))
+    for (const [table, column, type, value] of await lateColumnsMissing(db, String(current?.name))) {
       await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+      if (value) await db.run(`UPDATE ${table} SET ${column} = ${value}`);
+    }
+    for (const m of await mergedTablesPresent(db, String(current?.name))) {
+      await db.run(`INSERT INTO ${m.into} SELECT ${m.columns} FROM ${m.table}`);
+      await db.run(`DROP TABLE ${m.table}`);
+    }
     return db;
   } catch (e) {
     db.close();
@@ -95,20 +109,49 @@ function checkDuckdbFile(path: string): void {
 
 /**
  * Columns added to a table after files were written with it: a file without
- * one is still read (the column is NULL) and, when written to, gains it.
- * [table, column, type]; each must be its table's last columns, in order.
+ * one is still read (the column is NULL, or `value` when given: what every row
+ * written before meant) and, when written to, gains it.
+ * [table, column, type, value?]; each must be its table's last columns, in order.
  */
-const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
+type LateColumn = readonly [string, string, string, string?];
+const LATE_COLUMNS: readonly LateColumn[] = [
   ["sources", "adapter", "VARCHAR"],
   // issue 13 (schema.ts: after the attempts counts)
   ["attempts", "waiting_s", "DOUBLE"],
   ["attempts", "invocation", "VARCHAR"],
   ["skipped_files", "top_keys", "VARCHAR"],
+  // issue 19: the trials a run's metadata announces joined the trials a log owes; the rows before were a log's
+  ["owed_trials", "trials", "BIGINT"],
+  ["owed_trials", "promised_by", "VARCHAR", "'run_log'"],
 ];
 
+/**
+ * Tables of older files whose rows now live in another table: `table`'s rows
+ * are `into`'s, as the SELECT list `columns` (in `into`'s column order) makes
+ * them. Read through a view; moved into `into` (and `table` dropped) when the
+ * file is written to.
+ */
+const MERGED_TABLES: readonly { table: string; into: string; columns: string }[] = [
+  // issue 14's announced_trials (run_id, task_id, trials): owed_trials promised by the run's metadata
+  { table: "announced_trials", into: "owed_trials", columns: "source_id, run_id, task_id, NULL::INTEGER AS trial, trials, 'run_metadata' AS promised_by" },
+];
+
+/** The MERGED_TABLES that `database` holds. */
+async function mergedTablesPresent(db: Database, database: string): Promise<(typeof MERGED_TABLES)[number][]> {
+  const present: (typeof MERGED_TABLES)[number][] = [];
+  for (const m of MERGED_TABLES) {
+    const row = await db.one(
+      `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = $database AND schema_name = 'main' AND table_name = $table`,
+      { database, table: m.table },
+    );
+    if (Number(row?.n ?? 0) > 0) present.push(m);
+  }
+  return present;
+}
+
 /** The LATE_COLUMNS that `database`'s tables lack. */
-async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {
-  const missing: (readonly [string, string, string])[] = [];
+async function lateColumnsMissing(db: Database, database: string): Promise<LateColumn[]> {
+  const missing: LateColumn[] = [];
   for (const late of LATE_COLUMNS) {
     const row = await db.one(
       `SELECT count(*) AS n FROM duckdb_columns() WHERE database_name = $database AND schema_name = 'main' AND table_name = $table AND column_name = $column`,

@@ -288,7 +288,7 @@ export const harborJobFormat: FormatAdapter = {
         agent: null,
         model: null,
         concurrency: null,
-        announced: run !== null && n !== null && n >= 0 ? [{ task_id: null, trials: Math.floor(n) }] : [],
+        owed: run !== null && n !== null && n >= 0 ? [{ task_id: null, trials: Math.floor(n) }] : [],
       },
     };
   },

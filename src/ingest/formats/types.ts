@@ -38,8 +38,8 @@ export interface AdaptContext {
 /**
  * A harness log's own account of one run (Inspect's header): what it says of
  * itself, kept beside the attempts (table run_logs) and shown in the meta block,
- * and the trials it owes (table owed_trials): those with no record enter
- * `total` as missing.
+ * and the trials it owes (table owed_trials, promised_by `run_log`): those with
+ * no record enter `total` as missing.
  */
 export interface RunLog {
   run_id: string;
@@ -58,22 +58,32 @@ export interface RunLog {
   /** more of the log's identity, as JSON text (Inspect: eval_id, run_id, eval_set_id, task_id, inspect version) */
   detail: string | null;
   /** the (task_id, trial) pairs the run owes (Inspect: dataset.sample_ids x epochs) */
-  owed: { task_id: string; trial: number }[];
+  owed: OwedTrials[];
 }
+
+/**
+ * Trials a run owes, as a harness states them (table owed_trials; those with no
+ * record enter `total` as missing, queries: trial_outcomes): one trial of a
+ * task (`trial`: a log's sample id x epoch); or `trials` of a task (trials
+ * 0..trials-1); or, `task_id` null, `trials` trials of the run in all, their
+ * tasks unnamed. Who promised them (a run's log, or its metadata) is the
+ * table's `promised_by`, and decides the words a missing trial gets.
+ */
+export type OwedTrials = { task_id: string; trial: number; trials?: undefined } | { task_id: string | null; trials: number; trial?: undefined };
 
 /**
  * What one raw record becomes:
  * - `attempts`: records keyed by canonical field names (canonical.ts checks their types);
  *   an empty list is a record that holds no attempt (e.g. a published claim);
  * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table,
- *   the trials it announces in announced_trials);
+ *   the trials it announces in owed_trials, promised_by `run_metadata`);
  * - `error`: why the record cannot be read (the line is rejected).
  */
 export type Adapted = { attempts: Record<string, unknown>[] } | { metadata: RunMetadata } | { error: string };
 
 /**
- * A harness's description of a run. `announced`: the trials the run says it
- * owes (Harbor's `n_total_trials`, tau2-bench's tasks x `num_trials`): per task
+ * A harness's description of a run. `owed`: the trials the run announces
+ * (Harbor's `n_total_trials`, tau2-bench's tasks x `num_trials`): per task
  * (`task_id`: trials 0..trials-1), or for the run as a whole (`task_id` null:
  * that many trials in all, their tasks unnamed); the ones with no record enter
  * `total` as missing (queries: trial_outcomes).
@@ -83,7 +93,7 @@ export interface RunMetadata {
   agent: string | null;
   model: string | null;
   concurrency: number | null;
-  announced?: readonly { task_id: string | null; trials: number }[];
+  owed?: readonly OwedTrials[];
   /** one line for stderr about the run as read (tau2-bench: a results file whose simulations are empty) */
   warning?: string;
 }
