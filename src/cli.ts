@@ -162,8 +162,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runReport(session, options)));
       if (out.format === "json") {
-        const { renderJson } = await import("./render/json.js");
-        out.emit(renderJson(data));
+        const { renderReportJson } = await import("./render/report-json.js");
+        out.emit(renderReportJson(data));
       } else if (out.format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
         out.emit(renderReportMarkdown(terminalSafe(data)));

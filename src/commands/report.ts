@@ -149,33 +149,25 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   denominator_steps: { basis: string; denominator: string; removed: number | null }[];
   unrecognized_statuses: { value: string; attempts: number }[];
   rejects: { source: string; line: number; location: string | null; reason: string }[];
-  /** AgentCompass's own verdict per run of AgentCompass attempts (view agentcompass_verdict); empty without any */
-  agentcompass_verdict: AgentCompassVerdict[];
+  /** each harness's own verdict, in the formats' order (FormatAdapter.verdict); JSON: one key each (render/report-json.ts) */
+  verdicts: HarnessVerdict[];
   /** the HTML report's chart figures (report-charts.ts); only with `charts`, never in --json */
   charts?: ChartData;
 }
 
 /**
- * One run as AgentCompass itself judges it (seeds/003, "运行失败时"): with any task
- * invalidated by a final FATAL the evaluation failed and `value` is null, and
- * `reference_value` is the figure over the tasks not invalidated; otherwise
- * `value` is the formal figure and `reference_value` null. Both are `passes /
- * evaluated` (fractions; null over 0). Counts are trials (AgentCompass's logical
- * attempts): `trials = evaluated + unavailable + invalidated`; `errors` is counted apart.
+ * A harness's own verdict on its runs (FormatAdapter.verdict: AgentCompass's),
+ * read whatever the inputs: `rows` (empty when no run is that harness's) go
+ * under `key` in `denom report --json`; `heading` and `lines` (indented as the
+ * text report prints them) are what the renderers show when there is a row.
  */
-export interface AgentCompassVerdict {
-  run_id: string | null;
-  evaluation_failed: boolean;
-  value: number | null;
-  reference_value: number | null;
-  tasks: number;
-  tasks_invalidated: number;
-  trials: number;
-  evaluated: number;
-  unavailable: number;
-  invalidated: number;
-  errors: number;
-  passes: number;
+export interface HarnessVerdict {
+  /** the format that declared it */
+  format: string;
+  key: string;
+  heading: string;
+  rows: Row[];
+  lines: string[];
 }
 
 /** How many rejects the report lists (all are in the rejects table and `denom export --what rejects`). */
@@ -228,8 +220,20 @@ export async function readReport(
     attempts: r.attempts as number,
   }));
   const rejects: ReportData["rejects"] = await session.select("report/rejects", { limit: REJECTS_LISTED });
-  const agentcompass_verdict: AgentCompassVerdict[] = await session.select("report/agentcompass_verdict");
-  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, agentcompass_verdict, ...metrics };
+  const verdicts = await readVerdicts(session);
+  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, verdicts, ...metrics };
+}
+
+/** The verdict of every format that declares one (FormatAdapter.verdict), in the formats' order. */
+async function readVerdicts(session: Session): Promise<HarnessVerdict[]> {
+  const verdicts: HarnessVerdict[] = [];
+  for (const f of ALL_FORMATS) {
+    const hook = "verdict" in f ? f.verdict : undefined;
+    if (!hook) continue;
+    const rows = await session.select(hook.select);
+    verdicts.push({ format: f.name, key: hook.key, heading: hook.heading, rows, lines: rows.length ? hook.describe(rows) : [] });
+  }
+  return verdicts;
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */

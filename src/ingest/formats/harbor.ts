@@ -137,6 +137,8 @@ const TRIAL_READS: readonly FieldRead[] = [
 export const harborTrialFormat: FormatAdapter = {
   name: "harbor",
   describes: "Harbor job folder (Terminal-Bench 2.x): <trial>/result.json (TrialResult), one attempt each",
+  // no trial index in a TrialResult: queries/staging/stg_attempts.sql numbers a task's trials by start, then trial_name
+  traits: { trialNumbering: "start_order", trialTiebreak: "trial_name" },
   reads: [
     ...TRIAL_READS,
     ...EXCEPTION_RULES.map((r) => ({

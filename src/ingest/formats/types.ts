@@ -21,6 +21,8 @@
  * A source none of them recognises is an error naming the file and the formats tried.
  */
 
+import type { RowOf, SelectName } from "../../db/session.js";
+
 /** Where a raw record came from, for adapters that derive a run identity from it. */
 export interface AdaptContext {
   /** display name of the source (file path, `archive!member`, or `-`) */
@@ -112,6 +114,62 @@ export interface FieldRead {
   note: string;
 }
 
+/**
+ * What the SQL of queries/ must know of one format's attempts, declared by its
+ * adapter so that the SQL tests a declared property, never a harness's name
+ * (issue 19): queries/reference/format_traits.sql and phase_markers.sql are
+ * generated from these (formats/traits.ts; test/format-traits.test.ts checks them).
+ */
+export interface FormatTraits {
+  /**
+   * `start_order`: the records carry no trial index (Harbor's repeats are
+   * exchangeable), so a task's trials of one run are numbered 0, 1, ... in
+   * started_at order, then by the attempt's raw field `trialTiebreak`; absent:
+   * the trial as recorded.
+   */
+  trialNumbering?: "start_order";
+  trialTiebreak?: string;
+  /**
+   * A record stands for a whole trial (first and final attempt loaded, the ones
+   * between only counted): its spend, tokens and calls sit on the final attempt,
+   * so an earlier one lacks none of them (task-summary).
+   */
+  summaryRecord?: boolean;
+  /** the `phase` events (by name) where the agent's own phase starts and ends (Terminal-Bench: agent_started, agent_ended) */
+  agentPhase?: { start: string; end: string };
+  /** the folder of queries/ holding this harness's own views, which read its attempts (agentcompass/) */
+  ownViews?: string;
+}
+
+/**
+ * A harness's own verdict on its runs, shown beside denom's figures in the
+ * report (AgentCompass: a run with a task invalidated by a FATAL has failed).
+ * The report reads `select` (a named SELECT of queries/select/) whatever the
+ * inputs, puts its rows under `key` in `denom report --json` (an empty list
+ * when no run is this harness's), and, when there is a row, prints `heading`
+ * and `describe(rows)`: indented lines, as the text report shows them.
+ */
+export interface VerdictHook<N extends SelectName = SelectName> {
+  key: string;
+  select: N;
+  heading: string;
+  describe(rows: RowOf<N>[]): string[];
+}
+
+/**
+ * A published figure as a harness's own file states it (`denom audit --claims
+ * FILE`; claims.ts turns `claim` into a Claim, its tolerance from the digits).
+ */
+export interface PublishedClaim {
+  /** the figure as printed: `68.1%`, `0.5` */
+  claim: string;
+  /** where it stands in the file, appended to its name in an error: `[3]`, ` custom.overall.acc` */
+  at: string;
+  label: string;
+  /** the benchmark the claim is about: audited only against the records of that benchmark (the attempts' `category`) */
+  benchmark?: string;
+}
+
 export interface FormatAdapter {
   /** absent or "record" (every adapter written before issue 9a is a record adapter) */
   kind?: "record";
@@ -143,6 +201,16 @@ export interface FormatAdapter {
    * this format's, `adapt` what it says of the run.
    */
   header?: { detect(header: Record<string, unknown>): boolean; adapt(header: Record<string, unknown>, context: AdaptContext): RunLog };
+  /** what the SQL must know of this format's attempts (FormatTraits) */
+  traits?: FormatTraits;
+  /** the harness's own verdict, printed beside denom's figures (VerdictHook) */
+  verdict?: VerdictHook;
+  /**
+   * Reads a file of the harness's published claims (`denom audit --claims`):
+   * its claims, or null when `text` (the whole file, named `name`) is not one.
+   * Throws UsageError when it is one but holds none.
+   */
+  claims?(text: string, name: string): PublishedClaim[] | null;
   /** true when this adapter reads the record */
   detect(record: Record<string, unknown>): boolean;
   adapt(record: Record<string, unknown>, context: AdaptContext): Adapted;
