@@ -194,30 +194,30 @@ export async function readReport(
   const { rates, ...metrics } = await readMetrics(session, options);
   const statusRows = await session.select("report/status_counts");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
-  for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
+  for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status] = r.trials;
   const status_detail_counts = (await session.select("report/status_detail_counts")).map((r) => ({
-    status: r.status as string,
-    status_detail: r.status_detail as string | null,
-    first: r.first_trials as number,
-    final: r.final_trials as number,
+    status: r.status,
+    status_detail: r.status_detail,
+    first: r.first_trials,
+    final: r.final_trials,
   }));
   const transitions = (await session.select("report/transitions")).map((r) => ({
-    first: r.first_status as string,
-    final: r.final_status as string,
-    count: r.trials as number,
+    first: r.first_status,
+    final: r.final_status,
+    count: r.trials,
   }));
   const timeout_causes: Record<string, number> = {};
   const timeout_cause_shares: Record<string, number | null> = {};
   for (const r of await session.select("report/timeout_causes")) {
-    timeout_causes[r.timeout_cause as string] = r.attempts as number;
-    timeout_cause_shares[r.timeout_cause as string] = r.share as number | null;
+    timeout_causes[r.timeout_cause] = r.attempts;
+    timeout_cause_shares[r.timeout_cause] = r.share;
   }
   const diagnostics: ReportData["diagnostics"] = await session.selectOne("report/diagnostics");
   const timeout_rate: ReportData["timeout_rate"] = await session.selectOne("report/timeout_rate");
   const denominator_steps: ReportData["denominator_steps"] = await session.select("report/denominator_steps");
   const unrecognized_statuses = (await session.select("report/unrecognized_statuses")).map((r) => ({
-    value: r.raw_status as string,
-    attempts: r.attempts as number,
+    value: r.raw_status,
+    attempts: r.attempts,
   }));
   const rejects: ReportData["rejects"] = await session.select("report/rejects", { limit: REJECTS_LISTED });
   const verdicts = await readVerdicts(session);
@@ -239,16 +239,16 @@ async function readVerdicts(session: Session): Promise<HarnessVerdict[]> {
 /** The meta block (DESIGN section 9), also the header of every export. */
 export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
-  const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r: Record<string, unknown>) => ({
-    name: r.name as string,
-    reason: r.reason as string,
+  const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r) => ({
+    name: r.name,
+    reason: r.reason,
     top_keys: typeof r.top_keys === "string" ? (JSON.parse(r.top_keys) as string[]) : null,
   }));
-  const summary = (await session.selectOne("meta/run_summary")) as Row;
+  const summary = await session.selectOne("meta/run_summary");
   const timeout_limits: Meta["timeout_limits"] = await session.select("meta/timeout_limits");
-  const policy = (await session.selectOne("meta/retry_policy")) as Row;
+  const policy = await session.selectOne("meta/retry_policy");
   const retried: Record<string, number> = {};
-  for (const s of (policy.retried_statuses ?? []) as { status: string; attempts: number }[]) retried[s.status] = s.attempts;
+  for (const s of policy.retried_statuses ?? []) retried[s.status] = s.attempts;
   const denominators: Meta["definitions"]["denominators"] = await session.select("meta/denominators");
   const exclusions: Removal[] = await session.select("meta/exclusions");
   const secrets_masked: Meta["secrets_masked"] = await session.select("meta/secrets_masked");
@@ -260,15 +260,15 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
     skipped_files,
     notes: formatNotes(sources.map((s) => s.adapter)),
     run_logs,
-    window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
+    window: { start: summary.window_start, end: summary.window_end },
     tasks: num(summary.tasks),
     trials: num(summary.trials),
     attempts: num(summary.attempts),
     runs: num(summary.runs),
-    concurrency: (summary.concurrency as number | null) ?? null,
+    concurrency: summary.concurrency ?? null,
     timeout_limits,
     retry_policy: {
-      max_attempts: (policy.max_attempts as number | null) ?? null,
+      max_attempts: policy.max_attempts ?? null,
       trials_retried: num(policy.trials_retried),
       retried_statuses: retried,
     },

@@ -97,16 +97,16 @@ export function scoresClaims(text: string, name: string): PublishedClaim[] | nul
 
 export const openHandsScoresFormat: FormatAdapter = {
   ...noAttemptFormat(
-  "openhands-scores",
-  "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
-  [
-    {
-      source: "benchmark, score, metric",
-      canonical: "-",
-      note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark",
-    },
-  ],
-  (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
+    "openhands-scores",
+    "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
+    [
+      {
+        source: "benchmark, score, metric",
+        canonical: "-",
+        note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark",
+      },
+    ],
+    (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
   ),
   claims: scoresClaims,
 };
