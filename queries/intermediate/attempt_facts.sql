@@ -44,6 +44,12 @@ timeouts as materialized (
     where is_kept and status = 'timeout'
 ),
 
+timeout_event_rows as materialized (
+    -- the events of the timeout attempts only, taken first: the role lookup below and the
+    -- reads back of single events then touch these, not every event of the input
+    select e.* from events as e semi join timeouts as t using (attempt_id)
+),
+
 timeout_events as not materialized (
     select
         e.attempt_id,
@@ -54,10 +60,9 @@ timeout_events as not materialized (
         e.args,
         coalesce(r.role, 'other') as role,
         m.marks as phase_mark
-    from events as e
+    from timeout_event_rows as e
     left join event_roles as r on r.event_type = lower(trim(e.type))
     left join phase_markers as m on m.event_name = lower(e.name)
-    semi join timeouts as t using (attempt_id)
 ),
 
 per_attempt as materialized (
@@ -165,7 +170,7 @@ run_calls as (
     -- the name and arguments of each longest run, read back from its first call
     select r.attempt_id, e.name, e.args
     from longest_runs as r
-    join events as e on e.attempt_id = r.attempt_id and e.seq = r.longest_run_first_seq
+    join timeout_event_rows as e on e.attempt_id = r.attempt_id and e.seq = r.longest_run_first_seq
 ),
 
 last_events as (
@@ -177,7 +182,7 @@ last_events as (
         lower(trim(e.status)) as status,
         e.ts
     from per_attempt as p
-    join events as e on e.attempt_id = p.attempt_id and e.seq = p.last_event_seq
+    join timeout_event_rows as e on e.attempt_id = p.attempt_id and e.seq = p.last_event_seq
 ),
 
 final as (

@@ -13,10 +13,20 @@ recorded as (
     select * from trials
 ),
 
+expecting as (
+    -- whether any trial can be expected or announced at all: without --expect,
+    -- --expect-count or a run announcing its trials, the runs and their slots below are
+    -- never read, and are not computed
+    select
+        getvariable('expected_tasks') is not null
+            or getvariable('expected_count') is not null
+            or exists (select 1 from owed_trials where promised_by = 'run_metadata') as is_expecting
+),
+
 run_slots as (
     -- the trial numbers a run used: an expected task owes the run one trial per slot;
     -- with nothing loaded, the one default run with the default trial 0
-    select distinct run_key, trial from recorded
+    select distinct run_key, trial from recorded where (select is_expecting from expecting)
     union all
     select '' as run_key, 0 as trial where not exists (select 1 from recorded)
 ),
@@ -95,10 +105,24 @@ announced_runs as (
     group by all
 ),
 
+missing_ids as (
+    -- the tasks with a trial expected, announced or owed (few, or none)
+    select task_id from named
+    union
+    select task_id from unnamed
+    union
+    select task_id from announced_named
+    union
+    select task_id from announced_unnamed
+    union
+    select task_id from owed_trials where promised_by = 'run_log'
+),
+
 task_keys as (
     -- category and difficulty of a task missing from one run but seen in another
     select task_id, max(category) as category, max(difficulty) as difficulty
     from recorded
+    semi join missing_ids using (task_id)
     group by task_id
 ),
 

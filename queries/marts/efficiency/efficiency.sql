@@ -16,32 +16,33 @@ scopes as (
     select distinct scope_id from outcomes
 ),
 
-recorded_trials as (
-    -- trials with a record (expected-but-missing ones spent nothing), both bases side by side
+per_trial as (
+    -- trials with a record (expected-but-missing ones spent nothing), counted on their final
+    -- row; rescued (the first attempt did not succeed, a later one did) needs the first row
+    -- too, but only where the trial made more than one attempt: with one, first is final
     select
         scope_id,
-        run_key,
-        task_id,
-        trial,
-        any_value(attempts_made) as attempts_made,
-        bool_or(basis = 'first' and is_success) as first_success,
-        bool_or(basis = 'final' and is_success) as final_success
+        count(*) filter (where basis = 'final') as trials,
+        count(*) filter (where basis = 'final' and is_success) as final_successes,
+        sum(attempts_made) filter (where basis = 'final') as attempts_made,
+        count(*) filter (where basis = 'final' and attempts_made > 1) as trials_retried,
+        count(*) filter (where basis = 'final' and is_success and attempts_made = 1) as zero_retry_successes
     from outcomes
     where attempts > 0
-    group by all
+    group by scope_id
 ),
 
-per_trial as (
-    select
-        scope_id,
-        count(*) as trials,
-        count(*) filter (where final_success) as final_successes,
-        sum(attempts_made) as attempts_made,
-        count(*) filter (where attempts_made > 1) as trials_retried,
-        -- rescued: the first attempt did not succeed, a later one did
-        count(*) filter (where final_success and not first_success) as trials_rescued,
-        count(*) filter (where final_success and attempts_made = 1) as zero_retry_successes
-    from recorded_trials
+rescued as (
+    select scope_id, count(*) filter (where final_success and not first_success) as trials_rescued
+    from (
+        select
+            scope_id,
+            bool_or(basis = 'first' and is_success) as first_success,
+            bool_or(basis = 'final' and is_success) as final_success
+        from outcomes
+        where attempts > 1
+        group by scope_id, run_key, task_id, trial
+    )
     group by scope_id
 ),
 
@@ -69,11 +70,12 @@ final as (
         coalesce(t.final_successes, 0) as final_successes,
         t.attempts_made::double / nullif(t.trials, 0) as attempts_per_trial,
         coalesce(t.trials_retried, 0) as trials_retried,
-        coalesce(t.trials_rescued, 0) as trials_rescued,
+        coalesce(rs.trials_rescued, 0) as trials_rescued,
         t.zero_retry_successes::double / nullif(t.final_successes, 0) as zero_retry_success_share
     from scopes as s
     left join attempts as a using (scope_id)
     left join per_trial as t using (scope_id)
+    left join rescued as rs using (scope_id)
 )
 
 select * from final;

@@ -22,31 +22,43 @@ slots as (
     select distinct run_key, trial from missing
 ),
 
+task_trials as (
+    select run_key, task_id, count(*) as trials_present from present group by run_key, task_id
+),
+
 tasks as (
-    select distinct run_key, task_id from present
-    union
-    select distinct run_key, task_id from missing
+    -- every task of a run with its trials present: those with a record, then those only missing
+    select run_key, task_id, trials_present from task_trials
+    union all
+    select m.run_key, m.task_id, 0 as trials_present
+    from (select distinct run_key, task_id from missing) as m
+    anti join task_trials as t using (run_key, task_id)
+),
+
+run_slots as (
+    select run_key, count(*) as slots_expected from slots group by run_key
 ),
 
 listed as (
     select distinct unnest(getvariable('expected_tasks')) as task_id
 ),
 
+short_tasks as (
+    -- a run's slots hold every trial number its tasks used, so only a task with fewer
+    -- trials than slots lacks one
+    select t.run_key, t.task_id
+    from tasks as t
+    join run_slots as r using (run_key)
+    where t.trials_present < r.slots_expected
+),
+
 absent as (
     -- slots of a task without a record, whether or not the task is expected
     select t.run_key, t.task_id, list(s.trial order by s.trial) as missing_slots
-    from tasks as t
+    from short_tasks as t
     join slots as s using (run_key)
     anti join present as p on p.run_key = t.run_key and p.task_id = t.task_id and p.trial = s.trial
     group by t.run_key, t.task_id
-),
-
-task_trials as (
-    select run_key, task_id, count(*) as trials_present from present group by run_key, task_id
-),
-
-run_slots as (
-    select run_key, count(*) as slots_expected from slots group by run_key
 ),
 
 missing_tasks as (
@@ -59,7 +71,7 @@ final as (
         nullif(t.run_key, '') as run_id,
         t.task_id,
         r.slots_expected,
-        coalesce(tt.trials_present, 0) as trials_present,
+        t.trials_present,
         coalesce(a.missing_slots, []) as missing_slots,
         m.task_id is not null as is_missing_task,
         coalesce(m.is_named, true) as is_named,
@@ -69,7 +81,6 @@ final as (
         end as is_listed
     from tasks as t
     join run_slots as r using (run_key)
-    left join task_trials as tt using (run_key, task_id)
     left join absent as a using (run_key, task_id)
     left join missing_tasks as m using (run_key, task_id)
     left join listed as l using (task_id)

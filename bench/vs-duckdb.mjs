@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// The whole `denom report` against DuckDB's plain reader and jq (issue 20; never
+// run by npm test). Run after `npm run build`:
+//   node bench/vs-duckdb.mjs [SIZE_MB] [--rounds N] [--forms jsonl,gz,tar,stdin] [--native] [--bin BIN]
+//     SIZE_MB   the synthetic log of bench/generate.mjs (default 1000; 200 while iterating)
+//     --rounds  rounds of each form, contenders in alternation (default 2)
+//     --forms   which forms of the same log (default jsonl,gz): the JSONL file, its
+//               .gz, a .tar.gz holding it, and the JSONL piped to `denom report -`
+//     --native  also bench/native.mjs (read_json, then denom's own views and report
+//               queries: the baseline of issue 8), as a fourth contender
+//     --bin     another build's dist/bin.js as the denom contender (e.g. ../main/dist/bin.js)
+//
+// Contenders, each a child process under /usr/bin/time (wall, CPU = user + system,
+// peak RSS of the largest process), run one after the other in every round so the
+// shared machine's load hits them alike:
+//   denom   `denom report FILE --json`: every line accounted, the whole report
+//   plain   bench/plain-duckdb.mjs: read_json into typed attempts and events tables
+//           plus the rate grid in plain SQL, as a skilled user writes it (no views)
+//   jq      a one-liner for the strict rate (final successes / trials)
+// Prints each run, then per form the medians and the ratios denom/plain and
+// denom/jq of wall and CPU. Goals (issue 20): JSONL at most 2x plain, .gz at most
+// 2.5x, denom's peak RSS at most 1 GB. Each line ends with final/total, which all
+// contenders must agree on.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const sizeMb = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith("--")) ?? 1000);
+const rounds = Number(opt("--rounds", 2));
+const forms = opt("--forms", "jsonl,gz").split(",");
+const bin = opt("--bin", join(here, "..", "dist", "bin.js"));
+const scratch = mkdtempSync(join(tmpdir(), "denom-vs-duckdb-"));
+
+// the latest attempt of each (run, task, trial) decides; lines that are not JSON are skipped
+const JQ_STRICT =
+  '[inputs | fromjson? | objects | select(.task_id != null) | [.run_id // "", (.task_id | tostring), .trial // 0, .attempt // 1, .status]] ' +
+  '| group_by(.[0:3]) | map(max_by(.[3])[4]) | "\\(map(select(. == "success")) | length)/\\(length)"';
+const quote = (s) => `'${s.replace(/'/g, "'\\''")}'`;
+
+function generate(...flags) {
+  return execFileSync(process.execPath, [join(here, "generate.mjs"), ...flags], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+}
+
+/** Runs `cmd` under /usr/bin/time: wall s, CPU s (user + system), peak RSS MiB, stdout. */
+function measure(cmd, argv) {
+  const stats = join(scratch, "time.txt");
+  const r = spawnSync("/usr/bin/time", ["-f", "%e %U %S %M", "-o", stats, cmd, ...argv], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
+  const [wall, user, sys, kb] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
+  return { wall, cpu: user + sys, rssMb: kb / 1024, stdout: r.stdout };
+}
+
+const finalTotal = (stdout) => {
+  const report = JSON.parse(stdout);
+  const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
+  return { check: `${final.successes}/${final.count}`, accounting: report.accounting };
+};
+const contenders = {
+  denom: (f) => ({ ...(f.piped ? measure("sh", ["-c", `cat ${quote(f.path)} | ${quote(process.execPath)} ${quote(bin)} report - --json`]) : measure(process.execPath, [bin, "report", f.path, "--json"])) }),
+  plain: (f) => measure(process.execPath, [join(here, "plain-duckdb.mjs"), f.plainPath]),
+  native: (f) => measure(process.execPath, [join(here, "native.mjs"), f.plainPath]),
+  jq: (f) => measure("sh", ["-c", f.gzip ? `gzip -dc ${quote(f.plainPath)} | jq -nrR ${quote(JQ_STRICT)}` : `jq -nrR ${quote(JQ_STRICT)} ${quote(f.plainPath)}`]),
+};
+const check = (name, r) => (name === "denom" ? finalTotal(r.stdout) : name === "jq" ? { check: r.stdout.trim() } : { check: JSON.parse(r.stdout).final_total });
+const names = ["denom", "plain", "jq", ...(args.includes("--native") ? ["native"] : [])];
+
+const file = generate(String(sizeMb));
+const bytes = statSync(file).size;
+const formFiles = {
+  // the contenders read the same bytes: plain DuckDB and jq read the .gz for the gzip forms
+  jsonl: { path: file, plainPath: file },
+  gz: () => {
+    const gz = generate(String(sizeMb), "--gz");
+    return { path: gz, plainPath: gz, gzip: true };
+  },
+  tar: () => {
+    const gz = generate(String(sizeMb), "--gz");
+    return { path: generate(String(sizeMb), "--tar"), plainPath: gz, gzip: true };
+  },
+  stdin: { path: file, plainPath: file, piped: true },
+};
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const mb = bytes / 1e6;
+const row = (label, r) =>
+  `${label.padEnd(22)} ${r.wall.toFixed(2).padStart(8)} s  CPU ${r.cpu.toFixed(2).padStart(7)} s ${(mb / r.wall).toFixed(0).padStart(5)} MB/s ${r.rssMb.toFixed(0).padStart(6)} MiB  ${r.check}`;
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+
+console.log(`denom vs plain DuckDB: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${load()}`);
+console.log(`input: ${file} (${mb.toFixed(0)} MB uncompressed), ${rounds} rounds, forms ${forms.join(",")}\n`);
+const summary = [];
+for (const form of forms) {
+  const spec = formFiles[form];
+  if (!spec) throw new Error(`--forms: no form ${form} (jsonl, gz, tar, stdin)`);
+  const f = typeof spec === "function" ? spec() : spec;
+  console.log(`== ${form}: denom reads ${f.path}${f.piped ? " from stdin" : ""}`);
+  const runs = Object.fromEntries(names.map((n) => [n, []]));
+  let accounting;
+  for (let i = 1; i <= rounds; i++) {
+    for (const name of names) {
+      const r = contenders[name](f);
+      const c = check(name, r);
+      if (c.accounting) accounting = c.accounting;
+      runs[name].push({ ...r, ...c });
+      console.log(row(`${name} #${i}`, { ...r, ...c }));
+    }
+    console.log(`   load ${load()}`);
+  }
+  const med = Object.fromEntries(names.map((n) => [n, { wall: median(runs[n].map((r) => r.wall)), cpu: median(runs[n].map((r) => r.cpu)), rss: Math.max(...runs[n].map((r) => r.rssMb)) }]));
+  const checks = new Set(names.map((n) => runs[n][0].check));
+  const goal = form === "jsonl" ? 2 : form === "stdin" ? 2 : 2.5;
+  const line =
+    `${form}: median wall denom ${med.denom.wall.toFixed(2)} s, plain ${med.plain.wall.toFixed(2)} s, jq ${med.jq.wall.toFixed(2)} s; ` +
+    `denom/plain wall ${(med.denom.wall / med.plain.wall).toFixed(2)} (goal <= ${goal}), CPU ${(med.denom.cpu / med.plain.cpu).toFixed(2)}; ` +
+    `denom/jq wall ${(med.denom.wall / med.jq.wall).toFixed(2)}; peak RSS denom ${med.denom.rss.toFixed(0)} MiB (goal <= 1024), plain ${med.plain.rss.toFixed(0)} MiB` +
+    (med.native ? `; denom/native wall ${(med.denom.wall / med.native.wall).toFixed(2)}` : "") +
+    (checks.size === 1 ? "; final/total agree" : `; final/total DIFFER: ${[...checks].join(" ")}`);
+  console.log(`${line}`);
+  if (accounting) console.log(`   denom accounting: lines ${accounting.lines} = records ${accounting.records} + blank ${accounting.blank} + rejected ${accounting.rejected}`);
+  console.log("");
+  summary.push(line);
+}
+console.log(`== summary (load ${load()})`);
+for (const s of summary) console.log(s);
+rmSync(scratch, { recursive: true, force: true });
