@@ -41,6 +41,21 @@ export async function denom(args: string[], stdin: string | Buffer = ""): Promis
   return { code, stdout, stderr, json: () => JSON.parse(stdout) };
 }
 
+/**
+ * Runs `denom ...args` in this process with `cwd` as the working folder (relative
+ * paths, and any file DuckDB would write relative to it, resolve there), restored
+ * afterwards. Tests of one file run one after another, so nothing else sees the change.
+ */
+export async function denomIn(cwd: string, args: string[], stdin: string | Buffer = ""): Promise<CliResult> {
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    return await denom(args, stdin);
+  } finally {
+    process.chdir(before);
+  }
+}
+
 /** Spawns the built CLI (dist/bin.js, built by `npm test`'s pretest), in `cwd` when given. */
 export function denomBin(args: string[], input?: string | Buffer, cwd?: string): CliResult {
   const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), ...args], {

@@ -9,7 +9,7 @@
  */
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Database } from "../src/db/database.js";
 import { keptRelations } from "../src/db/layer-cache.js";
 import { queryCatalog } from "../src/db/queries.js";
@@ -50,36 +50,56 @@ async function layerKey(path: string) {
   }
 }
 
-/** A fresh folder with seed-100 ingested into runs.duckdb. */
-async function seeded(files: Record<string, string> = {}) {
+/** seed-100 copied into a folder of its own and ingested once into a file every test starts from (beforeAll) */
+let template: { seed: string; db: string };
+
+/**
+ * A fresh folder holding runs.duckdb: a byte copy of the file `denom ingest seed.jsonl
+ * --db` wrote (closed, so checkpointed: the copy is that file), for the test to change.
+ * `seed` is the one ingested, so the names in the file are those of the inputs reported.
+ */
+function seeded(files: Record<string, string> = {}) {
   const dir = tempDir(files);
-  const seed = join(dir, "seed.jsonl");
-  copyFileSync(SEED, seed);
   const db = join(dir, "runs.duckdb");
-  const r = await denom(["ingest", seed, "--db", db]);
-  expect(r.code, r.stderr).toBe(0);
-  return { dir, seed, db };
+  copyFileSync(template.db, db);
+  return { dir, seed: template.seed, db };
+}
+
+/** The report of the inputs themselves (never of a --db file), computed once per set of arguments. */
+const inputReports = new Map<string, Promise<unknown>>();
+function inputReport(args: string[]) {
+  const key = JSON.stringify(args);
+  if (!inputReports.has(key)) inputReports.set(key, reportJson(args));
+  return inputReports.get(key)!;
 }
 
 describe("stored layers of ingest --db", () => {
+  beforeAll(async () => {
+    const dir = tempDir();
+    template = { seed: join(dir, "seed.jsonl"), db: join(dir, "template.duckdb") };
+    copyFileSync(SEED, template.seed);
+    const r = await denom(["ingest", template.seed, "--db", template.db]);
+    expect(r.code, r.stderr).toBe(0);
+  });
+
   it("are written with their key, and report --db over them equals the report of the input", async () => {
-    const { seed, db } = await seeded();
+    const { seed, db } = seeded();
     expect(await layerKey(db)).toHaveLength(1);
     const stored = await reportJson(["--db", db]);
     expect(cell(stored, "final/total")).toMatchObject({ successes: 82, count: 100 });
     expect(cell(stored, "first/attributable")).toMatchObject({ successes: 70, count: 90 });
-    expect(stored).toEqual(await reportJson([seed]));
+    expect(stored).toEqual(await inputReport([seed]));
   });
 
   it("serve --by and --expect-count (base layers read, the rest computed) with the figures of the input", async () => {
-    const { seed, db } = await seeded();
-    expect(await reportJson(["--db", db, "--by", "agent"])).toEqual(await reportJson([seed, "--by", "agent"]));
-    expect(await reportJson(["--db", db, "--expect-count", "120"])).toEqual(await reportJson([seed, "--expect-count", "120"]));
+    const { seed, db } = seeded();
+    expect(await reportJson(["--db", db, "--by", "agent"])).toEqual(await inputReport([seed, "--by", "agent"]));
+    expect(await reportJson(["--db", db, "--expect-count", "120"])).toEqual(await inputReport([seed, "--expect-count", "120"]));
   });
 
   /** seed-100 ingested, with its stored evaluation tampered: a session that reads it shows 0 successes */
   async function tampered() {
-    const s = await seeded();
+    const s = seeded();
     await edit(
       s.db,
       "UPDATE layer_figure_intervals SET successes = 0, value = 0 WHERE figure = 'rate'",
@@ -95,39 +115,40 @@ describe("stored layers of ingest --db", () => {
     expect(cell(await reportJson(["--db", db, "--by", "agent"]), "final/total")).toMatchObject({ successes: 0, count: 100 });
   });
 
-  it("are ignored under other thresholds or status pairs, or a stale key", async () => {
+  // other thresholds or status pairs: computed from the attempts, as the inputs give it
+  it.each([["--queue-share", "0.5"], ["--sluggish-ratio", "1.5"], ["--status-map", "failure=invalid"]])("are ignored under %s %s", async (...flags) => {
     const { seed, db } = await tampered();
+    const stored = await reportJson(["--db", db, ...flags]);
+    expect(stored).toEqual(await inputReport([seed, ...flags]));
+    // the tampered layers say 0 successes; the attempts give the 82 final successes of seed-100
+    if (flags[0] === "--status-map") expect(cell(stored, "final/valid")).toMatchObject({ successes: 82 });
+  });
 
-    // other thresholds or status pairs: computed from the attempts, as the inputs give it
-    for (const flags of [["--queue-share", "0.5"], ["--sluggish-ratio", "1.5"], ["--status-map", "failure=invalid"]]) {
-      const stored = await reportJson(["--db", db, ...flags]);
-      expect(stored, flags.join(" ")).toEqual(await reportJson([seed, ...flags]));
-    }
-    expect(cell(await reportJson(["--db", db, "--status-map", "failure=invalid"]), "final/valid")).toMatchObject({ successes: 82 });
-
+  it("are ignored under a stale key", async () => {
+    const { seed, db } = await tampered();
     // a key computed under other queries (an older denom) is not used
     await edit(db, "UPDATE layer_key SET definitions = 'computed by another denom'");
-    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
-  }, 240_000);
+    expect(await reportJson(["--db", db])).toEqual(await inputReport([seed]));
+  });
 
   it("are not needed: a file without them (written before them) still reads", async () => {
-    const { seed, db } = await seeded();
+    const { seed, db } = seeded();
     await edit(
       db,
       "DROP TABLE layer_key",
       ...keptRelations(queryCatalog()).map((l) => `DROP TABLE layer_${l}`),
     );
-    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+    expect(await reportJson(["--db", db])).toEqual(await inputReport([seed]));
   });
 
   it("a file missing one layer table is computed, not half read", async () => {
-    const { seed, db } = await seeded();
+    const { seed, db } = seeded();
     await edit(db, "UPDATE layer_figure_intervals SET successes = 0", "DROP TABLE layer_trials");
-    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+    expect(await reportJson(["--db", db])).toEqual(await inputReport([seed]));
   });
 
   it("are refreshed when a source is added, and left when nothing is", async () => {
-    const { dir, seed, db } = await seeded({ "more.jsonl": MORE });
+    const { dir, seed, db } = seeded({ "more.jsonl": MORE });
     const before = await layerKey(db);
     // the same source again with --strict: nothing added, the layers stay as they were
     const again = await denom(["ingest", seed, "--db", db, "--strict", "--json"]);
@@ -144,15 +165,15 @@ describe("stored layers of ingest --db", () => {
     // 82/100 + 3/4 of the same run; first/attributable 70/90 + 3/4
     expect(cell(stored, "final/total")).toMatchObject({ successes: 85, count: 104 });
     expect(cell(stored, "first/attributable")).toMatchObject({ successes: 73, count: 94 });
-    expect(stored).toEqual(await reportJson([seed, more]));
+    expect(stored).toEqual(await inputReport([seed, more]));
   });
 
   it("a file ingested before the layers existed gets them on the next ingest, even one that adds nothing", async () => {
-    const { seed, db } = await seeded();
+    const { seed, db } = seeded();
     await edit(db, "DROP TABLE layer_key");
     const r = await denom(["ingest", seed, "--db", db, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(await layerKey(db)).toHaveLength(1);
-    expect(await reportJson(["--db", db])).toEqual(await reportJson([seed]));
+    expect(await reportJson(["--db", db])).toEqual(await inputReport([seed]));
   });
 });

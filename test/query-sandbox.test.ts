@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { countStatements } from "../src/db/sandbox.js";
-import { denom, denomBin, jsonl, tempDir } from "./helpers.js";
+import { denom, denomIn, jsonl, tempDir } from "./helpers.js";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -115,23 +115,23 @@ describe("--db file names are quoted wherever they become SQL", () => {
   // the crafted name tries to end the statement and COPY a file into the working folder
   const NAMES = ["runs-2025.duckdb", "full.duckdb", "my runs.duckdb", "x'y.duckdb", `x".main.sources; COPY (SELECT 42) TO 'pwned.csv'; SELECT 1 AS list FROM "x.duckdb`];
 
-  it.each(NAMES)("ingest, report, query and export with --db %s", (name) => {
+  it.each(NAMES)("ingest, report, query and export with --db %s", async (name) => {
     const dir = tempDir({ "run.jsonl": RUNS });
     const db = join(dir, name);
-    // the built CLI, run in the temp folder: a COPY to a relative path would land there
-    const run = (args: string[]) => denomBin(args, undefined, dir);
-    const ingest = run(["ingest", "run.jsonl", "--db", name, "--json"]);
+    // run in the temp folder as the working folder: a COPY to a relative path would land there
+    const run = (args: string[]) => denomIn(dir, args);
+    const ingest = await run(["ingest", "run.jsonl", "--db", name, "--json"]);
     expect(ingest.code, ingest.stderr).toBe(0);
     expect(ingest.json().added.map((a: { records: number }) => a.records)).toEqual([3]);
     // again: the known source is skipped, the stored layers' key is read back from the file
-    const again = run(["ingest", "run.jsonl", "--db", name, "--json"]);
+    const again = await run(["ingest", "run.jsonl", "--db", name, "--json"]);
     expect([again.code, again.json().skipped.length]).toEqual([0, 1]);
-    const report = run(["report", "--db", name, "--json"]);
+    const report = await run(["report", "--db", name, "--json"]);
     expect(report.code, report.stderr).toBe(0);
     expect(report.json().accounting).toMatchObject({ lines: 3, records: 3 });
-    const q = run(["query", "--db", name, "--json", "SELECT count(*) AS n FROM attempts"]);
+    const q = await run(["query", "--db", name, "--json", "SELECT count(*) AS n FROM attempts"]);
     expect([q.code, q.stdout.trim()]).toEqual([0, '[\n  {\n    "n": 3\n  }\n]']);
-    expect(run(["export", "--db", name, "--out", "trials.csv"]).code).toBe(0);
+    expect((await run(["export", "--db", name, "--out", "trials.csv"])).code).toBe(0);
     expect(existsSync(join(dir, "pwned.csv"))).toBe(false);
     expect(readdirSync(dir).sort()).toEqual([name, "run.jsonl", "trials.csv", "trials.csv.meta.json"].sort());
     writeFileSync(join(dir, "done"), "");

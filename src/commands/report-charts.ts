@@ -77,6 +77,15 @@ export interface ChartData {
   timeouts_total: number;
 }
 
+/** The named SELECTs of the charts alone (readChartData), which the text, JSON and markdown reports never run. */
+export const CHART_SELECTS: readonly string[] = [
+  "report/denominator_waterfall",
+  "report/duration_histogram",
+  "report/waffle_trials",
+  "report/trial_waffle",
+  "report/task_block_status",
+];
+
 /** Reads the chart figures from an open session. Throws DenomError when a query file fails. */
 export async function readChartData(session: Session): Promise<ChartData> {
   const waterfall = (await session.select("report/denominator_waterfall")) as unknown as WaterfallBar[];

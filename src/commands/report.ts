@@ -12,7 +12,7 @@ import { VERSION } from "../version.js";
 import { ALL_FORMATS } from "../ingest/formats/index.js";
 import type { RunLog } from "../ingest/formats/types.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
-import { readChartData, type ChartData } from "./report-charts.js";
+import { CHART_SELECTS, readChartData, type ChartData } from "./report-charts.js";
 import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
 export type { RateCell } from "./report-metrics.js";
@@ -196,6 +196,8 @@ export async function readReport(
   session: Session,
   options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
 ): Promise<ReportData> {
+  // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
+  await session.needFor([...session.selectsIn("report"), ...session.selectsIn("meta")].filter((name) => !CHART_SELECTS.includes(name)));
   const meta = await readMeta(session, options.thresholds, options.statusMap);
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)

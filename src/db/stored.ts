@@ -37,9 +37,10 @@ export async function openStoredForReading(path: string, writable: Writable = {}
     await db.run(`SET search_path = 'memory.main,${STORED}.main'`);
     // a file someone else wrote may hold views that read files or URLs: nothing outside runs
     await lockDown(db, writable);
-    await createTables(db, await checkTables(db, STORED, path, "read"));
+    const stored = await storedColumns(db, STORED);
+    await createTables(db, checkTables(stored, path, "read"));
     const late = new Map<string, string[]>();
-    for (const [table, column, type] of await lateColumnsMissing(db, STORED)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);
+    for (const [table, column, type] of lateColumnsMissing(stored)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);
     for (const [table, columns] of late) {
       // the file is read-only: a view of the same name, first on the search path, adds the columns as NULL
       await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, ${columns.join(", ")} FROM ${STORED}.main.${table}`);
@@ -60,9 +61,10 @@ export async function openStoredForWriting(path: string): Promise<Database> {
   const db = await Database.open({ path });
   try {
     const current = await db.one("SELECT current_database() AS name");
-    await createTables(db, await checkTables(db, String(current?.name), path, "write"));
-    for (const [table, column, type] of await lateColumnsMissing(db, String(current?.name)))
-      await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    const stored = await storedColumns(db, String(current?.name));
+    // a table created here has every column: only the tables already in the file can lack a late one
+    await createTables(db, checkTables(stored, path, "write"));
+    for (const [table, column, type] of lateColumnsMissing(stored)) await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     return db;
   } catch (e) {
     db.close();
@@ -106,39 +108,41 @@ const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
   ["skipped_files", "top_keys", "VARCHAR"],
 ];
 
-/** The LATE_COLUMNS that `database`'s tables lack. */
-async function lateColumnsMissing(db: Database, database: string): Promise<(readonly [string, string, string])[]> {
-  const missing: (readonly [string, string, string])[] = [];
-  for (const late of LATE_COLUMNS) {
-    const row = await db.one(
-      `SELECT count(*) AS n FROM duckdb_columns() WHERE database_name = $database AND schema_name = 'main' AND table_name = $table AND column_name = $column`,
-      { database, table: late[0], column: late[1] },
-    );
-    if (Number(row?.n ?? 0) === 0) missing.push(late);
-  }
-  return missing;
+/** The LATE_COLUMNS that the tables of the file lack (a table the file lacks altogether is created whole). */
+function lateColumnsMissing(stored: StoredColumns): (readonly [string, string, string])[] {
+  return LATE_COLUMNS.filter(([table, column]) => stored.has(table) && !stored.get(table)!.has(column));
+}
+
+/** The columns of each declared table (TABLES) that `database` holds, by table; a table it lacks is absent. */
+type StoredColumns = Map<string, Set<string>>;
+
+/**
+ * One read of the catalog, for the declared tables only: duckdb_columns() is
+ * filtered by name (joined with duckdb_tables() it costs several times more),
+ * since a kept file holds a hundred views and layer tables besides them, none
+ * named as a declared table.
+ */
+async function storedColumns(db: Database, database: string): Promise<StoredColumns> {
+  const rows = await db.all(
+    `SELECT table_name, list(column_name ORDER BY column_index) AS columns
+     FROM duckdb_columns()
+     WHERE database_name = $database AND schema_name = 'main' AND list_contains(from_json($tables, '["VARCHAR"]'), table_name)
+     GROUP BY table_name`,
+    { database, tables: JSON.stringify(Object.keys(TABLES)) },
+  );
+  return new Map(rows.map((r) => [r.table_name as string, new Set(r.columns as string[])]));
 }
 
 /** Without these a file was not written by `denom ingest`. */
 const REQUIRED_TABLES = ["sources", "attempts"];
 
 /**
- * Checks that the tables of `database` have every column the loader declares
+ * Checks that the tables the file holds (`stored`) have every column the loader declares
  * (TABLES), and returns the declared tables it lacks: writing creates them in
  * the file, reading creates them empty in memory (a table added to denom after
  * the file was written). Reading needs sources and attempts.
  */
-async function checkTables(db: Database, database: string, path: string, mode: "read" | "write"): Promise<string[]> {
-  const rows = await db.all(
-    `SELECT t.table_name, list(c.column_name ORDER BY c.column_index) AS columns
-     FROM duckdb_tables() AS t
-     JOIN duckdb_columns() AS c USING (database_name, schema_name, table_name)
-     WHERE t.database_name = $database AND t.schema_name = 'main'
-     GROUP BY t.table_name
-     ORDER BY t.table_name`,
-    { database },
-  );
-  const stored = new Map(rows.map((r) => [r.table_name as string, new Set(r.columns as string[])]));
+function checkTables(stored: StoredColumns, path: string, mode: "read" | "write"): string[] {
   const absent: string[] = [];
   for (const [table, columns] of Object.entries(TABLES)) {
     const have = stored.get(table);
