@@ -82,7 +82,7 @@ async function withDatabase<T>(session: Session, work: (db: Database) => Promise
 /**
  * Checks that `sql` is one statement and only reads (sandbox.ts `refusal`:
  * from its text and the parser, never by preparing it). Throws UsageError
- * otherwise, DataError when it does not parse.
+ * otherwise, and when it does not parse.
  */
 async function checkOneStatement(db: Database, sql: string): Promise<void> {
   let refused: string | null;
@@ -105,15 +105,21 @@ async function checkOneStatement(db: Database, sql: string): Promise<void> {
 }
 
 /**
- * What DuckDB's refusal of a statement says to the user: DataError, or
- * UsageError (exit 2) when the sandbox stopped it (a file, a URL, an extension,
- * a setting), which no data would make work.
+ * What DuckDB's refusal of a statement says to the user: UsageError (exit 2)
+ * when the SQL itself is wrong (it does not parse, or names a table, view,
+ * column or function that does not exist) or the sandbox stopped it (a file, a
+ * URL, an extension, a setting), which no data would make work; DataError
+ * (exit 1) when it failed on the data (a cast of a value, a division, ...).
  */
 function queryError(e: unknown): DenomError {
   // a COPY error arrives wrapped as "cannot write <temporary file>"; the statement is what failed
   const message = duckdbMessage((e as Error).cause ?? e);
   if (/Permission Error|disabled by configuration|configuration has been locked/i.test(message))
     return new UsageError(`query: ${message} (denom query reads the tables and views of --db only: no other file, no URL, no extension, no setting)`);
+  const parser = /Parser Error: .*/.exec(message);
+  if (parser) return new UsageError(`query: SQL: ${parser[0]}`);
+  if (/^(?:Binder|Catalog) Error/i.test(message))
+    return new UsageError(`query: ${message} (denom query --db FILE --schema lists the tables and views with their columns)`);
   const hint = /read-only/i.test(message) ? " (denom query reads only; denom ingest adds runs)" : "";
   return new DataError(`query: ${message}${hint}`);
 }

@@ -233,8 +233,9 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest
     const loaded = (await options.load?.(db)) as T;
-    // 3. definitions
+    // 3. definitions, and the threads the relations are computed on
     await setDefinitions(db, options.definitions);
+    if (!options.read && !options.write) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
     const session = new Session(db, catalog, loaded, kept);
@@ -244,6 +245,20 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     db.close();
     throw e;
   }
+}
+
+/**
+ * Loaded attempts up to which a session computes its relations on one DuckDB
+ * thread, whatever it loaded on. The layers are many statements over a few row
+ * groups each: on two threads they cost about 45% more CPU for 190,924 attempts
+ * (200 MB, bench/phases.mjs) and finished later on the shared machine.
+ */
+export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
+
+/** Step 3: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
+async function setComputeThreads(db: Database): Promise<void> {
+  const row = await db.one("SELECT count(*) AS n FROM attempts");
+  if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
 }
 
 /** Runs the statement of one file of queries/; a failure names the file. */
