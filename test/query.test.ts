@@ -77,9 +77,20 @@ describe("query --db", () => {
     const several = await denom(["query", "--db", db, "SELECT 1; SELECT 2"]);
     expect(several.code).toBe(2);
     expect(several.stderr).toContain("one statement");
+    // SQL that cannot be right whatever the data: a usage error (exit 2), pointing at --schema
     const unknown = await denom(["query", "--db", db, "SELECT * FROM no_such_view"]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("no_such_view");
+    expect(unknown.stderr).toContain("--schema");
+    const column = await denom(["query", "--db", db, "SELECT no_such_column FROM attempts"]);
+    expect(column.code).toBe(2);
+    expect(column.stderr).toContain("no_such_column");
+    const syntax = await denom(["query", "--db", db, "SELEC 1"]);
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toMatch(/syntax error/i);
+    // a statement that fails on the data is a data error (exit 1): no attempt's task id casts to an integer
+    const cast = await denom(["query", "--db", db, "SELECT task_id::INTEGER FROM attempts"]);
+    expect(cast.code).toBe(1);
     expect((await denom(["query", "SELECT 1"])).code).toBe(2); // --db missing
     expect((await denom(["query", "--db", db, "--json", "--csv", "SELECT 1"])).code).toBe(2);
   });

@@ -16,7 +16,7 @@ import { parseHTML } from "linkedom";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { denom, hasShared, REAL, ROOT } from "./helpers.js";
-import { expectPageMatchesJson, htmlReport } from "./html-helpers.js";
+import { expectPageMatchesJson, htmlReport, text } from "./html-helpers.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const hasChromium = existsSync(CHROMIUM);
@@ -91,6 +91,32 @@ describe.skipIf(!hasChromium)("the HTML report in headless Chromium", () => {
     // the charts are there as the browser parsed them: one SVG cell per trial
     expect(document.querySelectorAll("section#waffle svg rect title").length).toBe(100);
     expect(statSync(join(SHOTS, "seed-100-top.png")).size).toBeGreaterThan(10_000);
+  });
+
+  it("shows compare's numbers for the two agents of samples/two-agents.jsonl and makes no request but the page", async () => {
+    const input = relative(process.cwd(), join(ROOT, "samples", "two-agents.jsonl"));
+    const file = join(mkdtempSync(join(tmpdir(), "denom-compare-")), "compare.html");
+    const args = ["compare", input, "--by", "agent", "--baseline", "planner-v1"];
+    const r = await denom([...args, "--format", "html", "-o", file]);
+    expect(r.code, r.stderr).toBe(0);
+    const { document, others } = await open(file, "compare-two-agents");
+    expect(others).toEqual([]);
+    const cell = (key: string, figure: string) => text(document, `#table-cells td[data-cell="${key}"][data-figure="${figure}"]`);
+    // by hand (jq over the sample, each trial's last attempt): planner-v1 7 of its 24 trials
+    // succeed, react-v2 19 of 24, over the 8 tasks both ran
+    expect(cell("final/total", "tasks")).toBe("8");
+    expect(cell("final/total", "baseline").split(" ")[0]).toBe("7/24");
+    expect(cell("final/total", "candidate").split(" ")[0]).toBe("19/24");
+    // and every cell as compare --json has it, as the browser built the page
+    const json = (await denom([...args, "--json"])).json();
+    const cells = (json.comparisons?.[0] ?? json).cells as { basis: string; denominator: string; tasks: number; baseline: { successes: number; count: number } }[];
+    expect(cells).toHaveLength(8);
+    for (const c of cells) {
+      const key = `${c.basis}/${c.denominator}`;
+      expect(cell(key, "tasks"), key).toBe(String(c.tasks));
+      expect(cell(key, "baseline").split(" ")[0], key).toBe(`${c.baseline.successes}/${c.baseline.count}`);
+    }
+    expect(statSync(join(SHOTS, "compare-two-agents-top.png")).size).toBeGreaterThan(10_000);
   });
 
   it.skipIf(!hasShared)("shows the Terminal-Bench orchestrator run's numbers and makes no request but the page", async () => {

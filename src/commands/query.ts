@@ -8,8 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { countStatements, isLockedDown, lockDown, refusal } from "../db/sandbox.js";
-import { cellConverter, copyTo, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
+import { cellConverter, copyTo, countStatements, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
@@ -68,27 +67,9 @@ export async function runQueryCsv(session: Session, sql: string, neutraliseFormu
  * kept in the file. Tables first by name, then views in the order queries/ creates them.
  */
 export async function readSchema(session: Session): Promise<Relation[]> {
-  return withDatabase(session, async (db) => {
-    const rows = await db.all(
-      `WITH relations AS (
-         SELECT database_name, table_name AS name, 'table' AS kind, table_oid AS oid
-         FROM duckdb_tables() WHERE NOT internal AND NOT temporary
-         UNION ALL
-         SELECT database_name, view_name, 'view', view_oid
-         FROM duckdb_views() WHERE NOT internal AND NOT temporary
-       ),
-       visible AS (
-         SELECT * FROM relations
-         WHERE database_name = 'memory' OR kind = 'table'
-         QUALIFY row_number() OVER (PARTITION BY name ORDER BY database_name = 'memory' DESC) = 1
-       )
-       SELECT v.name, v.kind, list(struct_pack(name := c.column_name, type := c.data_type) ORDER BY c.column_index) AS columns
-       FROM visible AS v
-       JOIN duckdb_columns() AS c ON c.database_name = v.database_name AND c.schema_name = 'main' AND c.table_name = v.name
-       GROUP BY v.name, v.kind, v.oid
-       ORDER BY v.kind, CASE WHEN v.kind = 'table' THEN v.name END, v.oid`,
-    );
-    return rows as unknown as Relation[];
+  return withDatabase(session, async () => {
+    const rows = await session.select("query/schema");
+    return rows.map((r) => ({ ...r, kind: r.kind as Relation["kind"] }));
   });
 }
 
@@ -101,7 +82,7 @@ async function withDatabase<T>(session: Session, work: (db: Database) => Promise
 /**
  * Checks that `sql` is one statement and only reads (sandbox.ts `refusal`:
  * from its text and the parser, never by preparing it). Throws UsageError
- * otherwise, DataError when it does not parse.
+ * otherwise, and when it does not parse.
  */
 async function checkOneStatement(db: Database, sql: string): Promise<void> {
   let refused: string | null;
@@ -124,15 +105,21 @@ async function checkOneStatement(db: Database, sql: string): Promise<void> {
 }
 
 /**
- * What DuckDB's refusal of a statement says to the user: DataError, or
- * UsageError (exit 2) when the sandbox stopped it (a file, a URL, an extension,
- * a setting), which no data would make work.
+ * What DuckDB's refusal of a statement says to the user: UsageError (exit 2)
+ * when the SQL itself is wrong (it does not parse, or names a table, view,
+ * column or function that does not exist) or the sandbox stopped it (a file, a
+ * URL, an extension, a setting), which no data would make work; DataError
+ * (exit 1) when it failed on the data (a cast of a value, a division, ...).
  */
 function queryError(e: unknown): DenomError {
   // a COPY error arrives wrapped as "cannot write <temporary file>"; the statement is what failed
   const message = duckdbMessage((e as Error).cause ?? e);
   if (/Permission Error|disabled by configuration|configuration has been locked/i.test(message))
     return new UsageError(`query: ${message} (denom query reads the tables and views of --db only: no other file, no URL, no extension, no setting)`);
+  const parser = /Parser Error: .*/.exec(message);
+  if (parser) return new UsageError(`query: SQL: ${parser[0]}`);
+  if (/^(?:Binder|Catalog) Error/i.test(message))
+    return new UsageError(`query: ${message} (denom query --db FILE --schema lists the tables and views with their columns)`);
   const hint = /read-only/i.test(message) ? " (denom query reads only; denom ingest adds runs)" : "";
   return new DataError(`query: ${message}${hint}`);
 }
