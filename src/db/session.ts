@@ -37,6 +37,7 @@ export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
 export { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
 export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
+export { countStatements, isLockedDown, lockDown, refusal } from "./sandbox.js";
 
 /** How to open a session, and what to load into it. */
 export interface SessionOptions<T> {
@@ -140,10 +141,7 @@ export class Session<T = unknown> {
    * Runs the named SELECT `queries/select/<name>.sql` (e.g. `report/status_counts`)
    * with `params` bound to its `$name` parameters, after creating what it reads.
    */
-  async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]>;
-  /** A named SELECT whose row src/db/rows.ts does not declare yet: untyped rows. */
-  async select(name: string, params?: Params): Promise<Row[]>;
-  async select(name: string, params?: Params): Promise<Row[]> {
+  async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
     await this.need(query.reads);
@@ -154,13 +152,11 @@ export class Session<T = unknown> {
       throw new DenomError(`queries/select/${name}.sql: ${(e as Error).message}`);
     }
     // the one place a row gets its type: SELECT_ROWS, checked against DESCRIBE (test/select-rows.test.ts)
-    return rows;
+    return rows as RowOf<N>[];
   }
 
   /** The first row of select(name); throws DenomError when the query gave none (each of these gives one). */
-  async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>>;
-  async selectOne(name: string, params?: Params): Promise<Row>;
-  async selectOne(name: string, params?: Params): Promise<Row> {
+  async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>> {
     const row = (await this.select(name, params))[0];
     if (!row) throw new DenomError(`queries/select/${name}.sql: no row`);
     return row;
