@@ -3,8 +3,12 @@
 // in this process and in memory: reading + loading, computing the base layers,
 // and the report queries, with MB/s and peak RSS. For profiling one phase
 // (`node --cpu-prof bench/phases.mjs 200`); bench/ingest.mjs is the benchmark.
+// With --relations, the relations of queries/ are instead created one at a time in
+// catalog order (Session.need), so each figure is that relation's own cost: wall and
+// CPU seconds of the process (DuckDB's threads included), the costliest first.
 // Not part of npm test. Run after `npm run build`:
 //   node bench/phases.mjs 200  # 200 MB
+//   node bench/phases.mjs 200 --relations
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
@@ -18,7 +22,7 @@ const { queryCatalog } = await import(join(dist, "db", "queries.js"));
 const { ingest } = await import(join(dist, "ingest", "ingest.js"));
 const { readReport } = await import(join(dist, "commands", "report.js"));
 
-const sizeMb = process.argv[2] ?? "1000";
+const sizeMb = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? "1000";
 const gen = spawnSync(process.execPath, [join(here, "generate.mjs"), sizeMb], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
 if (gen.status !== 0) process.exit(gen.status ?? 1);
 const file = gen.stdout.trim();
@@ -42,7 +46,20 @@ const session = await openSession({
   load: (db) => time("read + load", async () => (result = await ingest(db, [file], { stdin: process.stdin, onReject: () => rejected++ }))),
 });
 const intermediate = queryCatalog().relations.filter((r) => r.layer === "staging" || r.layer === "intermediate").map((r) => r.name);
-await time("base layers", () => session.need(intermediate));
+if (process.argv.includes("--relations")) {
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+  const costs = [];
+  for (const r of queryCatalog().relations) {
+    const [t, c] = [performance.now(), cpu()];
+    await session.need([r.name]);
+    costs.push([`${r.layer}/${r.name}`, (performance.now() - t) / 1000, cpu() - c]);
+  }
+  console.log("   wall     CPU  relation (its own cost, costliest first)");
+  for (const [name, w, c] of costs.sort((a, b) => b[2] - a[2]).slice(0, 25)) console.log(`${w.toFixed(2).padStart(7)} ${c.toFixed(2).padStart(7)}  ${name}`);
+} else await time("base layers", () => session.need(intermediate));
 const report = await time("report queries", () => readReport(session, defs));
 clearInterval(sampler);
 peak = Math.max(peak, process.memoryUsage.rss());

@@ -1,7 +1,9 @@
 /**
  * Published claims for `denom audit`: parsing (`87.5%`, `0.3696`, `70/80`), the
- * tolerance a printed figure stands for, and the exact test of a rate against it.
- * Pure and free of DuckDB, so the CLI checks `--claim` before loading anything.
+ * tolerance a printed figure stands for, the exact test of a rate against it and
+ * the exact distance to it. Pure and free of DuckDB, so the CLI checks `--claim`
+ * before loading anything; a harness's own claims file is read by its adapter
+ * (FormatAdapter.claims), the claims in it parsed here.
  *
  * Exactness: a rate is a ratio of whole numbers and a tolerance bound is a
  * decimal, so both are held as fractions of BigInts and compared by
@@ -11,8 +13,9 @@
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
+import { FORMATS } from "./ingest/formats/index.js";
 
-/** An exact non-negative fraction `num/den`, den > 0. */
+/** An exact fraction `num/den`, den > 0: non-negative, except an offset from a claim (offsetFromClaim). */
 export interface Fraction {
   num: bigint;
   den: bigint;
@@ -98,9 +101,9 @@ function halfUnit(units: bigint, scale: number): { lo: Fraction; hi: Fraction } 
 /**
  * Reads a `--claims` file: one claim a line, optionally followed by a label
  * (`0.3696 Orchestrator, tbench.ai leaderboard`); blank lines and lines starting
- * with `#` are skipped. An OpenHands Index `scores.json` (a JSON array of
- * `{benchmark, score (percent), metric}`) is read too: one claim per entry,
- * `score%` labelled `benchmark (metric)`, scoped to its benchmark.
+ * with `#` are skipped. A harness's own file of published figures is read too
+ * (publishedClaims: OpenHands Index `scores.json`, one claim per benchmark,
+ * scoped to it; AgentBench `overall.json`).
  * Throws UsageError naming the file and line.
  */
 export function readClaimsFile(path: string): Claim[] {
@@ -115,8 +118,8 @@ export function readClaimsFile(path: string): Claim[] {
 
 /** The parsing half of readClaimsFile. */
 export function parseClaimsText(text: string, name: string): Claim[] {
-  const scores = scoresClaims(text, name) ?? agentBenchClaims(text, name);
-  if (scores) return scores;
+  const published = publishedClaims(text, name);
+  if (published) return published;
   const claims: Claim[] = [];
   text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((raw, i) => {
     const line = raw.trim();
@@ -131,64 +134,39 @@ export function parseClaimsText(text: string, name: string): Claim[] {
 }
 
 /**
- * The claims of an OpenHands Index `scores.json` (a small claims file, parsed
- * whole like any `--claims` file), or null when `text` is not one. Throws
- * UsageError for an entry whose score is not a percent.
+ * The claims of a harness's own file of published figures, or null when `text`
+ * is none: each format adapter that declares `claims` (OpenHands Index
+ * `scores.json`, AgentBench `overall.json`; src/ingest/formats/) is asked in
+ * turn, and each figure it finds parsed here (its tolerance from its digits).
  */
-function scoresClaims(text: string, name: string): Claim[] | null {
-  const entries = jsonClaimsFile(text, "[");
-  if (!Array.isArray(entries) || entries.length === 0) return null;
-  const isScore = (e: unknown): e is { benchmark: string; score: number; metric?: unknown } =>
-    e !== null && typeof e === "object" && typeof (e as Record<string, unknown>).benchmark === "string" && typeof (e as Record<string, unknown>).score === "number";
-  if (!entries.every(isScore)) return null;
-  return entries.map((e, i) => {
-    const metric = typeof e.metric === "string" ? ` (${e.metric})` : "";
-    const claim = parseClaim(`${e.score}%`, `--claims ${name}[${i}]:`, `${e.benchmark}${metric}, ${basenameOf(name)}`);
-    return { ...claim, benchmark: e.benchmark };
-  });
-}
-
-/** A claims file that is one JSON value starting with `opener`, parsed; null when it is not one (a plain claims list). */
-function jsonClaimsFile(text: string, opener: "[" | "{"): unknown {
-  if (!text.trimStart().startsWith(opener)) return null;
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return null;
+function publishedClaims(text: string, name: string): Claim[] | null {
+  for (const format of FORMATS) {
+    const found = format.claims?.(text, name);
+    if (!found) continue;
+    return found.map((p) => {
+      const claim = parseClaim(p.claim, `--claims ${name}${p.at}:`, p.label);
+      return p.benchmark === undefined ? claim : { ...claim, benchmark: p.benchmark };
+    });
   }
+  return null;
 }
-
-/** The keys of an AgentBench overall.json `custom` block that hold a success rate (a fraction). */
-const AGENTBENCH_RATE_KEYS = new Set(["acc", "accuracy", "success_rate", "pass_rate"]);
 
 /**
- * The claims of an AgentBench `overall.json` (`{total, validation, custom}`), or
- * null when `text` is not one: every fraction in [0, 1] under a rate key of
- * `custom` (`custom.accuracy`, `custom.overall.acc`), labelled with its path,
- * as printed (its decimals set the tolerance). AgentBench computes them over
- * `total` samples. Throws UsageError when the file holds none.
+ * The distance of a rate to a claim, the one definition audit uses (issue 19):
+ * `rate - claimed value`, exactly, as a signed fraction (num < 0: below the
+ * claim). The nearest definitions of an unreproduced claim are those of the
+ * smallest |offset| (compareDistance), and each is shown with its offset
+ * (`distance` = |offset|, `offset` in the JSON). Matching is not a distance:
+ * it is the tolerance test of matchesClaim.
  */
-function agentBenchClaims(text: string, name: string): Claim[] | null {
-  const o = jsonClaimsFile(text, "{") as Record<string, unknown> | null;
-  if (o === null || typeof o !== "object" || typeof o.total !== "number" || typeof o.validation !== "object") return null;
-  const claims: Claim[] = [];
-  const walk = (v: unknown, path: string, depth: number) => {
-    if (v === null || typeof v !== "object" || Array.isArray(v) || depth > 2) return;
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      // 0 and 1 as 0% and 100%; a fraction as printed (JSON never writes 0.5 in exponent form, 1e-7 is skipped)
-      const shown = typeof x === "number" ? (Number.isInteger(x) ? `${x * 100}%` : String(x)) : "";
-      if (typeof x === "number" && AGENTBENCH_RATE_KEYS.has(k) && x >= 0 && x <= 1 && !shown.includes("e"))
-        claims.push(parseClaim(shown, `--claims ${name} ${path}.${k}:`, `${path}.${k} over ${o.total} samples, ${basenameOf(name)}`));
-      else walk(x, `${path}.${k}`, depth + 1);
-    }
-  };
-  walk(o.custom, "custom", 0);
-  if (claims.length === 0) throw new UsageError(`--claims ${name}: an AgentBench overall.json without a rate under custom (${[...AGENTBENCH_RATE_KEYS].join(", ")})`);
-  return claims;
+export function offsetFromClaim(rate: Fraction, claim: Claim): Fraction {
+  return reduce({ num: rate.num * claim.value.den - claim.value.num * rate.den, den: rate.den * claim.value.den });
 }
 
-function basenameOf(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+/** Orders two offsets (offsetFromClaim) by distance, |a| against |b|, exactly: < 0 when a is nearer. */
+export function compareDistance(a: Fraction, b: Fraction): number {
+  const abs = (f: Fraction) => (f.num < 0n ? { num: -f.num, den: f.den } : f);
+  return compare(abs(a), abs(b));
 }
 
 /** True when `rate` lies in the claim's tolerance, bounds included. */
@@ -244,7 +222,7 @@ export function passAtKFraction(shapes: readonly { n: number; c: number; tasks: 
   return tasks === 0n ? null : reduce({ num: sum.num, den: sum.den * tasks });
 }
 
-/** A fraction as a JS number (for display and for ordering by distance only). */
+/** A fraction as a JS number (for display only; matching and distances are exact). */
 export function toNumber(f: Fraction): number {
   // dividing two exactly represented integers rounds the true quotient correctly
   if (f.num <= MAX_EXACT && f.den <= MAX_EXACT) return Number(f.num) / Number(f.den);
@@ -268,6 +246,6 @@ function gcd(a: bigint, b: bigint): bigint {
 }
 
 function reduce(f: Fraction): Fraction {
-  const g = gcd(f.num, f.den);
+  const g = gcd(f.num < 0n ? -f.num : f.num, f.den);
   return g > 1n ? { num: f.num / g, den: f.den / g } : f;
 }

@@ -162,8 +162,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const { runReport } = await import("./commands/report.js");
       const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runReport(session, options)));
       if (out.format === "json") {
-        const { renderJson } = await import("./render/json.js");
-        out.emit(renderJson(data));
+        const { renderReportJson } = await import("./render/report-json.js");
+        out.emit(renderReportJson(data));
       } else if (out.format === "md") {
         const { renderReportMarkdown } = await import("./render/report-markdown.js");
         out.emit(renderReportMarkdown(terminalSafe(data)));
@@ -239,28 +239,27 @@ export async function main(argv: string[], io: Io): Promise<number> {
       .command("formats")
       .summary("the input formats denom reads, with the fields each reads")
       .description("Lists every input format (adapter) with the fields it reads and the canonical fields they become. --input-format NAME forces one.")
-      .option("--md", "the same as --format md: each format's mapping table as markdown (what docs/formats/ holds)")
-      .option("--markdown", "print one mapping table per format, as docs/formats.md holds them")
-      .argument("[names...]", "only these formats (with --format md)"),
+      // the two markdown flags of earlier versions, kept as hidden aliases of --format md
+      .addOption(new Option("--md").hideHelp())
+      .addOption(new Option("--markdown").hideHelp())
+      .argument("[names...]", "only these formats (with --format md: their sections of docs/formats.md)"),
     FORMATS_OUTPUT,
   ).action(async (names: string[], flags: OutputFlags & { md?: boolean; markdown?: boolean }) => {
-    if (flags.md) {
-      if (flags.format !== undefined && flags.format !== "md") throw new UsageError(`--md and --format ${flags.format} ask for two outputs; give one of them`);
+    if (flags.md || flags.markdown) {
+      const alias = flags.md ? "--md" : "--markdown";
+      if (flags.format !== undefined && flags.format !== "md") throw new UsageError(`${alias} and --format ${flags.format} ask for two outputs; give one of them`);
       flags.format = "md";
     }
     const out = outputOf(flags, io, FORMATS_OUTPUT);
     const { runFormats } = await import("./commands/formats.js");
     const data = runFormats();
-    if (flags.markdown) {
-      const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
-      out.emit(renderFormatsMarkdown(data));
-    } else if (out.format === "json") {
+    if (out.format === "json") {
       const { renderJson } = await import("./render/json.js");
       out.emit(renderJson(data));
     } else if (out.format === "md") {
       const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
       if (unknown.length) throw new UsageError(`no input format named ${unknown.join(", ")} (denom formats lists them)`);
-      const { renderFormatsMarkdown } = await import("./render/formats-text.js");
+      const { renderFormatsMarkdown } = await import("./render/formats-markdown.js");
       out.emit(renderFormatsMarkdown(data, names));
     } else {
       const { renderFormatsText } = await import("./render/formats-text.js");

@@ -71,6 +71,9 @@ describe("audit on seed-100 (DESIGN section 4 worked example)", () => {
     // 82/85 = 0.96471 (+0.01371), 74/80 = 0.925 (-0.026).
     expect(out.nearest.map((n: any) => [n.successes, n.count])).toEqual([[78, 81], [82, 85], [74, 80]]);
     expect(out.nearest[0].distance).toBeCloseTo(78 / 81 - 0.951, 12);
+    // offset = rate - claim, signed; distance = |offset|: 74/80 lies 0.026 below
+    expect(out.nearest.map((n: any) => n.offset)).toEqual(out.nearest.map((n: any) => (n.count === 80 ? -n.distance : n.distance)));
+    expect(out.nearest[2].offset).toBeCloseTo(0.925 - 0.951, 12);
     expect(out.nearest[0].exclude).toEqual([{ class: "environment", scope: "any" }, { class: "timeout", scope: "basis" }]);
     // 12 distinct figures above, out of 2 x 2 x 81 x 2 = 648 definitions
     expect(out.searched).toEqual({ definitions: 648, distinct: 12 });

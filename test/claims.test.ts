@@ -3,7 +3,7 @@
  * at the bounds (src/claims.ts, pure).
  */
 import { describe, expect, it } from "vitest";
-import { matchesClaim, meanOfRatios, parseClaim, parseClaimsText, ratioOf, toNumber, type Fraction } from "../src/claims.js";
+import { compareDistance, matchesClaim, meanOfRatios, offsetFromClaim, parseClaim, parseClaimsText, ratioOf, toNumber, type Fraction } from "../src/claims.js";
 import { UsageError } from "../src/errors.js";
 
 const frac = (num: number, den: number): Fraction => ratioOf(num, den) as Fraction;
@@ -94,6 +94,25 @@ describe("matchesClaim: exact, bounds included", () => {
     expect(matches("86.67%", 78, 90)).toBe(true);
     // 82/94 = 0.8723
     expect(matches("86.67%", 82, 94)).toBe(false);
+  });
+});
+
+describe("offsetFromClaim and compareDistance: the one distance to a claim, exact", () => {
+  it("is rate - claimed value as a signed fraction", () => {
+    // 70/80 - 0.9 = 7/8 - 9/10 = (70 - 72)/80 = -1/40
+    expect(offsetFromClaim(ratioOf(70, 80)!, parseClaim("90%"))).toEqual({ num: -1n, den: 40n });
+    // 78/81 - 0.951 = 26/27 - 951/1000 = (26000 - 25677)/27000 = 323/27000
+    expect(offsetFromClaim(ratioOf(78, 81)!, parseClaim("95.1%"))).toEqual({ num: 323n, den: 27000n });
+  });
+
+  it("ties rates at the same exact distance on either side, which doubles tell apart", () => {
+    const claim = parseClaim("50%");
+    const below = offsetFromClaim(ratioOf(9, 20)!, claim); // 0.45: -1/20
+    const above = offsetFromClaim(ratioOf(11, 20)!, claim); // 0.55: +1/20
+    expect(compareDistance(below, above)).toBe(0);
+    // in doubles 0.5 - 0.45 and 0.55 - 0.5 differ, so an order by them would prefer one side
+    expect(Math.abs(0.45 - 0.5)).not.toBe(Math.abs(0.55 - 0.5));
+    expect(compareDistance(offsetFromClaim(ratioOf(12, 25)!, claim), below)).toBeLessThan(0); // 0.48 is nearer
   });
 });
 

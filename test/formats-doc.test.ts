@@ -1,6 +1,6 @@
 /**
  * docs/formats.md is generated from the adapters' declarations (issue 14): one
- * mapping table per format. Regenerate with `node dist/bin.js formats --markdown > docs/formats.md`.
+ * mapping table per format. Regenerate with `node dist/bin.js formats --format md > docs/formats.md`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +13,7 @@ import { denom, ROOT } from "./helpers.js";
 const doc = readFileSync(join(ROOT, "docs", "formats.md"), "utf8");
 
 describe("docs/formats.md", () => {
-  it("is what the adapters declare (regenerate: denom formats --markdown > docs/formats.md)", () => {
+  it("is what the adapters declare (regenerate: denom formats --format md > docs/formats.md)", () => {
     expect(doc).toBe(renderFormatsMarkdown(runFormats()));
   });
 
@@ -22,10 +22,14 @@ describe("docs/formats.md", () => {
     expect(sections).toEqual(ALL_FORMATS.map((f) => f.name));
   });
 
-  it("is what denom formats --markdown prints", async () => {
-    const r = await denom(["formats", "--markdown"]);
+  it("is what denom formats --format md prints (--markdown and --md: hidden aliases)", async () => {
+    const r = await denom(["formats", "--format", "md"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(doc);
+    expect((await denom(["formats", "--markdown"])).stdout).toBe(doc);
+    expect((await denom(["formats", "--help"])).stdout).not.toMatch(/--md\b|--markdown/);
+    const both = await denom(["formats", "--markdown", "--format", "json"]);
+    expect([both.code, both.stderr]).toEqual([2, expect.stringContaining("--markdown and --format json ask for two outputs")]);
   });
 
   it("holds the Harbor exception table and the retries note", () => {

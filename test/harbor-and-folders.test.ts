@@ -267,6 +267,39 @@ describe("tau2-bench dir layout (test/fixtures/tau2-split, from the MIT telecom 
   });
 });
 
+describe("a --db file with issue 14's announced_trials table (before owed_trials held both)", () => {
+  // tau2-split as above: 9 trials in all, 5 of them missing (2 of run-a, 3 of results-empty),
+  // promised by the runs' metadata; in the old layout their counts sat in announced_trials
+  it("is read with the announced trials missing, and moves them into owed_trials when written to", async () => {
+    const { Database } = await import("../src/db/database.js");
+    const dir = tempDir();
+    const file = join(dir, "old.duckdb");
+    expect((await denom(["ingest", join(FIXTURES, "tau2-split"), "--db", file])).code).toBe(0);
+    const db = await Database.open({ path: file });
+    await db.run("CREATE TABLE announced_trials AS SELECT source_id, run_id, task_id, trials FROM owed_trials WHERE promised_by = 'run_metadata'");
+    await db.run("DELETE FROM owed_trials");
+    for (const column of ["promised_by", "trials"]) await db.run(`ALTER TABLE owed_trials DROP COLUMN ${column}`);
+    // the kept layers were computed from the new layout: drop them so the figures come from the tables
+    for (const r of await db.all("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'layer_%' ORDER BY table_name")) await db.run(`DROP TABLE ${r.table_name}`);
+    db.close();
+    const read = await denom(["report", "--json", "--db", file]);
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.json().status_counts.final).toEqual({ success: 1, failure: 3, missing: 5 });
+    expect(details(read.json())["missing/announced, no record"]).toBe(5);
+    // ingest writes: the rows move into owed_trials, promised by the run's metadata
+    expect((await denom(["ingest", join(FIXTURES, "tau2-split"), "--db", file])).code).toBe(0);
+    const after = await Database.open({ path: file });
+    try {
+      expect(await after.all("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'announced_trials'")).toEqual([{ n: 0 }]);
+      // run-a: 3 tasks x 2 trials; results-empty: 3 tasks x 1 trial: one row per task
+      expect(await after.all("SELECT promised_by, count(*) AS tasks, sum(trials) AS trials FROM owed_trials GROUP BY ALL")).toEqual([{ promised_by: "run_metadata", tasks: 6, trials: 9 }]);
+    } finally {
+      after.close();
+    }
+    expect(details((await denom(["report", "--json", "--db", file])).json())["missing/announced, no record"]).toBe(5);
+  });
+});
+
 describe("AgentBench (test/fixtures/real/agentbench-medagentbench-gemini, Apache-2.0)", () => {
   it("reads runs.jsonl and error.jsonl: 68 trials, 22 errors aborted, none graded, 32 missing of 100", async () => {
     const r = await denom(["report", join(REAL_COPY, "agentbench-medagentbench-gemini"), "--expect-count", "100", "--json"]);

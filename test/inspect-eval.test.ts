@@ -379,12 +379,17 @@ describe("Inspect .json logs", () => {
 });
 
 describe("docs/formats/inspect.md", () => {
-  it("holds the mapping table as denom formats --md inspect generates it from the adapter's declarations", async () => {
+  it("holds the mapping table as denom formats --format md inspect generates it from the adapter's declarations", async () => {
     const doc = readFileSync(join(ROOT, "docs", "formats", "inspect.md"), "utf8");
-    const block = doc.slice(doc.indexOf("<!-- generated: denom formats --md inspect -->\n") + 47, doc.indexOf("<!-- end generated -->"));
-    const r = await denom(["formats", "--md", "inspect"]);
+    const mark = "<!-- generated: denom formats --format md inspect -->\n";
+    expect(doc).toContain(mark);
+    const block = doc.slice(doc.indexOf(mark) + mark.length, doc.indexOf("<!-- end generated -->"));
+    const r = await denom(["formats", "--format", "md", "inspect"]);
     expect(block).toBe(r.stdout);
     expect(r.stdout).toContain("| `.eval samples/{id}_epoch_{n}.json` | one trial |");
+    // the same section as docs/formats.md's, from the one renderer; --md is a hidden alias
+    expect(readFileSync(join(ROOT, "docs", "formats.md"), "utf8")).toContain(r.stdout);
+    expect((await denom(["formats", "--md", "inspect"])).stdout).toBe(r.stdout);
     expect((await denom(["formats"])).stdout).toContain("inspect (record)\n  Inspect AI eval log (.eval archive or .json)");
   });
 });

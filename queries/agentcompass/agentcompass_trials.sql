@@ -1,10 +1,11 @@
--- agentcompass_trials: one row per trial of AgentCompass attempts (format 'agentcompass'): its
+-- agentcompass_trials: one row per trial of AgentCompass attempts (the formats whose own views
+--   these are: format_traits.own_views 'agentcompass'): its
 --   final attempt's severity and grade, and what AgentCompass itself makes of it (seeds/003,
 --   "失败对分数的影响"): `invalidated` when any trial of its task ended on a FATAL after retries (every
 --   observation of that task is left out), else `evaluated` when the benchmark graded it, else
 --   `unavailable` (no grade: AgentCompass never fills a missing observation with a failure or
 --   0).
--- Reads: attempts, trials.
+-- Reads: attempts, trials, format_traits.
 -- attempts.extra.agentcompass_severity is set by the agentcompass adapter.
 create or replace view agentcompass_trials as
 with
@@ -16,7 +17,7 @@ ac_attempts as (
         resolved,
         score
     from attempts
-    where format = 'agentcompass'
+    semi join (select format from format_traits where own_views = 'agentcompass') as f using (format)
 ),
 
 final_attempts as (

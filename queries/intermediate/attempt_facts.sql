@@ -6,10 +6,11 @@
 --   agent event (type, name, status, time, whether it is a request still waiting, seconds until
 --   the attempt ended), the harness's phase times, and the record's own
 --   last_event/repeated_tool_calls.
--- Reads: stg_attempts, events, event_roles.
+-- Reads: stg_attempts, events, event_roles, phase_markers.
 --
 -- Event roles (reference/event_roles.sql): `phase` events are harness boundaries (the
--- Terminal-Bench adapter's agent_started, test_ended, ...) and `queue` events the
+-- Terminal-Bench adapter's agent_started, test_ended, ...; the ones that bound the agent's own
+-- phase are named in reference/phase_markers.sql, as the formats declare them) and `queue` events the
 -- harness holding the attempt back; neither is a step of the agent. Gaps and the last event are judged on the
 -- agent's own events only (`call`, `request`, `other`), so phases and queue events can
 -- never make a run look sluggish or a wait look external; only `call` events (type
@@ -57,9 +58,11 @@ timeout_events as not materialized (
         epoch(e.ts) as ts_s,
         e.name,
         e.args,
-        coalesce(r.role, 'other') as role
+        coalesce(r.role, 'other') as role,
+        m.marks as phase_mark
     from timeout_event_rows as e
     left join event_roles as r on r.event_type = lower(trim(e.type))
+    left join phase_markers as m on m.event_name = lower(e.name)
 ),
 
 per_attempt as materialized (
@@ -75,8 +78,8 @@ per_attempt as materialized (
         -- the agent's event times in time order; the trailing gap to ended_at is not between two of them
         list_sort(list(ts_s) filter (where role in ('call', 'request', 'other') and ts is not null)) as agent_times,
         count(*) filter (where role = 'phase') as phase_events,
-        min(ts) filter (where role = 'phase' and lower(name) = 'agent_started') as agent_started_at,
-        min(ts) filter (where role = 'phase' and lower(name) = 'agent_ended') as agent_ended_at,
+        min(ts) filter (where role = 'phase' and phase_mark = 'agent_start') as agent_started_at,
+        min(ts) filter (where role = 'phase' and phase_mark = 'agent_end') as agent_ended_at,
         bool_or(role = 'queue') as has_queue_events
     from timeout_events
     group by attempt_id

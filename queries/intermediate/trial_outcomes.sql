@@ -1,9 +1,9 @@
 -- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
 --   belongs to (DESIGN section 4), expected-but-missing trials included: those --expect and
---   --expect-count name, those a log owes (owed_trials: Inspect's sample_ids x epochs) and those
---   a run announces itself (announced_trials: Harbor's n_total_trials, tau2's tasks x num_trials)
---   with no record.
--- Reads: trials, owed_trials, run_logs, announced_trials, run_metadata; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
+--   --expect-count name, and those a run owes (owed_trials) with no record: promised by its log
+--   (promised_by 'run_log': Inspect's sample_ids x epochs) or by its own metadata
+--   ('run_metadata': Harbor's n_total_trials, tau2's tasks x num_trials).
+-- Reads: trials, owed_trials, run_logs, run_metadata; getvariable('expected_tasks'), getvariable('expected_count'), getvariable('group_by')
 --   (a VARCHAR list, an integer, a column name: --expect, --expect-count, --by).
 create or replace view trial_outcomes as
 with
@@ -20,7 +20,7 @@ expecting as (
     select
         getvariable('expected_tasks') is not null
             or getvariable('expected_count') is not null
-            or exists (select 1 from announced_trials) as is_expecting
+            or exists (select 1 from owed_trials where promised_by = 'run_metadata') as is_expecting
 ),
 
 run_slots as (
@@ -67,10 +67,11 @@ unnamed as (
 ),
 
 announced as (
-    -- the trials a run says it owes (announced_trials: Harbor's n_total_trials, tau2-bench's
+    -- the trials a run's metadata says it owes (Harbor's n_total_trials, tau2-bench's
     -- tasks x num_trials); a task announced twice (two copies of a file) owes the larger count
     select coalesce(run_id, '') as run_key, task_id, max(trials) as trials
-    from announced_trials
+    from owed_trials
+    where promised_by = 'run_metadata'
     group by all
 ),
 
@@ -114,7 +115,7 @@ missing_ids as (
     union
     select task_id from announced_unnamed
     union
-    select task_id from owed_trials
+    select task_id from owed_trials where promised_by = 'run_log'
 ),
 
 task_keys as (
@@ -196,7 +197,8 @@ owed as (
     from owed_trials as o
     left join log_runs as l using (run_id)
     left join task_keys as k using (task_id)
-    where not exists (select 1 from recorded as p where p.run_key = o.run_id and p.task_id = o.task_id and p.trial = o.trial)
+    where o.promised_by = 'run_log'
+        and not exists (select 1 from recorded as p where p.run_key = o.run_id and p.task_id = o.task_id and p.trial = o.trial)
         and not exists (select 1 from expected as e where e.run_key = o.run_id and e.task_id = o.task_id and e.trial = o.trial)
 ),
 

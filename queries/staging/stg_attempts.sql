@@ -1,8 +1,9 @@
 -- stg_attempts: one row per loaded attempt: status mapped (DESIGN section 3), duplicates marked
 --   (section 4), durations in seconds (section 6); `agent` and `model` default to the run's
---   metadata (Terminal-Bench's run_metadata.json) when the record names none; Harbor's trials
---   numbered per task and job in started_at order (its records carry no trial index).
--- Reads: run_metadata, attempts, status_alias; getvariable('status_map').
+--   metadata (Terminal-Bench's run_metadata.json) when the record names none; the trials of a
+--   format whose records carry no trial index (format_traits.trial_numbering 'start_order':
+--   Harbor) numbered per task and run in started_at order.
+-- Reads: run_metadata, attempts, status_alias, format_traits; getvariable('status_map').
 -- status_map holds the --status-map pairs.
 create or replace view stg_attempts as
 with
@@ -22,21 +23,26 @@ run_defaults as (
     group by run_id
 ),
 
+start_ordered as (
+    -- the formats that write no trial index (Harbor: its n_attempts repeats are exchangeable),
+    -- with the raw field that breaks a tie of starts (Harbor's trial_name)
+    select format, trial_tiebreak from format_traits where trial_numbering = 'start_order'
+),
+
 numbered as (
-    -- Harbor writes no trial index (its n_attempts repeats are exchangeable): a task's
-    -- trials of one job are numbered 0, 1, ... in started_at order, then by trial_name;
-    -- two copies of one trial (same start and name) keep one number, so they collapse
-    -- as duplicates (formats/harbor.ts)
-    select * from attempts where format is distinct from 'harbor'
+    -- such a format's trials of a task in one run are numbered 0, 1, ... in started_at order,
+    -- then by the tie-break field; two copies of one trial (same start and field) keep one
+    -- number, so they collapse as duplicates (formats/harbor.ts)
+    select a.* from attempts as a anti join start_ordered as o using (format)
     union all
-    select * replace (
+    select a.* replace (
         (dense_rank() over (
-            partition by run_id, task_id
-            order by started_at nulls last, json_extract_string(extra, '$.trial_name') nulls last
+            partition by a.format, a.run_id, a.task_id
+            order by a.started_at nulls last, json_extract_string(a.extra, '$.' || o.trial_tiebreak) nulls last
         ) - 1)::integer as trial
     )
-    from attempts
-    where format = 'harbor'
+    from attempts as a
+    join start_ordered as o using (format)
 ),
 
 loaded as (

@@ -8,7 +8,7 @@
  */
 import type { Session } from "../db/session.js";
 import type { Row } from "../db/session.js";
-import { matchesClaim, meanOfRatios, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
+import { compareDistance, matchesClaim, meanOfRatios, offsetFromClaim, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 
@@ -90,9 +90,14 @@ export interface DefinitionFigure {
   simplicity: number;
 }
 
-/** A definition near a claim that nothing reproduced; `distance` = |rate - claimed value|, a fraction. */
+/**
+ * A definition near a claim that nothing reproduced: `offset` = rate - claimed
+ * value (negative below it), `distance` = |offset|; fractions, from the exact
+ * rate (claims.ts offsetFromClaim, the one definition of a distance to a claim).
+ */
 export interface NearDefinition extends DefinitionFigure {
   distance: number;
+  offset: number;
 }
 
 /** The audit of one claim (DESIGN section 9). Rates, bounds and distances are fractions (0.875). */
@@ -313,12 +318,11 @@ function auditClaim(
     searched,
   };
   if (matches.length === 0) {
-    const value = toNumber(claim.value);
     audit.nearest = candidates
-      .filter((c) => c.exact !== null)
-      .map((c) => ({ ...c.figure, distance: Math.abs(toNumber(c.exact as Fraction) - value) }))
-      .sort((a, b) => a.distance - b.distance || Number(a.group !== null) - Number(b.group !== null) || a.simplicity - b.simplicity)
-      .slice(0, NEAREST_SHOWN);
+      .flatMap((c) => (c.exact === null ? [] : [{ figure: c.figure, offset: offsetFromClaim(c.exact, claim) }]))
+      .sort((a, b) => compareDistance(a.offset, b.offset) || Number(a.figure.group !== null) - Number(b.figure.group !== null) || a.figure.simplicity - b.figure.simplicity)
+      .slice(0, NEAREST_SHOWN)
+      .map(({ figure, offset }) => ({ ...figure, distance: Math.abs(toNumber(offset)), offset: toNumber(offset) }));
   }
   return audit;
 }

@@ -18,7 +18,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Cell, Row, Session } from "../db/session.js";
+import type { Cell, Row, RowOf, Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
 import { UsageError } from "../errors.js";
 import { readMetrics, type Interval, type RateCell } from "./report-metrics.js";
@@ -232,7 +232,7 @@ async function compareGroups(session: Session, options: CompareOptions): Promise
   const inputs = options.inputs ?? [];
   const metrics = await readMetrics(session, { by });
   const scopes = await session.select("compare/group_scopes");
-  const values = scopes.map((s) => s.group_value as string | null);
+  const values = scopes.map((s) => s.group_value);
   if (options.baselineValue === undefined || options.baselineValue === null)
     throw new UsageError(`--by ${by} needs --baseline VALUE, the group every other is compared with; values: ${listValues(values)}`);
   if (!values.includes(options.baselineValue))
@@ -242,7 +242,7 @@ async function compareGroups(session: Session, options: CompareOptions): Promise
   await session.db.run("SET VARIABLE compare_baseline = $value::VARCHAR", { value: options.baselineValue });
   const label = (v: string | null) => (v === null ? `${by} not given` : `${by}=${v}`);
   const sides = new Map<number, SideInfo>(
-    scopes.map((s, i) => [s.scope_id as number, { label: label(s.group_value as string | null), inputs, group: s.group_value as string | null, rates: metrics.groups[i].rates }]),
+    scopes.map((s, i) => [s.scope_id, { label: label(s.group_value), inputs, group: s.group_value, rates: metrics.groups[i].rates }]),
   );
   const comparisons = await readComparisons(session, sides, options.failIfWorse ?? null);
   return finish("by", by, comparisons, [await accountingOf(session, inputs)], session);
@@ -292,19 +292,19 @@ async function replaceView(session: Session, name: string, table: string): Promi
 }
 
 async function accountingOf(session: Session, inputs: string[]): Promise<CompareData["accounting"][number]> {
-  const a = (await session.selectOne("meta/accounting")) as Row;
+  const a = await session.selectOne("meta/accounting");
   return {
     inputs,
-    lines: a.lines as number,
-    records: a.records as number,
-    rejected: a.rejected as number,
-    duplicates: a.duplicates as number,
-    broken_sources: a.broken_sources as number,
+    lines: a.lines,
+    records: a.records,
+    rejected: a.rejected,
+    duplicates: a.duplicates,
+    broken_sources: a.broken_sources,
   };
 }
 
 async function finish(mode: CompareData["mode"], by: GroupKey | null, comparisons: Comparison[], accounting: CompareData["accounting"], session: Session): Promise<CompareData> {
-  const z = (await session.selectOne("compare/settings")) as Row;
+  const z = await session.selectOne("compare/settings");
   return {
     mode,
     by,
@@ -312,7 +312,7 @@ async function finish(mode: CompareData["mode"], by: GroupKey | null, comparison
     accounting,
     rejected: accounting.reduce((s, a) => s + a.rejected, 0),
     broken_sources: accounting.reduce((s, a) => s + a.broken_sources, 0),
-    method: { z: z.z as number, z_power: z.z_power as number, tests: TEST_METHODS },
+    method: { z: z.z, z_power: z.z_power, tests: TEST_METHODS },
   };
 }
 
@@ -321,7 +321,7 @@ type SideInfo = { label: string; inputs: string[]; group: string | null; rates: 
 /** Reads every pairing of the session's compare_pairings. */
 async function readComparisons(session: Session, sides: Map<number, SideInfo>, failIfWorse: CellName | null): Promise<Comparison[]> {
   const pairings = await session.select("compare/pairings");
-  const names = new Map((await session.select("compare/side_names")).map((r) => [r.side_id as number, r]));
+  const names = new Map((await session.select("compare/side_names")).map((r) => [r.side_id, r]));
   const coverage = await session.select("compare/coverage");
   const unpaired = await session.select("compare/unpaired_tasks");
   const cells = await session.select("compare/cells");
@@ -334,17 +334,17 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
     const id = p.pairing_id;
     const side = (sideId: number, role: "baseline" | "candidate"): CompareSide => {
       const info = sides.get(sideId)!;
-      const n = names.get(sideId) ?? {};
+      const n = names.get(sideId);
       return {
         letter: role === "baseline" ? "A" : "B",
         role,
         label: info.label,
         inputs: info.inputs,
         group: info.group,
-        agents: (n.agents ?? []) as string[],
-        models: (n.models ?? []) as string[],
-        tasks: (n.tasks ?? 0) as number,
-        trials: (n.trials ?? 0) as number,
+        agents: n?.agents ?? [],
+        models: n?.models ?? [],
+        tasks: n?.tasks ?? 0,
+        trials: n?.trials ?? 0,
         rates: info.rates,
       };
     };
@@ -355,30 +355,30 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
     const compareCells = mine(cells).map(cellOf);
     const fail = failIfWorse ? compareCells.find((c) => c.basis === failIfWorse.basis && c.denominator === failIfWorse.denominator)! : null;
     return {
-      baseline: side(p.baseline_side as number, "baseline"),
-      candidate: side(p.candidate_side as number, "candidate"),
+      baseline: side(p.baseline_side, "baseline"),
+      candidate: side(p.candidate_side, "candidate"),
       coverage: {
-        common_tasks: cov.common_tasks as number,
-        only_baseline: cov.only_baseline as number,
-        only_candidate: cov.only_candidate as number,
-        baseline_trials: cov.baseline_trials as number,
-        candidate_trials: cov.candidate_trials as number,
-        baseline_trials_paired: cov.baseline_trials_paired as number,
-        candidate_trials_paired: cov.candidate_trials_paired as number,
-        only_baseline_tasks: mine(unpaired).filter((u) => u.side === "baseline").map((u) => u.task_id as string),
-        only_candidate_tasks: mine(unpaired).filter((u) => u.side === "candidate").map((u) => u.task_id as string),
+        common_tasks: cov.common_tasks,
+        only_baseline: cov.only_baseline,
+        only_candidate: cov.only_candidate,
+        baseline_trials: cov.baseline_trials,
+        candidate_trials: cov.candidate_trials,
+        baseline_trials_paired: cov.baseline_trials_paired,
+        candidate_trials_paired: cov.candidate_trials_paired,
+        only_baseline_tasks: mine(unpaired).filter((u) => u.side === "baseline").map((u) => u.task_id),
+        only_candidate_tasks: mine(unpaired).filter((u) => u.side === "candidate").map((u) => u.task_id),
       },
       cells: compareCells,
       ranking_flips: mine(flips).length > 0,
       flips: mine(flips).map((f) => {
         const between = (side: string) =>
-          removed(side, f.lead_basis as string)
-            .filter((r) => (r.step as number) > Math.min(f.lead_step as number, f.trail_step as number) && (r.step as number) <= Math.max(f.lead_step as number, f.trail_step as number))
+          removed(side, f.lead_basis)
+            .filter((r) => (r.step) > Math.min(f.lead_step, f.trail_step) && (r.step) <= Math.max(f.lead_step, f.trail_step))
             .map(removedOf);
         const att = (side: string) => mine(attribution).find((a) => a.side === side);
         return {
-          lead: { basis: f.lead_basis as Basis, denominator: f.lead_denominator as Denominator, difference: f.lead_difference as number },
-          trail: { basis: f.trail_basis as Basis, denominator: f.trail_denominator as Denominator, difference: f.trail_difference as number },
+          lead: { basis: f.lead_basis as Basis, denominator: f.lead_denominator as Denominator, difference: f.lead_difference },
+          trail: { basis: f.trail_basis as Basis, denominator: f.trail_denominator as Denominator, difference: f.trail_difference },
           removed: f.same_basis ? { baseline: between("baseline"), candidate: between("candidate") } : { baseline: [], candidate: [] },
           rescued: f.same_basis ? null : { baseline: num(att("baseline")?.trials_rescued), candidate: num(att("candidate")?.trials_rescued) },
         };
@@ -388,10 +388,10 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
         candidate: attributionOf(mine(attribution).find((a) => a.side === "candidate"), removed("candidate", "final")),
       },
       discordant_tasks: mine(discordant).map((d) => ({
-        task_id: d.task_id as string,
-        baseline: { successes: d.baseline_successes as number, count: d.baseline_count as number, share: d.baseline_share as number, outcomes: d.baseline_outcomes as string },
-        candidate: { successes: d.candidate_successes as number, count: d.candidate_count as number, share: d.candidate_share as number, outcomes: d.candidate_outcomes as string },
-        difference: d.difference as number,
+        task_id: d.task_id,
+        baseline: { successes: d.baseline_successes, count: d.baseline_count, share: d.baseline_share, outcomes: d.baseline_outcomes },
+        candidate: { successes: d.candidate_successes, count: d.candidate_count, share: d.candidate_share, outcomes: d.candidate_outcomes },
+        difference: d.difference,
       })),
       fail_if_worse: fail
         ? { cell: `${fail.basis}/${fail.denominator}`, worse: fail.ci95 !== null && fail.ci95[1] < 0, ci95: fail.ci95 }
@@ -408,38 +408,38 @@ function interval(v: Cell | undefined): Interval {
   return Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null;
 }
 
-function cellOf(r: Row): CompareCell {
+function cellOf(r: RowOf<"compare/cells">): CompareCell {
   return {
     basis: r.basis as Basis,
     denominator: r.denominator as Denominator,
-    tasks: r.tasks as number,
-    baseline: { successes: r.baseline_successes as number, count: r.baseline_count as number, rate: r.baseline_rate as number | null },
-    candidate: { successes: r.candidate_successes as number, count: r.candidate_count as number, rate: r.candidate_rate as number | null },
-    difference: r.difference as number | null,
-    se: r.se as number | null,
+    tasks: r.tasks,
+    baseline: { successes: r.baseline_successes, count: r.baseline_count, rate: r.baseline_rate },
+    candidate: { successes: r.candidate_successes, count: r.candidate_count, rate: r.candidate_rate },
+    difference: r.difference,
+    se: r.se,
     ci95: interval(r.ci95),
     test: r.test as CompareCell["test"],
-    p_value: r.p_value as number | null,
-    discordant: { baseline_only: r.baseline_only as number, candidate_only: r.candidate_only as number },
-    mde80: r.mde80 as number | null,
-    tasks_needed: r.tasks_needed as number | null,
+    p_value: r.p_value,
+    discordant: { baseline_only: r.baseline_only, candidate_only: r.candidate_only },
+    mde80: r.mde80,
+    tasks_needed: r.tasks_needed,
   };
 }
 
-function removedOf(r: Row): Removed {
+function removedOf(r: RowOf<"compare/removals">): Removed {
   return {
     denominator: r.denominator as Denominator,
-    fault: r.fault as string,
-    status: r.status as string,
-    status_detail: r.status_detail as string | null,
-    timeout_cause: r.timeout_cause as string | null,
-    reason: r.reason as string,
-    trials: r.trials as number,
+    fault: r.fault,
+    status: r.status,
+    status_detail: r.status_detail,
+    timeout_cause: r.timeout_cause,
+    reason: r.reason,
+    trials: r.trials,
   };
 }
 
-function attributionOf(a: Row | undefined, removed: Row[]): Attribution {
-  const n = (k: string) => num(a?.[k]);
+function attributionOf(a: RowOf<"compare/attribution"> | undefined, removed: RowOf<"compare/removals">[]): Attribution {
+  const n = (k: keyof RowOf<"compare/attribution">) => num(a?.[k]);
   return {
     trials: n("trials"),
     successes: n("successes"),
@@ -453,7 +453,7 @@ function attributionOf(a: Row | undefined, removed: Row[]): Attribution {
     flaky: {
       tasks_with_several_trials: n("tasks_with_several_trials"),
       tasks_disagreeing: n("tasks_disagreeing"),
-      share: (a?.flaky_share ?? null) as number | null,
+      share: (a?.flaky_share ?? null),
     },
     removed: removed.map(removedOf),
   };

@@ -70,11 +70,11 @@ export function parseCondition(text: string, bound: "min" | "max"): GateConditio
 /** Judges every condition on the session's runs, in the order given. Throws UsageError without a condition. */
 export async function runGate(session: Session, options: GateOptions): Promise<GateData> {
   if (!options.conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
-  const figures = new Map((await session.select("gate/gate_figures")).map((r) => [r.figure as string, r]));
-  const accounting = (await session.selectOne("meta/accounting"))!;
+  const figures = new Map((await session.select("gate/gate_figures")).map((r) => [r.figure, r]));
+  const accounting = await session.selectOne("meta/accounting");
   const conditions = options.conditions.map((c): GateResult => {
     const f = figures.get(c.figure);
-    const value = (f?.value ?? null) as number | null;
+    const value = f?.value ?? null;
     const passed = value !== null && (c.bound === "min" ? value >= c.threshold : value <= c.threshold);
     return {
       condition: `${c.figure} ${c.bound === "min" ? ">=" : "<="} ${c.threshold}`,
@@ -82,15 +82,15 @@ export async function runGate(session: Session, options: GateOptions): Promise<G
       bound: c.bound,
       threshold: c.threshold,
       value,
-      numerator: (f?.numerator ?? null) as number | null,
-      denominator: (f?.denominator ?? null) as number | null,
+      numerator: f?.numerator ?? null,
+      denominator: f?.denominator ?? null,
       passed,
     };
   });
   return {
     passed: conditions.every((c) => c.passed),
     conditions,
-    rejected: accounting.rejected as number,
-    broken_sources: accounting.broken_sources as number,
+    rejected: accounting.rejected,
+    broken_sources: accounting.broken_sources,
   };
 }

@@ -91,17 +91,10 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       { cause: e },
     );
   });
-  const db = session.db;
   const { result, committed } = session.loaded;
   try {
-    const added = committed
-      ? ((await db.all(
-          "SELECT name, sha256, lines, records, rejected, attempts, adapter FROM sources WHERE source_id >= $first ORDER BY source_id",
-          { first },
-        )) as unknown as AddedSource[])
-      : [];
-    // table counts, not the views: the figures are report's job, and some views are costly on big files
-    const summary = await db.one("SELECT count(*) AS sources, coalesce(sum(records), 0) AS records, coalesce(sum(attempts), 0) AS attempts FROM sources");
+    const added: AddedSource[] = committed ? await session.select("ingest/added_sources", { first }) : [];
+    const summary = await session.selectOne("ingest/database_totals");
     return {
       db: options.db,
       added,
@@ -109,7 +102,7 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       rejected: result.rejected,
       broken_sources: result.broken,
       committed,
-      database: summary as unknown as IngestData["database"],
+      database: summary,
     };
   } finally {
     session.close();

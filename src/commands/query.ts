@@ -8,8 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { countStatements, isLockedDown, lockDown, refusal } from "../db/sandbox.js";
-import { cellConverter, copyTo, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
+import { cellConverter, copyTo, countStatements, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
@@ -68,27 +67,9 @@ export async function runQueryCsv(session: Session, sql: string, neutraliseFormu
  * kept in the file. Tables first by name, then views in the order queries/ creates them.
  */
 export async function readSchema(session: Session): Promise<Relation[]> {
-  return withDatabase(session, async (db) => {
-    const rows = await db.all(
-      `WITH relations AS (
-         SELECT database_name, table_name AS name, 'table' AS kind, table_oid AS oid
-         FROM duckdb_tables() WHERE NOT internal AND NOT temporary
-         UNION ALL
-         SELECT database_name, view_name, 'view', view_oid
-         FROM duckdb_views() WHERE NOT internal AND NOT temporary
-       ),
-       visible AS (
-         SELECT * FROM relations
-         WHERE database_name = 'memory' OR kind = 'table'
-         QUALIFY row_number() OVER (PARTITION BY name ORDER BY database_name = 'memory' DESC) = 1
-       )
-       SELECT v.name, v.kind, list(struct_pack(name := c.column_name, type := c.data_type) ORDER BY c.column_index) AS columns
-       FROM visible AS v
-       JOIN duckdb_columns() AS c ON c.database_name = v.database_name AND c.schema_name = 'main' AND c.table_name = v.name
-       GROUP BY v.name, v.kind, v.oid
-       ORDER BY v.kind, CASE WHEN v.kind = 'table' THEN v.name END, v.oid`,
-    );
-    return rows as unknown as Relation[];
+  return withDatabase(session, async () => {
+    const rows = await session.select("query/schema");
+    return rows.map((r) => ({ ...r, kind: r.kind as Relation["kind"] }));
   });
 }
 

@@ -88,12 +88,12 @@ export const CHART_SELECTS: readonly string[] = [
 
 /** Reads the chart figures from an open session. Throws DenomError when a query file fails. */
 export async function readChartData(session: Session): Promise<ChartData> {
-  const waterfall = (await session.select("report/denominator_waterfall")) as unknown as WaterfallBar[];
-  const duration_histogram = (await session.select("report/duration_histogram")) as unknown as HistogramBin[];
-  const waffle_trials = ((await session.selectOne("report/waffle_trials"))?.trials ?? 0) as number;
+  const waterfall = (await session.select("report/denominator_waterfall")).map((b) => ({ ...b, basis: b.basis as WaterfallBar["basis"], part: b.part as WaterfallBar["part"] }));
+  const duration_histogram: HistogramBin[] = await session.select("report/duration_histogram");
+  const waffle_trials = (await session.selectOne("report/waffle_trials")).trials;
   const large = waffle_trials > WAFFLE_CELLS;
-  const waffle = large ? [] : ((await session.select("report/trial_waffle")) as unknown as WaffleCell[]);
-  const task_blocks = large ? ((await session.select("report/task_block_status")) as unknown as TaskBlock[]) : [];
+  const waffle: WaffleCell[] = large ? [] : await session.select("report/trial_waffle");
+  const task_blocks: TaskBlock[] = large ? await session.select("report/task_block_status") : [];
   const all = await readTimeouts(session, null);
   return { waterfall, duration_histogram, waffle_trials, waffle, task_blocks, timeouts: all.slice(0, TIMEOUTS_LISTED), timeouts_total: all.length };
 }

@@ -286,7 +286,8 @@ async function readInventory(session: Session, expected: Expectation | null): Pr
   // each list: its first INVENTORY_LISTED rows, and (listed_of) how many there are in all
   const list = async <N extends "report/missing_tasks" | "report/unexpected_tasks" | "report/incomplete_tasks">(name: N) => {
     const found = await session.select(name, { limit: INVENTORY_LISTED });
-    const total = found[0]?.listed_of ?? 0;
+    // listed_of is an int of each of the three rows (rows.ts); a generic N leaves its type unresolved
+    const total = Number(found[0]?.listed_of ?? 0);
     const rows = found.map(({ listed_of: _, ...row }) => row);
     return { rows, left: total - rows.length };
   };

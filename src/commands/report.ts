@@ -149,33 +149,25 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   denominator_steps: { basis: string; denominator: string; removed: number | null }[];
   unrecognized_statuses: { value: string; attempts: number }[];
   rejects: { source: string; line: number; location: string | null; reason: string }[];
-  /** AgentCompass's own verdict per run of AgentCompass attempts (view agentcompass_verdict); empty without any */
-  agentcompass_verdict: AgentCompassVerdict[];
+  /** each harness's own verdict, in the formats' order (FormatAdapter.verdict); JSON: one key each (render/report-json.ts) */
+  verdicts: HarnessVerdict[];
   /** the HTML report's chart figures (report-charts.ts); only with `charts`, never in --json */
   charts?: ChartData;
 }
 
 /**
- * One run as AgentCompass itself judges it (seeds/003, "运行失败时"): with any task
- * invalidated by a final FATAL the evaluation failed and `value` is null, and
- * `reference_value` is the figure over the tasks not invalidated; otherwise
- * `value` is the formal figure and `reference_value` null. Both are `passes /
- * evaluated` (fractions; null over 0). Counts are trials (AgentCompass's logical
- * attempts): `trials = evaluated + unavailable + invalidated`; `errors` is counted apart.
+ * A harness's own verdict on its runs (FormatAdapter.verdict: AgentCompass's),
+ * read whatever the inputs: `rows` (empty when no run is that harness's) go
+ * under `key` in `denom report --json`; `heading` and `lines` (indented as the
+ * text report prints them) are what the renderers show when there is a row.
  */
-export interface AgentCompassVerdict {
-  run_id: string | null;
-  evaluation_failed: boolean;
-  value: number | null;
-  reference_value: number | null;
-  tasks: number;
-  tasks_invalidated: number;
-  trials: number;
-  evaluated: number;
-  unavailable: number;
-  invalidated: number;
-  errors: number;
-  passes: number;
+export interface HarnessVerdict {
+  /** the format that declared it */
+  format: string;
+  key: string;
+  heading: string;
+  rows: Row[];
+  lines: string[];
 }
 
 /** How many rejects the report lists (all are in the rejects table and `denom export --what rejects`). */
@@ -204,53 +196,65 @@ export async function readReport(
   const { rates, ...metrics } = await readMetrics(session, options);
   const statusRows = await session.select("report/status_counts");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
-  for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status as string] = r.trials as number;
+  for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status] = r.trials;
   const status_detail_counts = (await session.select("report/status_detail_counts")).map((r) => ({
-    status: r.status as string,
-    status_detail: r.status_detail as string | null,
-    first: r.first_trials as number,
-    final: r.final_trials as number,
+    status: r.status,
+    status_detail: r.status_detail,
+    first: r.first_trials,
+    final: r.final_trials,
   }));
   const transitions = (await session.select("report/transitions")).map((r) => ({
-    first: r.first_status as string,
-    final: r.final_status as string,
-    count: r.trials as number,
+    first: r.first_status,
+    final: r.final_status,
+    count: r.trials,
   }));
   const timeout_causes: Record<string, number> = {};
   const timeout_cause_shares: Record<string, number | null> = {};
   for (const r of await session.select("report/timeout_causes")) {
-    timeout_causes[r.timeout_cause as string] = r.attempts as number;
-    timeout_cause_shares[r.timeout_cause as string] = r.share as number | null;
+    timeout_causes[r.timeout_cause] = r.attempts;
+    timeout_cause_shares[r.timeout_cause] = r.share;
   }
   const diagnostics: ReportData["diagnostics"] = await session.selectOne("report/diagnostics");
   const timeout_rate: ReportData["timeout_rate"] = await session.selectOne("report/timeout_rate");
   const denominator_steps: ReportData["denominator_steps"] = await session.select("report/denominator_steps");
   const unrecognized_statuses = (await session.select("report/unrecognized_statuses")).map((r) => ({
-    value: r.raw_status as string,
-    attempts: r.attempts as number,
+    value: r.raw_status,
+    attempts: r.attempts,
   }));
   const rejects: ReportData["rejects"] = await session.select("report/rejects", { limit: REJECTS_LISTED });
-  const agentcompass_verdict: AgentCompassVerdict[] = await session.select("report/agentcompass_verdict");
-  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, agentcompass_verdict, ...metrics };
+  const verdicts = await readVerdicts(session);
+  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, verdicts, ...metrics };
+}
+
+/** The verdict of every format that declares one (FormatAdapter.verdict), in the formats' order. */
+async function readVerdicts(session: Session): Promise<HarnessVerdict[]> {
+  const verdicts: HarnessVerdict[] = [];
+  for (const f of ALL_FORMATS) {
+    const hook = "verdict" in f ? f.verdict : undefined;
+    if (!hook) continue;
+    const rows = await session.select(hook.select);
+    verdicts.push({ format: f.name, key: hook.key, heading: hook.heading, rows, lines: rows.length ? hook.describe(rows) : [] });
+  }
+  return verdicts;
 }
 
 /** The meta block (DESIGN section 9), also the header of every export. */
 export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
-  const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r: Record<string, unknown>) => ({
-    name: r.name as string,
-    reason: r.reason as string,
+  const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r) => ({
+    name: r.name,
+    reason: r.reason,
     top_keys: typeof r.top_keys === "string" ? (JSON.parse(r.top_keys) as string[]) : null,
   }));
-  const summary = (await session.selectOne("meta/run_summary")) as Row;
+  const summary = await session.selectOne("meta/run_summary");
   const timeout_limits: Meta["timeout_limits"] = await session.select("meta/timeout_limits");
-  const policy = (await session.selectOne("meta/retry_policy")) as Row;
+  const policy = await session.selectOne("meta/retry_policy");
   const retried: Record<string, number> = {};
-  for (const s of (policy.retried_statuses ?? []) as { status: string; attempts: number }[]) retried[s.status] = s.attempts;
+  for (const s of policy.retried_statuses ?? []) retried[s.status] = s.attempts;
   const denominators: Meta["definitions"]["denominators"] = await session.select("meta/denominators");
   const exclusions: Removal[] = await session.select("meta/exclusions");
   const secrets_masked: Meta["secrets_masked"] = await session.select("meta/secrets_masked");
-  const run_logs = (await session.select("meta/run_logs")) as unknown as RunLogInfo[];
+  const run_logs: RunLogInfo[] = await session.select("meta/run_logs");
   return {
     ...(await readNotices(session)),
     tool: `denom ${VERSION}`,
@@ -258,15 +262,15 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
     skipped_files,
     notes: formatNotes(sources.map((s) => s.adapter)),
     run_logs,
-    window: { start: summary.window_start as string | null, end: summary.window_end as string | null },
+    window: { start: summary.window_start, end: summary.window_end },
     tasks: num(summary.tasks),
     trials: num(summary.trials),
     attempts: num(summary.attempts),
     runs: num(summary.runs),
-    concurrency: (summary.concurrency as number | null) ?? null,
+    concurrency: summary.concurrency ?? null,
     timeout_limits,
     retry_policy: {
-      max_attempts: (policy.max_attempts as number | null) ?? null,
+      max_attempts: policy.max_attempts ?? null,
       trials_retried: num(policy.trials_retried),
       retried_statuses: retried,
     },

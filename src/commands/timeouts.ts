@@ -5,7 +5,7 @@
  * and every figure come from that view; this module only words them.
  */
 import type { Session } from "../db/session.js";
-import type { Row } from "../db/session.js";
+import type { RowOf } from "../db/session.js";
 import type { Thresholds, TimeoutCause } from "../definitions.js";
 import { percent, plural, seconds } from "../render/format.js";
 import type { RunsOptions } from "../ingest/runs.js";
@@ -85,16 +85,6 @@ export interface TimeoutsData {
   broken_sources: number;
 }
 
-/** The view's columns that a TimeoutRow carries as they are. */
-const VIEW_COLUMNS = [
-  "rules_fired", "evidence_source", "timeout_limit_s", "agent_event_count",
-  "queue_wait_s", "queue_wait_share", "queued_event_s", "queued_event_share", "waiting_s", "waiting_share", "queue_reason",
-  "agent_never_started", "setup_s", "agent_phase_s",
-  "last_event_type", "last_event_name", "last_event_status", "last_event_at", "is_waiting_request", "last_event_age_s",
-  "repeated_call_count", "repeated_call_name", "repeated_call_args",
-  "gap_count", "first_third_gap_mean_s", "last_third_gap_mean_s", "gap_ratio",
-];
-
 /**
  * Loads the inputs and lists every kept timeout attempt (duplicates dropped), ordered
  * by cause in rule order, then run, task, trial and attempt.
@@ -114,21 +104,18 @@ export async function runTimeouts(session: Session, options: TimeoutsOptions): P
 
 /** Reads the timeout rows from a database whose views are in place. */
 export async function readTimeouts(session: Session, cause: TimeoutCause | null): Promise<TimeoutRow[]> {
-  await session.need(["attempt_timeout_cause", "attempts_classified"]);
-  const rows = await session.db.all(
-    `SELECT a.run_id, a.task_id, a.trial, a.attempt, c.timeout_cause AS cause, a.started_at, a.ended_at,
-            ${VIEW_COLUMNS.map((col) => `c.${col}`).join(", ")}
-     FROM attempt_timeout_cause AS c
-     JOIN attempts_classified AS a USING (attempt_id)
-     ${cause ? "WHERE c.timeout_cause = $cause" : ""}
-     ORDER BY c.cause_order, a.run_key, a.task_id, a.trial, a.attempt`,
-    cause ? { cause } : undefined,
-  );
+  const rows = await session.select("timeouts/timeout_attempts", { cause });
   return rows.map(toTimeoutRow);
 }
 
-function toTimeoutRow(r: Row): TimeoutRow {
-  const figures = r as unknown as Omit<TimeoutRow, "evidence">;
+function toTimeoutRow(r: RowOf<"timeouts/timeout_attempts">): TimeoutRow {
+  // the three columns of a closed vocabulary, named by the view (attempt_timeout_cause)
+  const figures = {
+    ...r,
+    cause: r.cause as TimeoutCause,
+    evidence_source: r.evidence_source as TimeoutRow["evidence_source"],
+    queue_reason: r.queue_reason as TimeoutRow["queue_reason"],
+  };
   const { run_id, task_id, trial, attempt, cause, ...rest } = figures;
   // identity, cause and evidence first: what a reader of the JSON looks at
   return { run_id, task_id, trial, attempt, cause, evidence: describeEvidence(figures), ...rest };

@@ -1,6 +1,6 @@
 /**
  * The tables denom loads (DESIGN section 1): `sources`, `attempts`, `events`,
- * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `announced_trials`, `skipped_files`, `duplicate_keys` and `masked_secrets`, with their
+ * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys` and `masked_secrets`, with their
  * columns in order. This is the one declaration of them: CREATE TABLE, the
  * check of a kept `--db` file and the loader's appenders all come from it
  * (src/ingest/loader.ts checks at load that the attempts columns follow the
@@ -57,10 +57,15 @@ export const TABLES: Record<string, Column[]> = {
     c("status", "VARCHAR"), c("error_message", "VARCHAR"), c("total_samples", "BIGINT"), c("completed_samples", "BIGINT"),
     c("incomplete", "BOOLEAN"), c("owed_trials", "BIGINT"), c("dict_score_trials", "BIGINT"), c("score_keys", "VARCHAR"), c("detail", "VARCHAR"),
   ],
-  // the trials a log owes (Inspect: dataset.sample_ids x epochs); those with no attempt enter total as missing
-  owed_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER")],
-  // trials a run says it owes (formats/types.ts RunMetadata.announced): task_id null = that many in all, tasks unnamed
-  announced_trials: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trials", "BIGINT")],
+  // the trials a run owes (formats/types.ts OwedTrials); those with no attempt enter total as missing.
+  // One row: a trial of a task (`trial`), or `trials` of a task (0..trials-1), or (task_id null) of the
+  // run in all. promised_by: who said so, `run_log` (a log's own header: Inspect's sample_ids x epochs)
+  // or `run_metadata` (a run's description: Harbor's n_total_trials, tau2-bench's tasks x num_trials).
+  // trials and promised_by came after kept files were written (stored.ts LATE_COLUMNS)
+  owed_trials: [
+    c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("task_id", "VARCHAR"), c("trial", "INTEGER"),
+    c("trials", "BIGINT"), c("promised_by", "VARCHAR"),
+  ],
   // top_keys: a JSON list of the top-level keys of a side file no format reads (null for other skips)
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR"), c("top_keys", "VARCHAR")],
   // keys written twice in one JSON object (issue 15): one row per repeat; the last value was read, as JSON.parse does

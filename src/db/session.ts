@@ -37,6 +37,7 @@ export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
 export { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
 export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
+export { countStatements, isLockedDown, lockDown, refusal } from "./sandbox.js";
 
 /** How to open a session, and what to load into it. */
 export interface SessionOptions<T> {
@@ -140,10 +141,7 @@ export class Session<T = unknown> {
    * Runs the named SELECT `queries/select/<name>.sql` (e.g. `report/status_counts`)
    * with `params` bound to its `$name` parameters, after creating what it reads.
    */
-  async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]>;
-  /** A named SELECT whose row src/db/rows.ts does not declare yet: untyped rows. */
-  async select(name: string, params?: Params): Promise<Row[]>;
-  async select(name: string, params?: Params): Promise<Row[]> {
+  async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
     await this.need(query.reads);
@@ -154,13 +152,11 @@ export class Session<T = unknown> {
       throw new DenomError(`queries/select/${name}.sql: ${(e as Error).message}`);
     }
     // the one place a row gets its type: SELECT_ROWS, checked against DESCRIBE (test/select-rows.test.ts)
-    return rows;
+    return rows as RowOf<N>[];
   }
 
   /** The first row of select(name); throws DenomError when the query gave none (each of these gives one). */
-  async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>>;
-  async selectOne(name: string, params?: Params): Promise<Row>;
-  async selectOne(name: string, params?: Params): Promise<Row> {
+  async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>> {
     const row = (await this.select(name, params))[0];
     if (!row) throw new DenomError(`queries/select/${name}.sql: no row`);
     return row;
@@ -237,8 +233,9 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest
     const loaded = (await options.load?.(db)) as T;
-    // 3. definitions
+    // 3. definitions, and the threads the relations are computed on
     await setDefinitions(db, options.definitions);
+    if (!options.read && !options.write) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
     const session = new Session(db, catalog, loaded, kept);
@@ -248,6 +245,20 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     db.close();
     throw e;
   }
+}
+
+/**
+ * Loaded attempts up to which a session computes its relations on one DuckDB
+ * thread, whatever it loaded on. The layers are many statements over a few row
+ * groups each: on two threads they cost about 45% more CPU for 190,924 attempts
+ * (200 MB, bench/phases.mjs) and finished later on the shared machine.
+ */
+export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
+
+/** Step 3: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
+async function setComputeThreads(db: Database): Promise<void> {
+  const row = await db.one("SELECT count(*) AS n FROM attempts");
+  if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
 }
 
 /** Runs the statement of one file of queries/; a failure names the file. */

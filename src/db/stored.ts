@@ -38,12 +38,18 @@ export async function openStoredForReading(path: string, writable: Writable = {}
     // a file someone else wrote may hold views that read files or URLs: nothing outside runs
     await lockDown(db, writable);
     const stored = await storedColumns(db, STORED);
-    await createTables(db, checkTables(stored, path, "read"));
+    const absent = checkTables(stored, path, "read");
+    await createTables(db, absent);
     const late = new Map<string, string[]>();
-    for (const [table, column, type] of lateColumnsMissing(stored)) late.set(table, [...(late.get(table) ?? []), `NULL::${type} AS ${column}`]);
-    for (const [table, columns] of late) {
-      // the file is read-only: a view of the same name, first on the search path, adds the columns as NULL
-      await db.run(`CREATE VIEW memory.main.${table} AS SELECT *, ${columns.join(", ")} FROM ${STORED}.main.${table}`);
+    for (const [table, column, type, value] of lateColumnsMissing(stored)) late.set(table, [...(late.get(table) ?? []), `${value ?? "NULL"}::${type} AS ${column}`]);
+    const merged = mergedTablesPresent(stored);
+    for (const table of new Set([...late.keys(), ...merged.map((m) => m.into)])) {
+      const own = absent.includes(table) ? [] : [`SELECT *${late.has(table) ? `, ${late.get(table)!.join(", ")}` : ""} FROM ${STORED}.main.${table}`];
+      const parts = [...own, ...merged.filter((m) => m.into === table).map((m) => `SELECT ${m.columns} FROM ${STORED}.main.${m.table}`)];
+      // the file is read-only: a view of the same name, first on the search path, adds the
+      // late columns (NULL or their value for older rows) and the rows of a table merged into it
+      if (absent.includes(table)) await db.run(`DROP TABLE memory.main.${table}`);
+      await db.run(`CREATE VIEW memory.main.${table} AS ${parts.join(" UNION ALL ")}`);
     }
     return db;
   } catch (e) {
@@ -64,7 +70,14 @@ export async function openStoredForWriting(path: string): Promise<Database> {
     const stored = await storedColumns(db, String(current?.name));
     // a table created here has every column: only the tables already in the file can lack a late one
     await createTables(db, checkTables(stored, path, "write"));
-    for (const [table, column, type] of lateColumnsMissing(stored)) await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    for (const [table, column, type, value] of lateColumnsMissing(stored)) {
+      await db.run(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+      if (value) await db.run(`UPDATE ${table} SET ${column} = ${value}`);
+    }
+    for (const m of mergedTablesPresent(stored)) {
+      await db.run(`INSERT INTO ${m.into} SELECT ${m.columns} FROM ${m.table}`);
+      await db.run(`DROP TABLE ${m.table}`);
+    }
     return db;
   } catch (e) {
     db.close();
@@ -97,23 +110,44 @@ function checkDuckdbFile(path: string): void {
 
 /**
  * Columns added to a table after files were written with it: a file without
- * one is still read (the column is NULL) and, when written to, gains it.
- * [table, column, type]; each must be its table's last columns, in order.
+ * one is still read (the column is NULL, or `value` when given: what every row
+ * written before meant) and, when written to, gains it.
+ * [table, column, type, value?]; each must be its table's last columns, in order.
  */
-const LATE_COLUMNS: readonly (readonly [string, string, string])[] = [
+type LateColumn = readonly [string, string, string, string?];
+const LATE_COLUMNS: readonly LateColumn[] = [
   ["sources", "adapter", "VARCHAR"],
   // issue 13 (schema.ts: after the attempts counts)
   ["attempts", "waiting_s", "DOUBLE"],
   ["attempts", "invocation", "VARCHAR"],
   ["skipped_files", "top_keys", "VARCHAR"],
+  // issue 19: the trials a run's metadata announces joined the trials a log owes; the rows before were a log's
+  ["owed_trials", "trials", "BIGINT"],
+  ["owed_trials", "promised_by", "VARCHAR", "'run_log'"],
 ];
 
+/**
+ * Tables of older files whose rows now live in another table: `table`'s rows
+ * are `into`'s, as the SELECT list `columns` (in `into`'s column order) makes
+ * them. Read through a view; moved into `into` (and `table` dropped) when the
+ * file is written to.
+ */
+const MERGED_TABLES: readonly { table: string; into: string; columns: string }[] = [
+  // issue 14's announced_trials (run_id, task_id, trials): owed_trials promised by the run's metadata
+  { table: "announced_trials", into: "owed_trials", columns: "source_id, run_id, task_id, NULL::INTEGER AS trial, trials, 'run_metadata' AS promised_by" },
+];
+
+/** The MERGED_TABLES that the file holds. */
+function mergedTablesPresent(stored: StoredColumns): (typeof MERGED_TABLES)[number][] {
+  return MERGED_TABLES.filter((m) => stored.has(m.table));
+}
+
 /** The LATE_COLUMNS that the tables of the file lack (a table the file lacks altogether is created whole). */
-function lateColumnsMissing(stored: StoredColumns): (readonly [string, string, string])[] {
+function lateColumnsMissing(stored: StoredColumns): LateColumn[] {
   return LATE_COLUMNS.filter(([table, column]) => stored.has(table) && !stored.get(table)!.has(column));
 }
 
-/** The columns of each declared table (TABLES) that `database` holds, by table; a table it lacks is absent. */
+/** The columns of each declared table (TABLES, and the MERGED_TABLES of older files) that `database` holds, by table; a table it lacks is absent. */
 type StoredColumns = Map<string, Set<string>>;
 
 /**
@@ -128,7 +162,7 @@ async function storedColumns(db: Database, database: string): Promise<StoredColu
      FROM duckdb_columns()
      WHERE database_name = $database AND schema_name = 'main' AND list_contains(from_json($tables, '["VARCHAR"]'), table_name)
      GROUP BY table_name`,
-    { database, tables: JSON.stringify(Object.keys(TABLES)) },
+    { database, tables: JSON.stringify([...Object.keys(TABLES), ...MERGED_TABLES.map((m) => m.table)]) },
   );
   return new Map(rows.map((r) => [r.table_name as string, new Set(r.columns as string[])]));
 }

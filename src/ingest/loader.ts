@@ -8,7 +8,7 @@ import type { Database } from "../db/session.js";
 import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
-import type { RunLog, RunMetadata } from "./formats/types.js";
+import type { OwedTrials, RunLog, RunMetadata } from "./formats/types.js";
 
 const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
   id: "VARCHAR",
@@ -207,10 +207,15 @@ export class Loader {
     this.batches.sources.row(TABLES.sources.map((col) => row[col.name as keyof SourceRow] as Value));
   }
 
-  /** A run's description, and the trials it announces (one announced_trials row per task, or one for the run). */
+  /** A run's description, and the trials it announces (owed_trials, promised by the run's metadata). */
   runMetadata(sourceId: number, m: RunMetadata): void {
     this.batches.run_metadata.row([sourceId, m.run_id, m.agent, m.model, m.concurrency]);
-    for (const a of m.announced ?? []) this.batches.announced_trials.row([sourceId, m.run_id, a.task_id, a.trials]);
+    this.owedTrials(sourceId, m.run_id, m.owed ?? [], "run_metadata");
+  }
+
+  /** The trials a run owes, and who promised them (schema.ts owed_trials). */
+  private owedTrials(sourceId: number, runId: string | null, owed: readonly OwedTrials[], promisedBy: "run_log" | "run_metadata"): void {
+    for (const o of owed) this.batches.owed_trials.row([sourceId, runId, o.task_id, o.trial ?? null, o.trials ?? null, promisedBy]);
   }
 
   /**
@@ -222,7 +227,7 @@ export class Loader {
       sourceId, log.run_id, log.invocation, log.task, log.model, log.status, log.error_message, log.total_samples, log.completed_samples,
       log.incomplete, log.owed.length, dict.trials, dict.keys.length ? dict.keys.join(", ") : null, log.detail,
     ]);
-    for (const o of log.owed) this.batches.owed_trials.row([sourceId, log.run_id, o.task_id, o.trial]);
+    this.owedTrials(sourceId, log.run_id, log.owed, "run_log");
   }
 
   /** sha256 -> name of every source in the database, for skipping one loaded before. */
@@ -249,11 +254,11 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    this.flush(["attempts", "events", "rejects", "run_metadata", "announced_trials", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]);
+    this.flush(["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]);
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "announced_trials", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 

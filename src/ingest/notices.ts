@@ -40,9 +40,9 @@ export interface Notices {
 
 /** Reads the three views (queries/select/meta/: source_duplicates, id_lookalikes, pooling). */
 export async function readNotices(session: Session): Promise<Notices> {
-  const duplicate_sources = (await session.select("meta/source_duplicates")) as unknown as SourceDuplicates[];
-  const id_lookalikes = (await session.select("meta/id_lookalikes")) as unknown as IdLookalikes[];
-  const pooling = (await session.select("meta/pooling")) as unknown as Pooling[];
+  const duplicate_sources: SourceDuplicates[] = await session.select("meta/source_duplicates");
+  const id_lookalikes = (await session.select("meta/id_lookalikes")).map((l) => ({ ...l, field: l.field as IdLookalikes["field"] }));
+  const pooling = (await session.select("meta/pooling")).map((p) => ({ ...p, dimension: p.dimension as Pooling["dimension"], split_by: p.split_by as GroupKey }));
   return { duplicate_sources, id_lookalikes, pooling };
 }
 

@@ -13,7 +13,6 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { finished } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
-import tar from "tar-stream";
 import { DataError } from "../errors.js";
 import { gunzipMembers, isGzip } from "./gunzip.js";
 import { peekBytes } from "./peek.js";
@@ -454,6 +453,8 @@ async function* tarMembers(
   problem: { text: string | null },
   digest: Digest,
 ): AsyncGenerator<SourceStream | SkippedMember> {
+  // imported with the first archive: a report of plain files never loads it (issue 19)
+  const { default: tar } = await import("tar-stream");
   const extract = tar.extract();
   let reported = false;
   let streamError: Error | null = null;

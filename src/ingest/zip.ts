@@ -7,8 +7,8 @@
  * JavaScript, the decoder Inspect's own log viewer uses; Node 20's zlib has no
  * zstd). Any other method is an error naming it.
  */
-import { Decompress } from "fzstd";
-import yauzl from "yauzl";
+// yauzl and fzstd are imported when a zip is opened: a JSONL report never loads them (issue 19)
+import type { Entry, ZipFile } from "yauzl";
 import { inflateRawSync } from "node:zlib";
 
 /** Members up to this size (uncompressed) are read and inflated whole; bigger ones are streamed. */
@@ -39,8 +39,8 @@ export interface ZipMember {
  */
 export class ZipArchive {
   private constructor(
-    private readonly zip: yauzl.ZipFile,
-    private readonly entries: Map<string, yauzl.Entry>,
+    private readonly zip: ZipFile,
+    private readonly entries: Map<string, Entry>,
     /** names in central-directory order (each once) */
     readonly names: readonly string[],
   ) {}
@@ -50,8 +50,9 @@ export class ZipArchive {
    * reason when it is no readable zip (no end of central directory, a cut file).
    */
   static async open(path: string): Promise<ZipArchive> {
+    const { default: yauzl } = await import("yauzl");
     const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: true, strictFileNames: false });
-    const entries = new Map<string, yauzl.Entry>();
+    const entries = new Map<string, Entry>();
     try {
       for await (const entry of zip.eachEntry()) {
         if (entry.fileName.endsWith("/")) continue; // a folder entry holds no bytes
@@ -113,6 +114,7 @@ export class ZipArchive {
 
 /** Decodes a zstd member (one or more frames) as its compressed bytes arrive; checks the size the central directory records. */
 async function* zstd(raw: AsyncIterable<Buffer | string>, expected: number, name: string): AsyncGenerator<Buffer> {
+  const { Decompress } = await import("fzstd");
   const out: Buffer[] = [];
   const decoder = new Decompress((chunk) => void out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
   let bytes = 0;

@@ -5,7 +5,7 @@
  * own form (87.5% or 0.3696) with two more digits than the claim, trailing zeros
  * dropped, so a reader sees why 0.1275 matches 0.128.
  */
-import { toNumber, type Claim } from "../claims.js";
+import type { Claim } from "../claims.js";
 import type { AuditData, ClaimAudit, DefinitionFigure, NearDefinition } from "../commands/audit.js";
 import { count, plural } from "./format.js";
 import { heading, type TextOptions } from "./table.js";
@@ -52,7 +52,7 @@ function groupsText(a: ClaimAudit): string {
 }
 
 function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim: Claim): string[] {
-  const distance = "distance" in d ? ` (${signed((d.rate ?? 0) - toNumber(claim.value), claim)})` : "";
+  const distance = "offset" in d ? ` (${signed(d.offset, claim)})` : "";
   const lines: string[] = [];
   const group = d.group ? `${d.group.by === "run_id" ? "run" : d.group.by} ${d.group.value}: ` : "";
   if (d.runs) {

@@ -12,19 +12,6 @@ export function renderFormatsText(data: FormatsData): string {
   const tail =
     "Detection: a JSON object document is offered to the document formats by its first entries; other records to the record formats, one by one, canonical last.\n" +
     "A file given as an input that no format recognises is an error (exit 1); inside a folder or an archive it is skipped and listed (meta.skipped_files).\n" +
-    "--input-format NAME reads every source with that format; denom formats --markdown prints the mapping tables of docs/formats.md.";
+    "--input-format NAME reads every source with that format; denom formats --format md prints the mapping tables of docs/formats.md.";
   return `${blocks.join("\n\n")}\n\n${tail}\n`;
-}
-
-/** One adapter's fields as a markdown table (`denom formats --md`; docs/formats/*.md hold these blocks as generated). */
-export function renderFormatMarkdown(f: FormatsData["formats"][number]): string {
-  const cell = (s: string) => s.replaceAll("|", "\\|");
-  const rows = f.reads.map((r) => `| \`${cell(r.source)}\` | ${cell(r.canonical)} | ${cell(r.note)} |`);
-  return [`### ${f.name} (${f.kind})`, "", f.describes, "", "| source field | canonical field | notes |", "|---|---|---|", ...rows, ""].join("\n");
-}
-
-/** Every adapter (or the ones named) as markdown sections. */
-export function renderFormatsMarkdown(data: FormatsData, names: readonly string[] = []): string {
-  const chosen = names.length ? data.formats.filter((f) => names.includes(f.name)) : data.formats;
-  return chosen.map(renderFormatMarkdown).join("\n");
 }

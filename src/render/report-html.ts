@@ -19,7 +19,7 @@ import type { ReportData } from "../commands/report.js";
 import * as charts from "./charts.js";
 import { bytes, percent, plural, ratio, seconds } from "./format.js";
 import { ci, groupRows, intervalNote, metricsBlocks, type Block } from "./metrics-text.js";
-import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, statusRows } from "./report-text.js";
+import { diagnosticFacts, metaFacts, statusRows } from "./report-text.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 
 export function renderReportHtml(data: ReportData): string {
@@ -228,7 +228,10 @@ function blockBody(block: Block, id?: string): string {
 
 function diagnosticsSection(data: ReportData): string {
   const lines = diagnosticFacts(data).map((l) => l.trim());
-  const verdict = data.agentcompass_verdict.length ? `<h3>${esc(AGENTCOMPASS_HEADING)}</h3>${list(agentCompassFacts(data).map((l) => l.trim()))}` : "";
+  const verdict = data.verdicts
+    .filter((v) => v.rows.length)
+    .map((v) => `<h3>${esc(v.heading)}</h3>${list(v.lines.map((l) => l.trim()))}`)
+    .join("");
   if (!lines.length && !verdict) return "";
   return section("diagnostics", "Diagnostics", list(lines) + verdict);
 }

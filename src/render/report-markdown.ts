@@ -11,7 +11,7 @@ import type { ReportData } from "../commands/report.js";
 import { noticeLines } from "../ingest/notices.js";
 import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
-import { AGENTCOMPASS_HEADING, agentCompassFacts, diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
+import { diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
 
 export function renderReportMarkdown(data: ReportData): string {
   const m = data.meta;
@@ -79,8 +79,8 @@ export function renderReportMarkdown(data: ReportData): string {
 
   const diagnostics = diagnosticFacts(data).map((l) => `- ${escapeMarkdown(l.trim())}`);
   if (diagnostics.length) out.push("#### Diagnostics", diagnostics.join("\n"));
-  if (data.agentcompass_verdict.length)
-    out.push(`#### ${escapeMarkdown(AGENTCOMPASS_HEADING)}`, agentCompassFacts(data).map((l) => `${l.startsWith("    ") ? "  " : ""}- ${escapeMarkdown(l.trim())}`).join("\n"));
+  for (const v of data.verdicts)
+    if (v.rows.length) out.push(`#### ${escapeMarkdown(v.heading)}`, v.lines.map((l) => `${l.startsWith("    ") ? "  " : ""}- ${escapeMarkdown(l.trim())}`).join("\n"));
 
   for (const block of metricsBlocks(data)) {
     out.push(`#### ${escapeMarkdown(block.title)}`);

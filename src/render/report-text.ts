@@ -20,7 +20,7 @@ export function renderReportText(data: ReportData, options: TextOptions): string
   out.push(timeoutSection(data, options));
   const diag = diagnosticsSection(data, options);
   if (diag) out.push(diag);
-  if (data.agentcompass_verdict.length) out.push([heading(AGENTCOMPASS_HEADING, options), ...agentCompassFacts(data)].join("\n"));
+  for (const v of data.verdicts) if (v.rows.length) out.push([heading(v.heading, options), ...v.lines].join("\n"));
   out.push(...renderMetricsText(data, options));
   return `${out.join("\n\n")}\n`;
 }
@@ -214,29 +214,5 @@ export function diagnosticFacts(data: ReportData): string[] {
   if (data.accounting.duplicates) lines.push(`  ${count(data.accounting.duplicates)} duplicate attempts dropped (${count(data.accounting.duplicates_identical)} identical, ${count(data.accounting.duplicates_differing)} differing: kept the latest ended_at)`);
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
   if (data.accounting.unaccounted) lines.push(`  ! lines do not add up: ${data.accounting.unaccounted} = lines - records - blank - rejected (should be 0; please report it)`);
-  return lines;
-}
-
-/** The heading of AgentCompass's own verdict, in the text and markdown reports. */
-export const AGENTCOMPASS_HEADING = "AgentCompass's own verdict (a task ending on a FATAL after retries is invalidated)";
-
-/**
- * AgentCompass's verdict on each run, beside denom's grid: two lines a run,
- * indented as the text report prints them (also used by the markdown report).
- */
-export function agentCompassFacts(data: ReportData): string[] {
-  const lines: string[] = [];
-  for (const v of data.agentcompass_verdict) {
-    const figure = `${count(v.passes)}/${count(v.evaluated)} ${percent(v.evaluation_failed ? v.reference_value : v.value)}`;
-    const name = v.run_id ?? "(default run)";
-    lines.push(
-      v.evaluation_failed
-        ? `  ${name}: evaluation failed, no formal value (${count(v.tasks_invalidated)} of ${plural(v.tasks, "task")} invalidated); reference value ${figure} over the evaluated trials of the tasks left`
-        : `  ${name}: formal value ${figure} over the evaluated trials`,
-    );
-    lines.push(
-      `    ${plural(v.trials, "trial")} = ${count(v.evaluated)} evaluated + ${count(v.unavailable)} unavailable (no grade) + ${count(v.invalidated)} invalidated; ${count(v.errors)} ended on an ERROR`,
-    );
-  }
   return lines;
 }

@@ -1,5 +1,5 @@
 -- scoped_attempts: kept attempts once per scope of their trial.
--- Reads: attempts_classified, scoped_trial_outcomes.
+-- Reads: attempts_classified, scoped_trial_outcomes, format_traits.
 -- Not materialized: every kept attempt once per scope: read through by attempt_figures and call_outcomes, not copied.
 --
 -- Attempts per trial count the attempts a trial made by number (its final attempt number,
@@ -26,11 +26,13 @@ final as (
     select
         t.scope_id,
         a.*,
-        -- an earlier attempt of a per-task summary record: the record's spend, tokens and
-        -- calls are on its final attempt (formats/task-summary.ts), so none is missing here
-        a.format = 'task-summary' and a.attempt < t.attempts_made as is_summary_earlier_attempt
+        -- an earlier attempt of a per-task summary record (format_traits.is_summary_record:
+        -- formats/task-summary.ts): the record's spend, tokens and calls are on its final
+        -- attempt, so none is missing here
+        coalesce(f.is_summary_record, false) and a.attempt < t.attempts_made as is_summary_earlier_attempt
     from attempts as a
     join trial_scope_keys as t using (run_key, task_id, trial)
+    left join format_traits as f on f.format = a.format
 )
 
 select * from final;

@@ -15,8 +15,9 @@
  * in `overall.json` (MedAgentBench's `custom.raw_results`) leaves a completed
  * sample `ungraded` (an unrecognized status: in `total`, never a success).
  */
-import { folderOf, objectOf, textOf } from "./shared.js";
-import type { FieldRead, FormatAdapter } from "./types.js";
+import { UsageError } from "../../errors.js";
+import { fileNameOf, folderOf, jsonDocumentOf, objectOf, textOf } from "./shared.js";
+import type { FieldRead, FormatAdapter, PublishedClaim } from "./types.js";
 
 /** AgentBench's `SampleStatus` values (src/typings/status.py) other than `completed`, and what they mean here. */
 export const SAMPLE_STATUS: Readonly<Record<string, { status: string; why: string }>> = {
@@ -114,4 +115,34 @@ export const agentBenchOverallFormat: FormatAdapter = {
   ],
   detect: isOverall,
   adapt: () => ({ attempts: [] }),
+  claims: overallClaims,
 };
+
+/** The keys of an AgentBench overall.json `custom` block that hold a success rate (a fraction). */
+const RATE_KEYS = new Set(["acc", "accuracy", "success_rate", "pass_rate"]);
+
+/**
+ * The claims of an AgentBench `overall.json` (`{total, validation, custom}`), or
+ * null when `text` is not one: every fraction in [0, 1] under a rate key of
+ * `custom` (`custom.accuracy`, `custom.overall.acc`), labelled with its path,
+ * as printed (its decimals set the tolerance). AgentBench computes them over
+ * `total` samples. Throws UsageError when the file holds none.
+ */
+export function overallClaims(text: string, name: string): PublishedClaim[] | null {
+  const o = jsonDocumentOf(text, "{") as Record<string, unknown> | null;
+  if (o === null || typeof o !== "object" || typeof o.total !== "number" || typeof o.validation !== "object") return null;
+  const claims: PublishedClaim[] = [];
+  const walk = (v: unknown, path: string, depth: number) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v) || depth > 2) return;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      // 0 and 1 as 0% and 100%; a fraction as printed (JSON never writes 0.5 in exponent form, 1e-7 is skipped)
+      const shown = typeof x === "number" ? (Number.isInteger(x) ? `${x * 100}%` : String(x)) : "";
+      if (typeof x === "number" && RATE_KEYS.has(k) && x >= 0 && x <= 1 && !shown.includes("e"))
+        claims.push({ claim: shown, at: ` ${path}.${k}`, label: `${path}.${k} over ${o.total} samples, ${fileNameOf(name)}` });
+      else walk(x, `${path}.${k}`, depth + 1);
+    }
+  };
+  walk(o.custom, "custom", 0);
+  if (claims.length === 0) throw new UsageError(`--claims ${name}: an AgentBench overall.json without a rate under custom (${[...RATE_KEYS].join(", ")})`);
+  return claims;
+}

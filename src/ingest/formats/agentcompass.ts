@@ -23,7 +23,39 @@
  * AgentCompass status is kept as written, so the attempt is counted as unrecognized.
  */
 import { basename } from "node:path";
-import type { FormatAdapter } from "./types.js";
+import { count, percent, plural } from "../../render/format.js";
+import type { FormatAdapter, VerdictHook } from "./types.js";
+
+/**
+ * AgentCompass's own verdict on each run (view agentcompass_verdict; seeds/003,
+ * "运行失败时"), printed beside denom's grid: with any task invalidated by a final
+ * FATAL the evaluation failed and `value` is null, and `reference_value` is the
+ * figure over the tasks not invalidated; otherwise `value` is the formal figure
+ * and `reference_value` null. Both are `passes / evaluated` (fractions; null
+ * over 0). Counts are trials (AgentCompass's logical attempts): `trials =
+ * evaluated + unavailable + invalidated`; `errors` is counted apart. Two lines a run.
+ */
+const VERDICT: VerdictHook<"report/agentcompass_verdict"> = {
+  key: "agentcompass_verdict",
+  select: "report/agentcompass_verdict",
+  heading: "AgentCompass's own verdict (a task ending on a FATAL after retries is invalidated)",
+  describe(rows) {
+    const lines: string[] = [];
+    for (const v of rows) {
+      const figure = `${count(v.passes)}/${count(v.evaluated)} ${percent(v.evaluation_failed ? v.reference_value : v.value)}`;
+      const name = v.run_id ?? "(default run)";
+      lines.push(
+        v.evaluation_failed
+          ? `  ${name}: evaluation failed, no formal value (${count(v.tasks_invalidated)} of ${plural(v.tasks, "task")} invalidated); reference value ${figure} over the evaluated trials of the tasks left`
+          : `  ${name}: formal value ${figure} over the evaluated trials`,
+      );
+      lines.push(
+        `    ${plural(v.trials, "trial")} = ${count(v.evaluated)} evaluated + ${count(v.unavailable)} unavailable (no grade) + ${count(v.invalidated)} invalidated; ${count(v.errors)} ended on an ERROR`,
+      );
+    }
+    return lines;
+  },
+};
 
 /** AgentCompass's attempt statuses: with an `issues` array they mark its records. */
 export const AGENTCOMPASS_STATUSES: ReadonlySet<string> = new Set(["completed", "run_error", "eval_error", "run_error_or_eval_error", "skipped"]);
@@ -89,6 +121,9 @@ interface Issue {
 export const agentCompassFormat: FormatAdapter = {
   name: "agentcompass",
   describes: "AgentCompass attempts: status completed/run_error/eval_error with issues [{severity, phase, code, message}]",
+  // queries/agentcompass/ reads these attempts; the report prints the verdict it makes of them
+  traits: { ownViews: "agentcompass" },
+  verdict: VERDICT,
   detect: (r) => Array.isArray(r.issues) && typeof r.status === "string" && AGENTCOMPASS_STATUSES.has(r.status.trim().toLowerCase()),
   adapt(record, context) {
     const issues: Issue[] = [];

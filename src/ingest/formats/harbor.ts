@@ -137,6 +137,8 @@ const TRIAL_READS: readonly FieldRead[] = [
 export const harborTrialFormat: FormatAdapter = {
   name: "harbor",
   describes: "Harbor job folder (Terminal-Bench 2.x): <trial>/result.json (TrialResult), one attempt each",
+  // no trial index in a TrialResult: queries/staging/stg_attempts.sql numbers a task's trials by start, then trial_name
+  traits: { trialNumbering: "start_order", trialTiebreak: "trial_name" },
   reads: [
     ...TRIAL_READS,
     ...EXCEPTION_RULES.map((r) => ({
@@ -288,7 +290,7 @@ export const harborJobFormat: FormatAdapter = {
         agent: null,
         model: null,
         concurrency: null,
-        announced: run !== null && n !== null && n >= 0 ? [{ task_id: null, trials: Math.floor(n) }] : [],
+        owed: run !== null && n !== null && n >= 0 ? [{ task_id: null, trials: Math.floor(n) }] : [],
       },
     };
   },

@@ -43,7 +43,7 @@
  * `ok`), `sample_limit` and `error` as themselves; the rest are not kept.
  */
 import { numberOf, objectOf, stemOf, textOf } from "./shared.js";
-import type { Adapted, AdaptContext, FieldRead, FormatAdapter, RunLog } from "./types.js";
+import type { Adapted, AdaptContext, FieldRead, FormatAdapter, OwedTrials, RunLog } from "./types.js";
 
 /**
  * EvalSampleLimit.type -> status. `time` (wall clock) and `working` (time
@@ -188,7 +188,7 @@ function runLog(h: Record<string, unknown>, context: AdaptContext): RunLog {
   const task = textOf(spec?.task);
   const ids = objectOf(spec?.dataset)?.sample_ids;
   const epochs = numberOf(config?.epochs) ?? 1;
-  const owed: { task_id: string; trial: number }[] = [];
+  const owed: OwedTrials[] = [];
   if (Array.isArray(ids) && task !== null && Number.isInteger(epochs) && epochs >= 1) {
     for (const id of ids) {
       if (typeof id !== "string" && typeof id !== "number") continue;

@@ -10,13 +10,13 @@
  * - `scores.json`: the published claims, an array of `{benchmark, score (percent),
  *   metric, cost_per_instance, ...}`: read as records that hold no attempt (so a
  *   model folder loads whole); audit them with `denom audit --claims scores.json`
- *   (claims.ts), each against its own benchmark's records.
+ *   (scoresClaims, through FormatAdapter.claims), each against its own benchmark's records.
  * - `metadata.json`: the agent and model described; a record holding no attempt.
  */
 import { keyedByTaskIds } from "./canonical.js";
-import { folderOf, objectOf, stemOf } from "./shared.js";
+import { fileNameOf, folderOf, jsonDocumentOf, objectOf, stemOf } from "./shared.js";
 import { noAttemptFormat } from "./no-attempt.js";
-import type { DocumentAdapter, FieldRead } from "./types.js";
+import type { DocumentAdapter, FieldRead, FormatAdapter, PublishedClaim } from "./types.js";
 
 /** The raw status of an instance whose `resolved` is null: no alias maps it, so it is counted as unrecognized. */
 export const OUTCOME_UNKNOWN = "outcome_unknown";
@@ -77,18 +77,39 @@ export const openHandsInstancesFormat: DocumentAdapter = {
   },
 };
 
-export const openHandsScoresFormat = noAttemptFormat(
-  "openhands-scores",
-  "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
-  [
-    {
-      source: "benchmark, score, metric",
-      canonical: "-",
-      note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark",
-    },
-  ],
-  (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
-);
+/**
+ * The claims of an OpenHands Index `scores.json` (a JSON array of `{benchmark,
+ * score (percent), metric}`), or null when `text` is not one: one claim per
+ * entry, `score%` labelled `benchmark (metric), scores.json`, scoped to its
+ * benchmark.
+ */
+export function scoresClaims(text: string, name: string): PublishedClaim[] | null {
+  const entries = jsonDocumentOf(text, "[");
+  if (!Array.isArray(entries) || entries.length === 0) return null;
+  const isScore = (e: unknown): e is { benchmark: string; score: number; metric?: unknown } =>
+    e !== null && typeof e === "object" && typeof (e as Record<string, unknown>).benchmark === "string" && typeof (e as Record<string, unknown>).score === "number";
+  if (!entries.every(isScore)) return null;
+  return entries.map((e, i) => {
+    const metric = typeof e.metric === "string" ? ` (${e.metric})` : "";
+    return { claim: `${e.score}%`, at: `[${i}]`, label: `${e.benchmark}${metric}, ${fileNameOf(name)}`, benchmark: e.benchmark };
+  });
+}
+
+export const openHandsScoresFormat: FormatAdapter = {
+  ...noAttemptFormat(
+    "openhands-scores",
+    "OpenHands Index scores.json: the published claims [{benchmark, score, metric, ...}], records holding no attempt",
+    [
+      {
+        source: "benchmark, score, metric",
+        canonical: "-",
+        note: "a published claim (percent, 1 decimal); `denom audit <model>/instance_results/<benchmark>.json --claims <model>/scores.json` audits the claim of that benchmark",
+      },
+    ],
+    (r) => typeof r.benchmark === "string" && typeof r.score === "number" && typeof r.metric === "string" && r.task_id === undefined,
+  ),
+  claims: scoresClaims,
+};
 
 export const openHandsMetadataFormat = noAttemptFormat(
   "openhands-metadata",

@@ -61,3 +61,21 @@ export function countToolCalls(messages: unknown): number | null {
  */
 export const PROVIDER_HTTP_ERROR =
   /\b(?:error code|status code|status|http(?:\/\d(?:\.\d)?)?|code)[:=]?\s*["']?(401|402|403|429|5\d\d)\b|\b(401|402|403|429|5\d\d)\s*(?:-\s*)?(?:unauthorized|payment required|forbidden|too many requests|internal server error|bad gateway|service unavailable|gateway time-?out|server error)|\b(?:RateLimitError|AuthenticationError|PermissionDeniedError|InternalServerError|ServiceUnavailableError|APIConnectionError|BadGatewayError)\b/i;
+
+/**
+ * A whole file (a small claims file) that is one JSON value starting with
+ * `opener`, parsed; null when it is not one (a plain claims list, or not JSON).
+ */
+export function jsonDocumentOf(text: string, opener: "[" | "{"): unknown {
+  if (!text.trimStart().startsWith(opener)) return null;
+  try {
+    return JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return null;
+  }
+}
+
+/** The last segment of a path written with either separator: `a/b\\c.json` -> `c.json`. */
+export function fileNameOf(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+}

@@ -24,6 +24,7 @@ export const FINAL_ATTEMPT_FIELDS: readonly string[] = [
 export const taskSummaryFormat: FormatAdapter = {
   name: "task-summary",
   describes: "per-task summary: one line per task with first_status, final_status, attempts",
+  traits: { summaryRecord: true },
   detect: (r) => r.status === undefined && (r.first_status !== undefined || r.final_status !== undefined),
   adapt(record) {
     const first = record.first_status ?? record.final_status;

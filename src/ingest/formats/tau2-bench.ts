@@ -125,15 +125,15 @@ export const tau2ResultsFormat: FormatAdapter = {
     const tasks = (record.tasks as unknown[]).map((t) => objectOf(t)?.id).filter((id) => id !== undefined && id !== null).map(String);
     const split = /(^|[/!\\])results\.json$/i.test(context.source) && !Array.isArray(record.simulations);
     const run = split ? (folderOf(context.source) ?? stemOf(context.source)) : stemOf(context.source);
-    const announced = trials !== null && trials >= 1 ? tasks.map((task_id) => ({ task_id, trials: Math.floor(trials) })) : [];
-    const empty = Array.isArray(record.simulations) && announced.length > 0;
+    const owed = trials !== null && trials >= 1 ? tasks.map((task_id) => ({ task_id, trials: Math.floor(trials) })) : [];
+    const empty = Array.isArray(record.simulations) && owed.length > 0;
     return {
       metadata: {
         run_id: run,
         agent: textOf(agentInfo?.implementation),
         model: textOf(agentInfo?.llm),
         concurrency: null,
-        announced,
+        owed,
         warning: empty
           ? `${context.source}: announces ${tasks.length} tasks x ${Math.floor(trials as number)} trials but its simulations are empty: the ${tasks.length * Math.floor(trials as number)} trials are counted missing`
           : undefined,

@@ -58,6 +58,8 @@ const TRIAL_NAME = /^(.*)\.(\d+)-of-(\d+)(?:\.(.+))?$/;
 export const terminalBenchFormat: FormatAdapter = {
   name: "terminal-bench",
   describes: "Terminal-Bench 1 results.json (tb harness): results[] of trials; run_metadata.json",
+  // the phase events phaseEvents() writes, named after PHASE_FIELDS without `_at`
+  traits: { agentPhase: { start: "agent_started", end: "agent_ended" } },
   containerKeys: ["results"],
   detect: (r) =>
     (typeof r.trial_name === "string" && r.task_id !== undefined && ("is_resolved" in r || "failure_mode" in r)) ||

@@ -21,6 +21,8 @@
  * A source none of them recognises is an error naming the file and the formats tried.
  */
 
+import type { RowOf, SelectName } from "../../db/session.js";
+
 /** Where a raw record came from, for adapters that derive a run identity from it. */
 export interface AdaptContext {
   /** display name of the source (file path, `archive!member`, or `-`) */
@@ -38,8 +40,8 @@ export interface AdaptContext {
 /**
  * A harness log's own account of one run (Inspect's header): what it says of
  * itself, kept beside the attempts (table run_logs) and shown in the meta block,
- * and the trials it owes (table owed_trials): those with no record enter
- * `total` as missing.
+ * and the trials it owes (table owed_trials, promised_by `run_log`): those with
+ * no record enter `total` as missing.
  */
 export interface RunLog {
   run_id: string;
@@ -58,22 +60,32 @@ export interface RunLog {
   /** more of the log's identity, as JSON text (Inspect: eval_id, run_id, eval_set_id, task_id, inspect version) */
   detail: string | null;
   /** the (task_id, trial) pairs the run owes (Inspect: dataset.sample_ids x epochs) */
-  owed: { task_id: string; trial: number }[];
+  owed: OwedTrials[];
 }
+
+/**
+ * Trials a run owes, as a harness states them (table owed_trials; those with no
+ * record enter `total` as missing, queries: trial_outcomes): one trial of a
+ * task (`trial`: a log's sample id x epoch); or `trials` of a task (trials
+ * 0..trials-1); or, `task_id` null, `trials` trials of the run in all, their
+ * tasks unnamed. Who promised them (a run's log, or its metadata) is the
+ * table's `promised_by`, and decides the words a missing trial gets.
+ */
+export type OwedTrials = { task_id: string; trial: number; trials?: undefined } | { task_id: string | null; trials: number; trial?: undefined };
 
 /**
  * What one raw record becomes:
  * - `attempts`: records keyed by canonical field names (canonical.ts checks their types);
  *   an empty list is a record that holds no attempt (e.g. a published claim);
  * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table,
- *   the trials it announces in announced_trials);
+ *   the trials it announces in owed_trials, promised_by `run_metadata`);
  * - `error`: why the record cannot be read (the line is rejected).
  */
 export type Adapted = { attempts: Record<string, unknown>[] } | { metadata: RunMetadata } | { error: string };
 
 /**
- * A harness's description of a run. `announced`: the trials the run says it
- * owes (Harbor's `n_total_trials`, tau2-bench's tasks x `num_trials`): per task
+ * A harness's description of a run. `owed`: the trials the run announces
+ * (Harbor's `n_total_trials`, tau2-bench's tasks x `num_trials`): per task
  * (`task_id`: trials 0..trials-1), or for the run as a whole (`task_id` null:
  * that many trials in all, their tasks unnamed); the ones with no record enter
  * `total` as missing (queries: trial_outcomes).
@@ -83,7 +95,7 @@ export interface RunMetadata {
   agent: string | null;
   model: string | null;
   concurrency: number | null;
-  announced?: readonly { task_id: string | null; trials: number }[];
+  owed?: readonly OwedTrials[];
   /** one line for stderr about the run as read (tau2-bench: a results file whose simulations are empty) */
   warning?: string;
 }
@@ -100,6 +112,62 @@ export interface FieldRead {
   canonical: string;
   /** how values map, what is ambiguous and how denom decides */
   note: string;
+}
+
+/**
+ * What the SQL of queries/ must know of one format's attempts, declared by its
+ * adapter so that the SQL tests a declared property, never a harness's name
+ * (issue 19): queries/reference/format_traits.sql and phase_markers.sql are
+ * generated from these (formats/traits.ts; test/format-traits.test.ts checks them).
+ */
+export interface FormatTraits {
+  /**
+   * `start_order`: the records carry no trial index (Harbor's repeats are
+   * exchangeable), so a task's trials of one run are numbered 0, 1, ... in
+   * started_at order, then by the attempt's raw field `trialTiebreak`; absent:
+   * the trial as recorded.
+   */
+  trialNumbering?: "start_order";
+  trialTiebreak?: string;
+  /**
+   * A record stands for a whole trial (first and final attempt loaded, the ones
+   * between only counted): its spend, tokens and calls sit on the final attempt,
+   * so an earlier one lacks none of them (task-summary).
+   */
+  summaryRecord?: boolean;
+  /** the `phase` events (by name) where the agent's own phase starts and ends (Terminal-Bench: agent_started, agent_ended) */
+  agentPhase?: { start: string; end: string };
+  /** the folder of queries/ holding this harness's own views, which read its attempts (agentcompass/) */
+  ownViews?: string;
+}
+
+/**
+ * A harness's own verdict on its runs, shown beside denom's figures in the
+ * report (AgentCompass: a run with a task invalidated by a FATAL has failed).
+ * The report reads `select` (a named SELECT of queries/select/) whatever the
+ * inputs, puts its rows under `key` in `denom report --json` (an empty list
+ * when no run is this harness's), and, when there is a row, prints `heading`
+ * and `describe(rows)`: indented lines, as the text report shows them.
+ */
+export interface VerdictHook<N extends SelectName = SelectName> {
+  key: string;
+  select: N;
+  heading: string;
+  describe(rows: RowOf<N>[]): string[];
+}
+
+/**
+ * A published figure as a harness's own file states it (`denom audit --claims
+ * FILE`; claims.ts turns `claim` into a Claim, its tolerance from the digits).
+ */
+export interface PublishedClaim {
+  /** the figure as printed: `68.1%`, `0.5` */
+  claim: string;
+  /** where it stands in the file, appended to its name in an error: `[3]`, ` custom.overall.acc` */
+  at: string;
+  label: string;
+  /** the benchmark the claim is about: audited only against the records of that benchmark (the attempts' `category`) */
+  benchmark?: string;
 }
 
 export interface FormatAdapter {
@@ -133,6 +201,16 @@ export interface FormatAdapter {
    * this format's, `adapt` what it says of the run.
    */
   header?: { detect(header: Record<string, unknown>): boolean; adapt(header: Record<string, unknown>, context: AdaptContext): RunLog };
+  /** what the SQL must know of this format's attempts (FormatTraits) */
+  traits?: FormatTraits;
+  /** the harness's own verdict, printed beside denom's figures (VerdictHook) */
+  verdict?: VerdictHook;
+  /**
+   * Reads a file of the harness's published claims (`denom audit --claims`):
+   * its claims, or null when `text` (the whole file, named `name`) is not one.
+   * Throws UsageError when it is one but holds none.
+   */
+  claims?(text: string, name: string): PublishedClaim[] | null;
   /** true when this adapter reads the record */
   detect(record: Record<string, unknown>): boolean;
   adapt(record: Record<string, unknown>, context: AdaptContext): Adapted;

@@ -1,0 +1,45 @@
+-- format_traits: what each input format's adapter declares the SQL must know of its attempts
+--   (src/ingest/formats/types.ts FormatTraits), one row per format, so that queries/ tests a
+--   declared property, never a harness's name: trial_numbering (`as_recorded`, or
+--   `start_order`: the records carry no trial index, a task's trials of a run are numbered by
+--   started_at, then by the raw field trial_tiebreak), is_summary_record (a record stands for a
+--   whole trial, its spend on the final attempt) and own_views (the folder of queries/ holding
+--   the harness's own views, which read its attempts).
+-- Reads: nothing.
+--
+-- Generated from the adapters' declarations (src/ingest/formats/traits.ts, FormatAdapter.traits):
+-- do not edit by hand; test/format-traits.test.ts checks it.
+create or replace table format_traits as
+select
+    format::varchar as format,
+    trial_numbering::varchar as trial_numbering,
+    trial_tiebreak::varchar as trial_tiebreak,
+    is_summary_record::boolean as is_summary_record,
+    own_views::varchar as own_views
+from (
+    values
+        ('swe-bench-results', 'as_recorded', null, false, null),
+        ('openhands-index', 'as_recorded', null, false, null),
+        ('swe-bench-pro', 'as_recorded', null, false, null),
+        ('terminal-bench', 'as_recorded', null, false, null),
+        ('harbor', 'start_order', 'trial_name', false, null),
+        ('harbor-job', 'as_recorded', null, false, null),
+        ('harbor-config', 'as_recorded', null, false, null),
+        ('harbor-trajectory', 'as_recorded', null, false, null),
+        ('agentbench', 'as_recorded', null, false, null),
+        ('agentbench-overall', 'as_recorded', null, false, null),
+        ('openhands-output', 'as_recorded', null, false, null),
+        ('openhands-run-metadata', 'as_recorded', null, false, null),
+        ('openhands-eval-log', 'as_recorded', null, false, null),
+        ('task-summary', 'as_recorded', null, true, null),
+        ('agentcompass', 'as_recorded', null, false, 'agentcompass'),
+        ('tau-bench', 'as_recorded', null, false, null),
+        ('tau2-bench', 'as_recorded', null, false, null),
+        ('tau2-results', 'as_recorded', null, false, null),
+        ('inspect', 'as_recorded', null, false, null),
+        ('swe-agent', 'as_recorded', null, false, null),
+        ('openhands-scores', 'as_recorded', null, false, null),
+        ('openhands-metadata', 'as_recorded', null, false, null),
+        ('swe-bench-preds', 'as_recorded', null, false, null),
+        ('canonical', 'as_recorded', null, false, null)
+) as t (format, trial_numbering, trial_tiebreak, is_summary_record, own_views);
