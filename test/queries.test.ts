@@ -9,7 +9,6 @@ import { describe, expect, it } from "vitest";
 import { Database } from "../src/db/database.js";
 import { parseRelation, queryCatalog, type Relation } from "../src/db/queries.js";
 import { TABLES } from "../src/db/schema.js";
-import { FAST_TABLES } from "../src/ingest/fast.js";
 
 interface Refs {
   tables: Set<string>;
@@ -55,8 +54,7 @@ async function readsOf(db: Database, sql: string, macros: Set<string>): Promise<
 describe("queries/", () => {
   const catalog = queryCatalog();
   const macros = new Set(catalog.relations.filter((r) => r.kind === "macro").map((r) => r.name));
-  // the loaded tables, and the working table of the ingest fast path (select/ingest/)
-  const known = new Set([...catalog.byName.keys(), ...Object.keys(TABLES), ...FAST_TABLES]);
+  const known = new Set([...catalog.byName.keys(), ...Object.keys(TABLES)]);
 
   it("holds the layers, one relation per file named after it, each after what it reads", () => {
     expect(new Set(catalog.relations.map((r) => r.layer))).toEqual(new Set(["reference", "staging", "intermediate", "marts"]));

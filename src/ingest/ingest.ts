@@ -9,15 +9,13 @@ import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
-import { canonicalFormat } from "./formats/canonical.js";
 import type { FormatAdapter, RunLog } from "./formats/types.js";
 import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
 import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
 import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
-import { fastJsonlReader, useFastPath } from "./fast.js";
 import { maskSecrets, maskUnit } from "./secrets.js";
-import { expandedBytes, expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
+import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
 import { ZipArchive } from "./zip.js";
 
 /** A line that was not loaded, as shown to the user. */
@@ -112,8 +110,6 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     // archive members, stdin and repeats within this call are caught once read, below
     const specs = known ? await withoutKnownFiles(allSpecs, known.digests, known.sizes, result.skipped) : allSpecs;
     const total = specs.every((s) => s.kind !== "stdin") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
-    // big inputs: JSONL through DuckDB's own reader (fast.ts); never with a forced adapter
-    const fast = !options.format && useFastPath(specs.reduce((n, s) => n + (s.kind === "file" ? expandedBytes(s.path, s.size) : s.kind === "stdin" ? Infinity : 0), 0));
     let read = 0;
     let recordsRead = 0;
     let repeatedKeys = 0;
@@ -216,34 +212,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
         : EVAL_LOG_FILE.test(src.name)
           ? await readTextRecord(src.chunks, sink, (text) => evalLogRecord(text, src.name))
-          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), {
-              ...documentOptions(src.name),
-              chooseDocument: formats.chooseDocument,
-              maxLineBytes: options.maxLineBytes,
-              jsonl: fast
-                ? fastJsonlReader({
-                    db,
-                    loader,
-                    sourceId: id,
-                    name: name.text,
-                    runPerFile: options.runPerFile ?? false,
-                    maxLineBytes: options.maxLineBytes,
-                    firstPlain: () => {
-                      const plain = formats.plain();
-                      if (!plain) return false;
-                      for (const held of plain.release) load(held, "canonical", { attempts: [held.value] });
-                      formats.count(canonicalFormat.name, 0); // the adapters in order of first use
-                      return true;
-                    },
-                    loaded: (n) => {
-                      formats.count(canonicalFormat.name, n);
-                      counts.records += n;
-                      counts.attempts += n;
-                      recordsRead += n;
-                    },
-                  })
-                : undefined,
-            });
+          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes });
       for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
       if (dict.trials > 0)
         options.onWarning?.(

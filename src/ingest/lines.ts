@@ -25,13 +25,6 @@ export interface PhysicalLine {
    * the line (at most OVERLONG_HEAD bytes, decoded leniently) for the reject's excerpt.
    */
   overlong?: { limit: number; head: string };
-  /**
-   * Only from a splitter made with `decode` false (the fast path, fast.ts): the
-   * line's bytes, undecoded (`text` is then null whatever they hold): a view into
-   * the chunk pushed, valid until the next push; and whether they are UTF-8.
-   */
-  raw?: Buffer;
-  utf8?: boolean;
 }
 
 /**
@@ -83,11 +76,7 @@ export class LineSplitter {
     return this.mode ?? "lf";
   }
 
-  /** `decode` false: lines come as their bytes (PhysicalLine.raw), not decoded. */
-  constructor(
-    private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES,
-    private readonly decode: boolean = true,
-  ) {}
+  constructor(private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES) {}
 
   /** Lines seen so far. */
   get lines(): number {
@@ -260,7 +249,6 @@ export class LineSplitter {
     const body = end === bytes.length ? bytes : bytes.subarray(0, end);
     if (this.mode === "lf" && body.indexOf(13) !== -1) this.mixedEndings++;
     this.lineNo++;
-    if (!this.decode) return onLine({ no: this.lineNo, text: null, bytes: end, raw: body, utf8: isUtf8(body) });
     // Node's decoder silently replaces invalid bytes with U+FFFD; check first
     // (the native isUtf8 alone is faster than an ASCII scan in front of it)
     const text = isUtf8(body) ? body.toString("utf8") : null;

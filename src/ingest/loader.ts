@@ -167,24 +167,6 @@ export class Loader {
     return Number(row?.max_id ?? 0) + 1;
   }
 
-  /** The id the next attempt appended gets. */
-  get nextId(): number {
-    return this.nextAttemptId;
-  }
-
-  /** Leaves `n` attempt ids out: the fast path (fast.ts) gives them to the attempts it loads in SQL. */
-  skipAttemptIds(n: number): void {
-    this.nextAttemptId += n;
-  }
-
-  /** Hands every gathered row of `tables` to DuckDB and flushes their appenders, so SQL sees them. */
-  flush(tables: readonly string[] = Object.keys(TABLES)): void {
-    for (const table of tables) {
-      this.batches[table].flush();
-      this.appenders[table].flushSync();
-    }
-  }
-
   attempt(a: CanonicalAttempt, origin: AttemptOrigin): void {
     const id = this.nextAttemptId++;
     const values: Value[] = [id, origin.sourceId, origin.line, origin.location, origin.format, origin.lineHash];
@@ -254,7 +236,10 @@ export class Loader {
    * Flushes the appenders first so their rows can be deleted.
    */
   async discardSource(sourceId: number): Promise<void> {
-    this.flush(["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]);
+    for (const table of ["attempts", "events", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) {
+      this.batches[table].flush();
+      this.appenders[table].flushSync();
+    }
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);

@@ -88,15 +88,7 @@ export interface DocumentOptions {
   emptyContainers?: ReadonlySet<string>;
   /** JSONL: the longest line read, in bytes (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
-  /** JSONL: read by this instead of line by line (the fast path, fast.ts); it hands every line it does not load to `perLine` */
-  jsonl?: JsonlReader;
 }
-
-/**
- * Reads a JSONL source's bytes itself, handing each line it does not load
- * itself to `perLine` (jsonlLineHandler) in line order; returns the summary readJsonl would.
- */
-export type JsonlReader = (chunks: AsyncIterable<Buffer>, perLine: (line: PhysicalLine) => void) => Promise<ReadSummary>;
 
 const SNIFF_BYTES = 1 << 20;
 const SNIFF_LINES = 5;
@@ -120,13 +112,13 @@ export async function readUnits(
   named: "jsonl" | null = null,
   options: DocumentOptions = {},
 ): Promise<ReadSummary> {
-  if (named === "jsonl") return readJsonl(chunks, sink, options.maxLineBytes, options.jsonl);
+  if (named === "jsonl") return readJsonl(chunks, sink, options.maxLineBytes);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
   const choose = options.chooseDocument ?? null;
   return sniff(head.bytes, head.ended, containers, choose) === "jsonl"
-    ? readJsonl(head.rest, sink, options.maxLineBytes, options.jsonl)
+    ? readJsonl(head.rest, sink, options.maxLineBytes)
     : readDocument(head.rest, containers, sink, options);
 }
 
@@ -173,13 +165,9 @@ function firstEntries(value: Record<string, unknown>): DocumentEntry[] {
     .map(([key, v]) => ({ key, value: v, index: null }));
 }
 
-/**
- * The per-line JSONL path: one physical line into `sink` as a unit, a blank or a
- * reject. The reference every JSONL line goes through (the fast path, fast.ts,
- * hands it every line it does not load itself).
- */
-export function jsonlLineHandler(sink: UnitSink): (line: PhysicalLine) => void {
-  return (line: PhysicalLine) => {
+async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineBytes?: number): Promise<ReadSummary> {
+  const splitter = new LineSplitter(maxLineBytes);
+  const onLine = (line: PhysicalLine) => {
     const { no, text } = line;
     if (line.overlong) return sink.reject(no, null, overlongReason(line), line.overlong.head, "line");
     const r = parseLine(text);
@@ -187,12 +175,6 @@ export function jsonlLineHandler(sink: UnitSink): (line: PhysicalLine) => void {
     else if (r.kind === "reject") sink.reject(no, null, r.reason, text ?? "(bytes that are not UTF-8)", "line");
     else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite, duplicateKeys: r.duplicateKeys });
   };
-}
-
-async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineBytes?: number, fast?: JsonlReader): Promise<ReadSummary> {
-  if (fast) return fast(chunks, jsonlLineHandler(sink));
-  const splitter = new LineSplitter(maxLineBytes);
-  const onLine = jsonlLineHandler(sink);
   for await (const chunk of chunks) splitter.push(chunk, onLine);
   splitter.end(onLine);
   return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0, endings: { mode: splitter.endings, mixed: splitter.mixedEndings } };

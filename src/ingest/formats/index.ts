@@ -144,25 +144,9 @@ export class SourceFormats<U> {
     return null;
   }
 
-  /**
-   * A record read without forRecord: a plain line of the fast path (fast.ts), a
-   * canonical record that no other adapter detects. Returns the held-back units
-   * to adapt first (with the canonical adapter), as forRecord would, or null when
-   * the source's records are no longer read (more than UNRECOGNISED_LIMIT
-   * unrecognised ones came first). Never used with a forced adapter.
-   */
-  plain(): { release: U[] } | null {
-    if (this.gaveUp) return null;
-    if (this.recognised) return { release: [] };
-    this.recognised = true;
-    const release = this.held;
-    this.held = [];
-    return { release };
-  }
-
-  /** Counts `n` records (1 when absent) read by `name`. */
-  count(name: string, n = 1): void {
-    this.used.set(name, (this.used.get(name) ?? 0) + n);
+  /** Counts a record read by `name`. */
+  count(name: string): void {
+    this.used.set(name, (this.used.get(name) ?? 0) + 1);
   }
 
   /** The adapters that read this source, e.g. `terminal-bench`, or null when none read a record. */
