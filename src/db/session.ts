@@ -49,8 +49,6 @@ export interface SessionOptions<T> {
   write?: string;
   /** keep the tables in a temporary file with a memory limit (big inputs); in memory otherwise */
   temporary?: boolean;
-  /** DuckDB worker threads (1 for a small input: planning, not data, is its cost); one per core when absent */
-  threads?: number;
   /**
    * Create every relation of queries/ as a view up front (`denom query`, whose
    * SQL may name any of them, and a writing session); otherwise a relation is
@@ -228,7 +226,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     ? await openStoredForReading(options.read, options.writable)
     : options.write
       ? await openStoredForWriting(options.write)
-      : await Database.open({ temporary: options.temporary, threads: options.threads });
+      : await Database.open({ temporary: options.temporary });
   try {
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest

@@ -63,7 +63,6 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
   const specs = expandInputs(options.inputs, options.onWarning);
   return openSession({
     temporary: needsDisk(specs),
-    threads: inputBytes(specs) <= SMALL_INPUT_BYTES ? 1 : undefined,
     views: options.views,
     definitions,
     onComputing: options.onComputing,
@@ -111,13 +110,6 @@ export const IN_MEMORY_MAX_BYTES = 256e6;
 export function needsDisk(specs: readonly InputSpec[]): boolean {
   return inputBytes(specs) > IN_MEMORY_MAX_BYTES;
 }
-
-/**
- * Inputs of at most this many bytes in all are computed on one DuckDB thread:
- * their cost is planning the queries, which more threads only add to (about
- * 20% more CPU for seed-100 on two); the figures do not depend on the threads.
- */
-export const SMALL_INPUT_BYTES = 4e6;
 
 /** The inputs' bytes once decompressed (expandedBytes); Infinity with stdin or a named pipe, whose size cannot be told. */
 function inputBytes(specs: readonly InputSpec[]): number {
