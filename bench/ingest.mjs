@@ -24,11 +24,11 @@
 //   db        `denom ingest --db` of --db-mb MB of attempts (3-7 events each),
 //             then `report --db` on the kept file, three times
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { finalTotal, generate, JQ_STRICT, measure } from "./timed.mjs";
 import { createGunzip } from "node:zlib";
 import { createReadStream } from "node:fs";
 
@@ -43,33 +43,9 @@ const bigMb = Number(opt("--big-mb", 2500));
 const dbMb = Number(opt("--db-mb", 2174));
 const scratch = mkdtempSync(join(tmpdir(), "denom-bench-"));
 
-// the latest attempt of each (run, task, trial) decides; lines that are not JSON are skipped
-const JQ_STRICT =
-  '[inputs | fromjson? | objects | select(.task_id != null) | [.run_id // "", (.task_id | tostring), .trial // 0, .attempt // 1, .status]] ' +
-  '| group_by(.[0:3]) | map(max_by(.[3])[4]) | "\\(map(select(. == "success")) | length)/\\(length)"';
-
-function generate(...flags) {
-  return execFileSync(process.execPath, [join(here, "generate.mjs"), ...flags], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-}
-
-/** Runs `cmd` under /usr/bin/time; returns wall s, peak RSS MB and stdout. */
-function measure(cmd, argv, input) {
-  const stats = join(scratch, "time.txt");
-  const r = spawnSync("/usr/bin/time", ["-f", "%e %M", "-o", stats, cmd, ...argv], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-    stdio: [input ? "pipe" : "ignore", "pipe", "pipe"],
-  });
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
-  const [wall, kb] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
-  return { wall, rssMb: kb / 1024, stdout: r.stdout };
-}
-
 const denom = (...inputs) => {
   const m = measure(process.execPath, [bin, "report", ...inputs, "--json"]);
-  const report = JSON.parse(m.stdout);
-  const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
-  return { ...m, check: `${final.successes}/${final.count}`, accounting: report.accounting };
+  return { ...m, ...finalTotal(m.stdout) };
 };
 const native = (file) => {
   const m = measure(process.execPath, [join(here, "native.mjs"), file]);
@@ -81,9 +57,7 @@ const jq = (file) => {
 };
 const piped = (file) => {
   const m = measure("sh", ["-c", `cat '${file}' | '${process.execPath}' '${bin}' report - --json`]);
-  const report = JSON.parse(m.stdout);
-  const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
-  return { ...m, check: `${final.successes}/${final.count}` };
+  return { ...m, check: finalTotal(m.stdout).check };
 };
 
 const mb = (bytes) => bytes / 1e6;

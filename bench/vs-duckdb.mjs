@@ -22,11 +22,11 @@
 // 2.5x, denom's peak RSS at most 1 GB. Each line ends with final/total, which all
 // contenders must agree on.
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { statSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { finalTotal, generate, JQ_STRICT, measure } from "./timed.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -35,36 +35,9 @@ const sizeMb = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.start
 const rounds = Number(opt("--rounds", 2));
 const forms = opt("--forms", "jsonl,gz").split(",");
 const bin = opt("--bin", join(here, "..", "dist", "bin.js"));
-const scratch = mkdtempSync(join(tmpdir(), "denom-vs-duckdb-"));
 
-// the latest attempt of each (run, task, trial) decides; lines that are not JSON are skipped
-const JQ_STRICT =
-  '[inputs | fromjson? | objects | select(.task_id != null) | [.run_id // "", (.task_id | tostring), .trial // 0, .attempt // 1, .status]] ' +
-  '| group_by(.[0:3]) | map(max_by(.[3])[4]) | "\\(map(select(. == "success")) | length)/\\(length)"';
 const quote = (s) => `'${s.replace(/'/g, "'\\''")}'`;
 
-function generate(...flags) {
-  return execFileSync(process.execPath, [join(here, "generate.mjs"), ...flags], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
-}
-
-/** Runs `cmd` under /usr/bin/time: wall s, CPU s (user + system), peak RSS MiB, stdout. */
-function measure(cmd, argv) {
-  const stats = join(scratch, "time.txt");
-  const r = spawnSync("/usr/bin/time", ["-f", "%e %U %S %M", "-o", stats, cmd, ...argv], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  if (r.status !== 0) throw new Error(`${cmd} ${argv.join(" ")}: exit ${r.status}\n${r.stderr.slice(-2000)}`);
-  const [wall, user, sys, kb] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
-  return { wall, cpu: user + sys, rssMb: kb / 1024, stdout: r.stdout };
-}
-
-const finalTotal = (stdout) => {
-  const report = JSON.parse(stdout);
-  const final = report.rates.find((r) => r.basis === "final" && r.denominator === "total");
-  return { check: `${final.successes}/${final.count}`, accounting: report.accounting };
-};
 const contenders = {
   denom: (f) => ({ ...(f.piped ? measure("sh", ["-c", `cat ${quote(f.path)} | ${quote(process.execPath)} ${quote(bin)} report - --json`]) : measure(process.execPath, [bin, "report", f.path, "--json"])) }),
   plain: (f) => measure(process.execPath, [join(here, "plain-duckdb.mjs"), f.plainPath]),
@@ -135,4 +108,3 @@ for (const form of forms) {
 }
 console.log(`== summary (load ${load()})`);
 for (const s of summary) console.log(s);
-rmSync(scratch, { recursive: true, force: true });
