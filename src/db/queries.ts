@@ -113,15 +113,6 @@ function readCatalog(dir: string): Catalog {
   };
   for (const [name, query] of selects) if (KEPT_FOR.some((folder) => name.startsWith(`${folder}/`))) query.reads.forEach(visit);
   for (const r of relations) r.kept = r.copied && readByReport.has(r.name);
-  if (process.env.EXP_ALL) for (const r of relations) if (r.kind === "view" && r.layer !== "reference" && (process.env.EXP_ALL === "*" || process.env.EXP_ALL.split(",").includes(r.name))) { r.copied = true; r.materialized = true; }
-  if (process.env.EXP_SINGLE) {
-    const readers = new Map<string, number>();
-    const count = (reads: string[]) => { for (const x of reads) readers.set(x, (readers.get(x) ?? 0) + 1); };
-    for (const r of relations) count(r.reads);
-    for (const q of selects.values()) count(q.reads);
-    const layers = process.env.EXP_SINGLE.split(",");
-    for (const r of relations) if (layers.includes(r.layer) && (readers.get(r.name) ?? 0) <= 1) { r.copied = false; r.materialized = false; }
-  }
   return { dir, relations, byName, selects };
 }
 
