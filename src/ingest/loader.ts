@@ -182,13 +182,16 @@ class ChunkBatch {
     const n = s.length;
     if (n <= INLINE_MAX) {
       const data = col.data;
-      const at = r * 16;
-      let c = 0;
-      for (let i = 0; i < n; i++) c |= s.charCodeAt(i);
-      if (c < 0x80) {
+      const at = r * 16 + 4;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        data[at + i] = c;
+      }
+      if (i === n) {
         col.u32[4 * r] = n;
-        for (let i = 0; i < n; i++) data[at + 4 + i] = s.charCodeAt(i);
-        for (let i = n; i < INLINE_MAX; i++) data[at + 4 + i] = 0;
+        for (; i < INLINE_MAX; i++) data[at + i] = 0;
         return;
       }
     }
@@ -293,8 +296,18 @@ export class Loader {
   }
 
   private event(attemptId: number, e: CanonicalEvent): void {
-    this.batches.events.row([attemptId, e.seq, e.ts, e.type, e.name, e.args, e.status]);
+    this.eventRow[0] = attemptId;
+    this.eventRow[1] = e.seq;
+    this.eventRow[2] = e.ts;
+    this.eventRow[3] = e.type;
+    this.eventRow[4] = e.name;
+    this.eventRow[5] = e.args;
+    this.eventRow[6] = e.status;
+    this.batches.events.row(this.eventRow);
   }
+
+  /** One events row, reused (ChunkBatch.row copies the values out). */
+  private readonly eventRow: Value[] = [null, null, null, null, null, null, null];
 
   reject(sourceId: number, line: number, location: string | null, reason: string, excerpt: string): void {
     this.batches.rejects.row([sourceId, line, location, reason, excerpt]);
