@@ -556,6 +556,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       };
       const query = await import("./commands/query.js");
       const { renderJson } = await import("./render/json.js");
+      if (sql) await query.precheckStatement(sql);
       if (flags.schema) {
         const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));
         const { renderSchemaText } = await import("./render/store-text.js");

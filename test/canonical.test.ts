@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, normalizeAttempt } from "../src/ingest/canonical.js";
+import { parseLine } from "../src/ingest/lines.js";
 import { TABLES } from "../src/db/schema.js";
 
 function ok(record: Record<string, unknown>) {
@@ -114,5 +115,25 @@ describe("normalizeAttempt", () => {
 describe("canonicalJson", () => {
   it("gives equal text for equal values whatever the key order", () => {
     expect(canonicalJson({ b: 1, a: { y: 2, x: 1 } })).toBe(canonicalJson({ a: { x: 1, y: 2 }, b: 1 }));
+  });
+
+  it("sorts keys by UTF-16 code units at every level, whichever way the text is built (issue 20)", () => {
+    // the order of Array.prototype.sort: "10" < "9" < "B" < "a" < "é"; JSON.parse puts "9" before "10"
+    expect(canonicalJson(JSON.parse('{"é":1,"a":"x","B":true,"9":null,"10":[{"z":1,"y":2}]}'))).toBe('{"10":[{"y":2,"z":1}],"9":null,"B":true,"a":"x","é":1}');
+    // already in order, plain values: written as JSON.stringify writes them (escapes, -0, 1e21, non-finite as null)
+    expect(canonicalJson({ a: 'q"\\', b: -0, c: 1e21, d: Infinity })).toBe('{"a":"q\\"\\\\","b":0,"c":1e+21,"d":null}');
+    // the same values out of order give the same text
+    expect(canonicalJson({ d: Infinity, c: 1e21, b: -0, a: 'q"\\' })).toBe('{"a":"q\\"\\\\","b":0,"c":1e+21,"d":null}');
+    // more than 16 keys: 17 keys q..a, written backwards, come out a..q
+    const many = Object.fromEntries([..."qponmlkjihgfedcba"].map((k, i) => [k, i]));
+    expect(canonicalJson(many)).toBe(`{${[..."abcdefghijklmnopq"].map((k) => `"${k}":${16 - (k.charCodeAt(0) - 97)}`).join(",")}}`);
+  });
+
+  it("writes an integer beyond 2^53 in arguments as the object it is read into (its text kept), in or out of key order", () => {
+    // parseLine keeps 12345678901234567891 as a BigLiteral, whose one own key is its text
+    const parsed = parseLine('{"a":{"n":12345678901234567891},"b":{"z":0,"n":12345678901234567891}}');
+    const value = (parsed as { value: Record<string, unknown> }).value;
+    expect(canonicalJson(value.a)).toBe('{"n":{"text":"12345678901234567891"}}');
+    expect(canonicalJson(value.b)).toBe('{"n":{"text":"12345678901234567891"},"z":0}');
   });
 });

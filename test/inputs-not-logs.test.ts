@@ -133,6 +133,14 @@ describe("ids keep the text they were written with", () => {
 
   it("lists a key written twice in one object; the last value is read", async () => {
     expect(keyMarks('{"a":1,"b":{"a":"x\\":y"},"c" : [1]}')).toBe(4);
+    // a string starting with a colon counts too (at least the keys written, never fewer):
+    // 3 keys and the value ":" here, so 4 marks for 3 keys read
+    const colon = '{"a" :1,"a" :2,"b":":"}';
+    expect(keyMarks(colon)).toBe(4);
+    expect(needsLiteralRead(JSON.parse(colon), colon)).toBe(true);
+    expect(readLiterals(colon)!.duplicateKeys).toEqual(["a"]);
+    // an escaped backslash before a key's closing quote: `"x\\\\"` is the key x\\, and its quote closes it
+    expect(keyMarks('{"x\\\\":1,"y":"\\":"}')).toBe(2);
     const text = '{"task_id":"t","status":"failure","events":[{"n":1,"n":2}],"status":"success"}';
     expect(needsLiteralRead(JSON.parse(text), text)).toBe(true);
     expect(readLiterals(text)).toEqual({ value: JSON.parse(text), duplicateKeys: ["events[0].n", "status"] });

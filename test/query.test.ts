@@ -73,6 +73,21 @@ describe("query --db", () => {
     expect(count.json()).toEqual([{ n: 4 }]);
   });
 
+  it("refuses a statement that writes or does not parse before it opens --db", async () => {
+    // no such file: were the file opened (and its views created) first, this would be the file's error
+    const missing = join(tempDir(), "no-such.duckdb");
+    const write = await denom(["query", "--db", missing, "COPY attempts TO 'x.csv'"]);
+    expect(write.code).toBe(2);
+    expect(write.stderr).toContain("not COPY");
+    const syntax = await denom(["query", "--db", missing, "SELEC 1"]);
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toMatch(/syntax error/i);
+    // a read-only statement goes on to the file, which is missing
+    const read = await denom(["query", "--db", missing, "SELECT 1"]);
+    expect(read.stderr).toContain("no-such.duckdb");
+    expect(read.stderr).not.toContain("not COPY");
+  });
+
   it("names what is wrong with the SQL or the flags", async () => {
     const several = await denom(["query", "--db", db, "SELECT 1; SELECT 2"]);
     expect(several.code).toBe(2);

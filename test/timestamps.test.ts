@@ -9,6 +9,21 @@ describe("parseTimestamp", () => {
     expect(parseTimestamp("2025-03-12T09:00:00Z")).toEqual({ micros: T * 1e6, naive: false });
   });
 
+  it("reads the common YYYY-MM-DDTHH:MM:SS[.mmm]Z digit by digit, refusing what is no date (issue 20)", () => {
+    // 2024-02-29 is a leap day: T + 1 day is 2025-03-13, so 2024-02-29T00:00Z = 1709164800 s (Date.UTC(2024, 1, 29) / 1000)
+    expect(parseTimestamp("2024-02-29T00:00:00.000Z")).toEqual({ micros: 1_709_164_800 * 1e6, naive: false });
+    expect(parseTimestamp("2025-03-12T09:00:00.250Z")).toEqual({ micros: T * 1e6 + 250_000, naive: false });
+    // day 31 of March: 19 days after T, one second before midnight: T + 19 * 86400 + 14 * 3600 + 59 * 60 + 59
+    expect(parseTimestamp("2025-03-31T23:59:59Z")).toEqual({ micros: (T + 19 * 86_400 + 14 * 3_600 + 59 * 60 + 59) * 1e6, naive: false });
+    expect(parseTimestamp("2025-02-29T00:00:00.000Z")).toEqual({ error: 'no such date: "2025-02-29T00:00:00.000Z"' });
+    expect(parseTimestamp("2025-04-31T00:00:00Z")).toEqual({ error: 'no such date: "2025-04-31T00:00:00Z"' });
+    // 24:00 is the end of the day (the general reading): 2025-03-13T00:00Z
+    expect(parseTimestamp("2025-03-12T24:00:00.000Z")).toEqual({ micros: (T + 15 * 3_600) * 1e6, naive: false });
+    expect(parseTimestamp("1969-12-31T23:59:59.999Z")).toEqual({ error: 'timestamp out of range: "1969-12-31T23:59:59.999Z"; denom reads years 1970 to 2200 (UTC)' });
+    // year 75 is year 75, not 1975 (Date.UTC's reading of two-digit years)
+    expect(parseTimestamp("0075-01-01T00:00:00.000Z")).toEqual({ error: 'timestamp out of range: "0075-01-01T00:00:00.000Z"; denom reads years 1970 to 2200 (UTC)' });
+  });
+
   it("normalises an offset to UTC", () => {
     // 10:30 at +01:30 is 09:00 UTC
     expect(parseTimestamp("2025-03-12T10:30:00+01:30")).toEqual({ micros: T * 1e6, naive: false });

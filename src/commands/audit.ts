@@ -6,8 +6,7 @@
  * the claim's tolerance (exactly, see src/claims.ts), orders them simplest first
  * and says in words what each one counts and leaves out.
  */
-import type { Session } from "../db/session.js";
-import type { Row } from "../db/session.js";
+import type { RowOf, Session } from "../db/session.js";
 import { compareDistance, matchesClaim, meanOfRatios, offsetFromClaim, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
@@ -46,7 +45,8 @@ export interface RunFigure {
  */
 export interface AuditGroup {
   by: "run_id" | "agent" | "model";
-  value: string;
+  /** null for the trials that carry no such value (their own group, listed last) */
+  value: string | null;
 }
 
 /**
@@ -152,7 +152,7 @@ export async function runAudit(session: Session, options: AuditOptions): Promise
  */
 async function claimsForLoaded(session: Session, options: AuditOptions): Promise<Claim[]> {
   if (!options.claims.some((c) => c.benchmark !== undefined)) return options.claims;
-  const loaded = (await session.select("audit/benchmarks")).map((r) => r.category as string | null);
+  const loaded = (await session.select("audit/benchmarks")).map((r) => r.category);
   if (loaded.length !== 1 || loaded[0] === null)
     throw new DataError(
       `the claims of scores.json are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit one instance_results/<benchmark>.json at a time`,
@@ -174,19 +174,16 @@ interface Candidate {
  * Audits `claims` on a database whose views are in place.
  */
 export async function readAudit(session: Session, claims: Claim[]): Promise<AuditData> {
-  const read = await session.selectOne("meta/accounting");
-  const rejected = (read?.rejected as number) ?? 0;
-  const broken_sources = (read?.broken_sources as number) ?? 0;
-  const duplicates_across_sources = (read?.duplicates_across_sources as number) ?? 0;
+  const { rejected, broken_sources, duplicates_across_sources } = await session.selectOne("meta/accounting");
   // one query: audit_figures carries the per-run figures and the strict definition, so the
   // views below it (trials, stg_attempts) are evaluated once; every scope (all trials, and
   // each run, agent and model where there are several) in the same rows
   const rows = await session.select("audit/audit_figures");
   const strictRow = rows.find((r) => r.is_strict && r.scope_by === "all");
   const strict = {
-    successes: (strictRow?.successes as number) ?? 0,
-    count: (strictRow?.count as number) ?? 0,
-    rate: (strictRow?.rate as number | null) ?? null,
+    successes: strictRow?.successes ?? 0,
+    count: strictRow?.count ?? 0,
+    rate: strictRow?.rate ?? null,
   };
   const candidates = rows.filter((r) => r.is_representative).map(candidate);
   const passRows = await session.select("audit/audit_pass_at_k");
@@ -194,7 +191,7 @@ export async function readAudit(session: Session, claims: Claim[]): Promise<Audi
   candidates.push(...passes);
   const groups = rows
     .filter((r) => r.scope_by !== "all" && r.simplicity === 1)
-    .map((r) => ({ by: r.scope_by as AuditGroup["by"], value: r.scope_value as string }));
+    .map((r) => ({ by: r.scope_by as AuditGroup["by"], value: r.scope_value }));
   const definitions = rows.filter((r) => r.scope_by === "all").length + passes.filter((c) => c.figure.group === null).length;
   const searched = { definitions, distinct: candidates.filter((c) => c.figure.group === null).length };
   const audits = claims.map((claim) => auditClaim(claim, candidates, strict, searched, groups));
@@ -202,8 +199,8 @@ export async function readAudit(session: Session, claims: Claim[]): Promise<Audi
 }
 
 /** The group of an audit_figures or audit_pass_at_k row: null for all trials. */
-function groupOf(r: Row): AuditGroup | null {
-  return r.scope_by === "all" ? null : { by: r.scope_by as AuditGroup["by"], value: r.scope_value as string };
+function groupOf(r: { scope_by: string | null; scope_value: string | null }): AuditGroup | null {
+  return r.scope_by === "all" ? null : { by: r.scope_by as AuditGroup["by"], value: r.scope_value };
 }
 
 /**
@@ -212,21 +209,20 @@ function groupOf(r: Row): AuditGroup | null {
  * has more than one trial, else it is the pooled rate). The rate is the view's;
  * the exact fraction for matching comes from its (n, c) shapes.
  */
-function passCandidates(rows: Row[]): Candidate[] {
+function passCandidates(rows: RowOf<"audit/audit_pass_at_k">[]): Candidate[] {
   const out: Candidate[] = [];
   const most = new Map<string, number>();
   for (const r of rows) {
     const key = `${r.scope_by}\t${r.scope_value}`;
-    most.set(key, Math.max(most.get(key) ?? 0, r.k as number));
+    most.set(key, Math.max(most.get(key) ?? 0, r.k));
   }
   for (const r of rows) {
-    const k = r.k as number;
+    const k = r.k;
     if (k === 1 && (most.get(`${r.scope_by}\t${r.scope_value}`) ?? 1) <= 1) continue;
-    const shapes = ((r.shapes ?? []) as Row[]).map((x) => ({ n: x.n as number, c: x.c as number, tasks: x.tasks as number }));
     for (const hat of k === 1 ? [false] : [false, true]) {
       const aggregation = hat ? "pass^k" : "pass@k";
-      const tasks = r.tasks as number;
-      const skipped = r.skipped as number;
+      const tasks = r.tasks;
+      const skipped = r.skipped;
       const figure: DefinitionFigure = {
         group: groupOf(r),
         basis: "final",
@@ -234,16 +230,16 @@ function passCandidates(rows: Row[]): Candidate[] {
         exclude: [],
         aggregation,
         k,
-        successes: r.successes as number,
-        count: r.trials as number,
-        rate: (hat ? r.pass_hat_k : r.pass_at_k) as number | null,
+        successes: r.successes,
+        count: r.trials,
+        rate: hat ? r.pass_hat_k : r.pass_at_k,
         description: `${hat ? "pass^" : "pass@"}${k}: the chance that ${hat ? "all" : "at least one"} of ${k} trials drawn from a task ${hat ? "succeed" : "succeeds"} (final successes), mean over ${plural(tasks, "task")} with ${k} or more trials${skipped ? ` (${skipped} with fewer skipped)` : ""}`,
         runs: null,
         hides: { trials: 0, never_succeeded: 0, never_succeeded_retried: 0, late_passes_counted: 0 },
         equivalent_definitions: 0,
         simplicity: 1000 + 2 * k + (hat ? 1 : 0),
       };
-      out.push({ figure, exact: passAtKFraction(shapes, k, hat) });
+      out.push({ figure, exact: passAtKFraction(r.shapes, k, hat) });
     }
   }
   return out;
@@ -253,18 +249,18 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-function candidate(r: Row): Candidate {
-  const runs = ((r.run_figures ?? []) as Row[]).map((f) => ({
-    run: f.run as string,
-    run_id: (f.run_key as string) || null,
-    trial: f.trial as number,
-    successes: f.successes as number,
-    count: f.count as number,
-    rate: f.rate as number | null,
+function candidate(r: RowOf<"audit/audit_figures">): Candidate {
+  const runs = r.run_figures.map((f) => ({
+    run: f.run,
+    run_id: f.run_key || null,
+    trial: f.trial,
+    successes: f.successes,
+    count: f.count,
+    rate: f.rate,
   }));
   const exclude: Exclusion[] = [];
   for (const cls of EXCLUDED_CLASSES) {
-    const scope = r[`${cls}_scope`] as string;
+    const scope = r[`${cls}_scope`];
     if (scope !== "none") exclude.push({ class: cls, scope: scope as Exclusion["scope"] });
   }
   const basis = r.basis as DefinitionFigure["basis"];
@@ -277,19 +273,19 @@ function candidate(r: Row): Candidate {
     numerator,
     exclude,
     aggregation,
-    successes: r.successes as number,
-    count: r.count as number,
-    rate: r.rate as number | null,
+    successes: r.successes,
+    count: r.count,
+    rate: r.rate,
     description: describeDefinition({ basis, numerator, exclude, aggregation }, runs),
     runs: meanOfRuns ? runs : null,
     hides: {
-      trials: r.left_out as number,
-      never_succeeded: r.left_out_never_succeeded as number,
-      never_succeeded_retried: r.left_out_never_succeeded_retried as number,
-      late_passes_counted: r.late_passes_counted as number,
+      trials: r.left_out,
+      never_succeeded: r.left_out_never_succeeded,
+      never_succeeded_retried: r.left_out_never_succeeded_retried,
+      late_passes_counted: r.late_passes_counted,
     },
-    equivalent_definitions: r.equivalent_definitions as number,
-    simplicity: r.simplicity as number,
+    equivalent_definitions: r.equivalent_definitions,
+    simplicity: r.simplicity,
   };
   // The view's rate is a double; matching needs it exactly, as a fraction of the
   // view's own whole-number counts (for a mean, of its per-run counts).

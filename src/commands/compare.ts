@@ -21,7 +21,7 @@ import { join } from "node:path";
 import type { Cell, Row, RowOf, Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
 import { UsageError } from "../errors.js";
-import { readMetrics, type Interval, type RateCell } from "./report-metrics.js";
+import { intervalOf, readMetrics, type Interval, type RateCell } from "./report-metrics.js";
 
 export type Basis = RateCell["basis"];
 export type Denominator = RateCell["denominator"];
@@ -404,10 +404,6 @@ function num(v: Cell | undefined): number {
   return typeof v === "number" ? v : 0;
 }
 
-function interval(v: Cell | undefined): Interval {
-  return Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null;
-}
-
 function cellOf(r: RowOf<"compare/cells">): CompareCell {
   return {
     basis: r.basis as Basis,
@@ -417,7 +413,7 @@ function cellOf(r: RowOf<"compare/cells">): CompareCell {
     candidate: { successes: r.candidate_successes, count: r.candidate_count, rate: r.candidate_rate },
     difference: r.difference,
     se: r.se,
-    ci95: interval(r.ci95),
+    ci95: intervalOf(r.ci95),
     test: r.test as CompareCell["test"],
     p_value: r.p_value,
     discordant: { baseline_only: r.baseline_only, candidate_only: r.candidate_only },

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cellConverter, copyTo, countStatements, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Database, type Session } from "../db/session.js";
+import { Database, cellConverter, copyTo, countStatements, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Session } from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
@@ -71,6 +71,22 @@ export async function readSchema(session: Session): Promise<Relation[]> {
     const rows = await session.select("query/schema");
     return rows.map((r) => ({ ...r, kind: r.kind as Relation["kind"] }));
   });
+}
+
+/**
+ * The same check as runQuery's, made before any session exists: on a bare
+ * in-memory DuckDB (no file, no table, no view), so that SQL that is not one
+ * read-only statement, or does not parse, is refused without first reading
+ * --db and creating every view. Throws UsageError as checkOneStatement does;
+ * names of tables and views are checked later, when the query runs.
+ */
+export async function precheckStatement(sql: string): Promise<void> {
+  const bare = await Database.open();
+  try {
+    await checkOneStatement(bare, sql);
+  } finally {
+    bare.close();
+  }
 }
 
 async function withDatabase<T>(session: Session, work: (db: Database) => Promise<T>): Promise<T> {

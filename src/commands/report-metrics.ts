@@ -6,9 +6,9 @@
  * is computed here, rows are only reshaped (scope 0 = every trial; scopes 1..n =
  * the groups of `--by`).
  */
-import type { Session } from "../db/session.js";
-import type { Cell, Row } from "../db/session.js";
+import type { RowOf, Session } from "../db/session.js";
 import type { Expectation, GroupKey } from "../definitions.js";
+import { DenomError } from "../errors.js";
 
 /** [lo, hi] as fractions; null when the figure is n/a. */
 export type Interval = [number, number] | null;
@@ -180,9 +180,9 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
   const efficiency = await session.select("report/efficiency");
   const durations = await session.select("report/duration_by_status");
   const calls = await session.select("report/call_outcomes");
-  const settings = (await session.selectOne("report/confidence_settings")) as Row;
+  const settings = await session.selectOne("report/confidence_settings");
 
-  const forScope = (id: Cell) => ({
+  const forScope = (id: number) => ({
     rates: figures.filter((f) => f.scope_id === id && f.figure === "rate").map(rateCell),
     pass_at_k: passRows(figures.filter((f) => f.scope_id === id && f.figure !== "rate")),
     efficiency: efficiencyOf(
@@ -194,16 +194,16 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
 
   const overall = forScope(0);
   const groups = options.by
-    ? scopes.filter((s) => s.scope_id !== 0).map((s) => ({ value: s.group_value as string | null, ...forScope(s.scope_id) }))
+    ? scopes.filter((s) => s.scope_id !== 0).map((s) => ({ value: s.group_value, ...forScope(s.scope_id) }))
     : [];
   return {
     ...overall,
     inventory: await readInventory(session, options.expectation ?? null),
     confidence: {
-      level: settings.level as number,
-      z: settings.z as number,
-      resamples: settings.resamples as number,
-      seed: settings.seed as number,
+      level: settings.level,
+      z: settings.z,
+      resamples: settings.resamples,
+      seed: settings.seed,
       methods: CI_METHODS,
     },
     by: options.by ?? null,
@@ -211,73 +211,77 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
   };
 }
 
-function interval(v: Cell | undefined): Interval {
-  return Array.isArray(v) && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null;
+/** A `ci95` column ([lo, hi], or NULL) as an Interval. */
+export function intervalOf(v: number[] | null): Interval {
+  return v !== null && typeof v[0] === "number" && typeof v[1] === "number" ? [v[0], v[1]] : null;
 }
 
-function rateCell(r: Row): RateCell {
+type FigureRow = RowOf<"report/figure_intervals">;
+
+function rateCell(r: FigureRow): RateCell {
   return {
     basis: r.basis as RateCell["basis"],
     denominator: r.denominator as RateCell["denominator"],
-    successes: r.successes as number,
-    count: r.count as number,
-    rate: r.value as number | null,
-    ci95: interval(r.ci95),
+    // a rate cell's successes are whole trials (figure_intervals' column is also pass@k's expected count)
+    successes: r.successes ?? 0,
+    count: r.count,
+    rate: r.value,
+    ci95: intervalOf(r.ci95),
     ci_method: r.ci_method as CiMethod,
   };
 }
 
 /** figure_intervals holds pass@k and pass^k as two rows per k: one row per k here. */
-function passRows(rows: Row[]): PassAtK[] {
-  const ks = [...new Set(rows.map((r) => r.k as number))].sort((a, b) => a - b);
+function passRows(rows: FigureRow[]): PassAtK[] {
+  const ks = [...new Set(rows.map((r) => r.k ?? 0))].sort((a, b) => a - b);
   return ks.map((k) => {
-    const at = rows.find((r) => r.k === k && r.figure === "pass_at_k") as Row;
-    const hat = rows.find((r) => r.k === k && r.figure === "pass_hat_k") as Row;
+    const at = rows.find((r) => r.k === k && r.figure === "pass_at_k");
+    const hat = rows.find((r) => r.k === k && r.figure === "pass_hat_k");
+    if (!at || !hat) throw new DenomError(`report/figure_intervals: pass@${k} without its pass^${k} row`);
     return {
       k,
-      pass_at_k: at.value as number | null,
-      pass_hat_k: hat.value as number | null,
-      tasks: at.count as number,
-      skipped: at.skipped as number,
-      pass_at_k_ci95: interval(at.ci95),
-      pass_hat_k_ci95: interval(hat.ci95),
+      pass_at_k: at.value,
+      pass_hat_k: hat.value,
+      tasks: at.count,
+      skipped: at.skipped ?? 0,
+      pass_at_k_ci95: intervalOf(at.ci95),
+      pass_hat_k_ci95: intervalOf(hat.ci95),
       ci_method: at.ci_method as CiMethod,
     };
   });
 }
 
-function efficiencyOf(e: Row | undefined, durations: Row[]): Efficiency {
-  const v = (k: string) => (e?.[k] ?? null) as number | null;
-  const n = (k: string) => (e?.[k] ?? 0) as number;
+/** One scope's efficiency row (absent when the scope has no trial: every figure n/a, every count 0). */
+function efficiencyOf(e: RowOf<"report/efficiency"> | undefined, durations: RowOf<"report/duration_by_status">[]): Efficiency {
   return {
-    duration_s: { mean: v("duration_mean"), p50: v("duration_p50"), p95: v("duration_p95"), max: v("duration_max") },
+    duration_s: { mean: e?.duration_mean ?? null, p50: e?.duration_p50 ?? null, p95: e?.duration_p95 ?? null, max: e?.duration_max ?? null },
     duration_by_status: durations.map((d) => ({
-      status: d.status as string,
-      attempts: d.attempts as number,
-      timed_attempts: d.timed_attempts as number,
-      mean: d.duration_mean as number | null,
-      p50: d.duration_p50 as number | null,
-      p95: d.duration_p95 as number | null,
-      max: d.duration_max as number | null,
+      status: d.status,
+      attempts: d.attempts,
+      timed_attempts: d.timed_attempts,
+      mean: d.duration_mean,
+      p50: d.duration_p50,
+      p95: d.duration_p95,
+      max: d.duration_max,
     })),
-    agent_time_s: v("agent_time_s"),
-    wall_s: v("wall_s"),
-    llm_tokens_mean: v("llm_tokens_mean"),
-    tool_calls_mean: v("tool_calls_mean"),
-    cost_usd_total: v("cost_usd_total"),
-    cost_per_trial: v("cost_per_trial"),
-    cost_per_success: v("cost_per_success"),
-    attempts_per_trial: v("attempts_per_trial"),
-    zero_retry_success_share: v("zero_retry_success_share"),
-    trials: n("trials"),
-    attempts: n("attempts"),
-    final_successes: n("final_successes"),
-    timed_attempts: n("timed_attempts"),
-    llm_tokens_attempts: n("llm_tokens_attempts"),
-    tool_calls_attempts: n("tool_calls_attempts"),
-    cost_missing_attempts: n("cost_missing_attempts"),
-    trials_retried: n("trials_retried"),
-    trials_rescued: n("trials_rescued"),
+    agent_time_s: e?.agent_time_s ?? null,
+    wall_s: e?.wall_s ?? null,
+    llm_tokens_mean: e?.llm_tokens_mean ?? null,
+    tool_calls_mean: e?.tool_calls_mean ?? null,
+    cost_usd_total: e?.cost_usd_total ?? null,
+    cost_per_trial: e?.cost_per_trial ?? null,
+    cost_per_success: e?.cost_per_success ?? null,
+    attempts_per_trial: e?.attempts_per_trial ?? null,
+    zero_retry_success_share: e?.zero_retry_success_share ?? null,
+    trials: e?.trials ?? 0,
+    attempts: e?.attempts ?? 0,
+    final_successes: e?.final_successes ?? 0,
+    timed_attempts: e?.timed_attempts ?? 0,
+    llm_tokens_attempts: e?.llm_tokens_attempts ?? 0,
+    tool_calls_attempts: e?.tool_calls_attempts ?? 0,
+    cost_missing_attempts: e?.cost_missing_attempts ?? 0,
+    trials_retried: e?.trials_retried ?? 0,
+    trials_rescued: e?.trials_rescued ?? 0,
   };
 }
 

@@ -47,7 +47,8 @@ export const SELECT_ROWS = {
   "audit/audit_figures": {
     scope_by: "text?", scope_value: "text?", simplicity: "int", basis: "text", numerator: "text", invalid_scope: "text", environment_scope: "text", timeout_scope: "text",
     unrecognized_scope: "text", aggregation: "text", exclusions: "int", any_scopes: "int", is_strict: "bool", successes: "int",
-    count: "int", rate: "num?", runs: "int", run_figures: "list", left_out: "int", left_out_never_succeeded: "int",
+    count: "int", rate: "num?", runs: "int",
+    run_figures: { list: { run: "text", run_key: "text", trial: "int", successes: "int", count: "int", rate: "num?" } }, left_out: "int", left_out_never_succeeded: "int",
     left_out_never_succeeded_retried: "int", late_passes_counted: "int", is_representative: "bool", equivalent_definitions: "int",
   },
   "audit/audit_pass_at_k": {

@@ -121,6 +121,26 @@ for (const spec of ATTEMPT_FIELDS) {
 
 class FieldError extends Error {}
 
+/**
+ * A fresh attempt, every field null, its keys in the order of ATTEMPT_FIELDS and
+ * then naive_timestamps and extra: one object shape, so that normalizeAttempt
+ * sets fields instead of adding them one by one (issue 20: adding 30 keys to
+ * an empty object cost more than reading them).
+ */
+function emptyAttempt(): Record<string, unknown> {
+  return {
+    run_id: null, task_id: null, trial: null, attempt: null, status: null, status_detail: null, fault: null,
+    submitted_at: null, started_at: null, ended_at: null, timeout_limit_s: null, waiting_s: null, last_event: null,
+    last_event_ts: null, repeated_tool_calls: null, llm_tokens: null, tool_call_count: null, cost_usd: null, score: null,
+    resolved: null, constraint_ok: null, grader_error: null, error_message: null, agent: null, model: null, category: null,
+    difficulty: null, invocation: null, events: null, naive_timestamps: 0, extra: null,
+  };
+}
+{
+  const want = [...ATTEMPT_FIELDS.map((f) => f.field), "naive_timestamps", "extra"].join(",");
+  if (Object.keys(emptyAttempt()).join(",") !== want) throw new Error("canonical.ts: emptyAttempt() does not list the fields of ATTEMPT_FIELDS in order");
+}
+
 /** Largest value of each whole-number kind: `int` is an INTEGER column, `bigint` a BIGINT one (exact in a JS number). */
 const MAX_WHOLE: Readonly<Record<string, number>> = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER };
 
@@ -133,7 +153,7 @@ const MAX_WHOLE: Readonly<Record<string, number>> = { int: 2_147_483_647, bigint
  */
 export function normalizeAttempt(record: Record<string, unknown>): NormalizeResult {
   try {
-    const out: Record<string, unknown> = {};
+    const out = emptyAttempt();
     let naive = 0;
     for (const spec of ATTEMPT_FIELDS) {
       const picked = pick(record, spec);
@@ -204,8 +224,10 @@ export function readField(spec: FieldSpec, given: unknown): { value: unknown } |
 function pick(record: Record<string, unknown>, spec: FieldSpec): unknown {
   const direct = record[spec.field];
   if (direct !== undefined && direct !== null) return direct;
-  for (const alias of spec.aliases ?? []) {
-    const v = record[alias];
+  const aliases = spec.aliases;
+  if (aliases === undefined) return direct;
+  for (let i = 0; i < aliases.length; i++) {
+    const v = record[aliases[i]];
     if (v !== undefined && v !== null) return v;
   }
   return direct;
@@ -310,17 +332,64 @@ function optText(v: unknown): string | null {
 /** JSON text with object keys sorted at every level, so that equal values have equal text. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ",";
+      const v: unknown = value[i];
+      out += v === undefined ? "null" : canonicalJson(v);
+    }
+    return `${out}]`;
+  }
   const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  // a plain object whose keys are already in order and whose values are plain (no object:
+  // a BigLiteral is one, and JSON.stringify would write its number where this writes its
+  // keys): JSON.stringify writes the same text, natively
+  if (Object.getPrototypeOf(obj) === Object.prototype && sortedPrimitives(obj, keys)) return JSON.stringify(obj);
+  sortKeys(keys);
   // built by concatenation, not parts.join: this runs for every event of every attempt
   let out = "{";
-  for (const key of Object.keys(obj).sort()) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const v = obj[key];
     if (v === undefined) continue;
     if (out.length > 1) out += ",";
-    out += `${JSON.stringify(key)}:${canonicalJson(v)}`;
+    // a finite number's JSON text is its ToString (JSON.stringify writes non-finite ones as null)
+    out += `${JSON.stringify(key)}:${typeof v === "string" ? JSON.stringify(v) : typeof v === "number" ? (Number.isFinite(v) ? String(v) : "null") : canonicalJson(v)}`;
   }
   return `${out}}`;
+}
+
+/** True when `keys` (of `obj`) are in sorted order and every value is a string, number, boolean or null. */
+function sortedPrimitives(obj: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0 && !(keys[i - 1] < keys[i])) return false;
+    const v = obj[keys[i]];
+    if (v === undefined || (typeof v === "object" && v !== null)) return false;
+  }
+  return true;
+}
+
+/**
+ * Sorts keys in place as `Array.prototype.sort` does by default (UTF-16 code
+ * units; keys are distinct), by insertion: objects here hold a few keys, for
+ * which this is several times quicker.
+ */
+function sortKeys(keys: string[]): void {
+  if (keys.length > 16) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > k) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = k;
+  }
 }
 
 function extraFields(record: Record<string, unknown>): string | null {

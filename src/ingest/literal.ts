@@ -6,8 +6,9 @@
  *
  * Node 20's `JSON.parse` gives a reviver no source text, so a line that may
  * hold either is parsed again here by a small JSON parser that keeps both:
- * `checkParsed` tells from the `JSON.parse` result and the line's text whether
- * that is needed (exactly: see keyMarks), so the common line costs one walk.
+ * `needsLiteralRead` tells from the `JSON.parse` result and the line's text
+ * whether that may be needed (never missing a line that needs it: see keyMarks),
+ * so the common line costs one walk of its value and one scan of its colons.
  */
 
 /**
@@ -40,64 +41,73 @@ export interface LiteralRead {
 /**
  * True when `value` (JSON.parse of `text`) may have lost something: it holds an
  * integer beyond 2^53 in magnitude, or its objects hold fewer keys than the text
- * writes (a key repeated in one object). False for a value nested too deeply to
- * walk (it cannot be stored either).
+ * may write (keyMarks: a key repeated in one object). False for a value nested
+ * too deeply to walk (it cannot be stored either).
  */
 export function needsLiteralRead(value: unknown, text: string): boolean {
-  const seen = { keys: 0, unsafe: false };
+  unsafeSeen = false;
+  let keys: number;
   try {
-    walk(value, seen);
+    keys = countKeys(value);
   } catch (e) {
     // nested too deeply to walk: such a record is rejected later on (canonical.ts)
     if (e instanceof RangeError) return false;
     throw e;
   }
-  return seen.unsafe || seen.keys !== keyMarks(text);
+  return unsafeSeen || keys !== keyMarks(text);
 }
 
-function walk(v: unknown, seen: { keys: number; unsafe: boolean }): void {
-  if (typeof v === "number") {
-    if (!seen.unsafe && Number.isInteger(v) && !Number.isSafeInteger(v)) seen.unsafe = true;
-    return;
+/** Set by countKeys: a number met is an integer beyond 2^53 in magnitude. */
+let unsafeSeen = false;
+
+/** The keys of every object in `v`, counted; sets unsafeSeen on an unsafe integer. Only objects and arrays are descended into. */
+function countKeys(v: unknown): number {
+  if (v === null || typeof v !== "object") {
+    if (typeof v === "number") checkNumber(v);
+    return 0;
   }
-  if (v === null || typeof v !== "object") return;
+  let n = 0;
   if (Array.isArray(v)) {
-    for (const x of v) walk(x, seen);
-    return;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === "object" && x !== null) n += countKeys(x);
+      else if (typeof x === "number") checkNumber(x);
+    }
+    return n;
   }
   const obj = v as Record<string, unknown>;
   for (const k in obj) {
-    seen.keys++;
-    walk(obj[k], seen);
+    n++;
+    const x = obj[k];
+    if (typeof x === "object" && x !== null) n += countKeys(x);
+    else if (typeof x === "number") checkNumber(x);
   }
+  return n;
+}
+
+/** An integer beyond 2^53 is a finite double past MAX_SAFE_INTEGER in magnitude (every such double is whole). */
+function checkNumber(x: number): void {
+  if ((x > Number.MAX_SAFE_INTEGER || x < -Number.MAX_SAFE_INTEGER) && Number.isFinite(x)) unsafeSeen = true;
 }
 
 /**
- * How many keys `text` (valid JSON) writes: a key is a string followed by a
- * colon, and inside a string a quote is always escaped, so an unescaped `"`
- * followed by blanks and `:` closes a key and nothing else.
+ * At least as many as the keys `text` (valid JSON) writes, and exactly as many
+ * unless a string starts with a colon (after blanks): the colons whose last
+ * non-blank character before them is an unescaped quote. A key's colon is
+ * always one (its closing quote, blanks, the colon); a colon inside a string
+ * is one only right after the string's opening quote (inside a string a quote
+ * is always escaped); no other colon is written. So a parsed value holding as
+ * many keys as this count lost none to a repeated key. Found by jumping from
+ * colon to colon (native indexOf), which skips the text between them: four
+ * times faster than a walk over every character (issue 20).
  */
 export function keyMarks(text: string): number {
-  // one pass over the characters: a tight loop is faster here than indexOf per quote
   let n = 0;
-  let inString = false;
-  let afterString = false;
-  const len = text.length;
-  for (let i = 0; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: the next character is escaped
-      else if (c === 34) {
-        inString = false;
-        afterString = true;
-      }
-    } else if (c === 34) inString = true;
-    else if (afterString) {
-      if (c === 58) {
-        n++;
-        afterString = false;
-      } else if (!isBlank(c)) afterString = false;
-    }
+  for (let i = text.indexOf(":"); i !== -1; i = text.indexOf(":", i + 1)) {
+    let j = i - 1;
+    let c = text.charCodeAt(j);
+    while (isBlank(c)) c = text.charCodeAt(--j);
+    if (c === 34 && !escaped(text, j)) n++;
   }
   return n;
 }

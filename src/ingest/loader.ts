@@ -3,9 +3,10 @@
  * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
  * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
-import { DuckDBDataChunk, type DuckDBAppender, type DuckDBType } from "@duckdb/node-api";
+import type { DuckDBAppender } from "@duckdb/node-api";
+import duckdb from "@duckdb/node-bindings";
 import type { Database } from "../db/session.js";
-import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
+import { createTables, DuckDBDataChunk, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
 import type { OwedTrials, RunLog, RunMetadata } from "./formats/types.js";
@@ -50,33 +51,152 @@ type Value = string | number | boolean | null;
 /** Rows per data chunk: DuckDB's vector size. */
 const CHUNK_ROWS = 2048;
 
+/** How a column's values are laid out in a DuckDB vector: 4-byte int, 8-byte int, double, 1-byte bool, 16-byte string_t. */
+const enum Layout {
+  Int32,
+  Int64,
+  Double,
+  Bool,
+  Str,
+}
+
+const LAYOUT: Record<SqlType, Layout> = {
+  INTEGER: Layout.Int32,
+  BIGINT: Layout.Int64,
+  TIMESTAMPTZ: Layout.Int64,
+  DOUBLE: Layout.Double,
+  BOOLEAN: Layout.Bool,
+  VARCHAR: Layout.Str,
+};
+
+const BYTES: Record<Layout, number> = { [Layout.Int32]: 4, [Layout.Int64]: 8, [Layout.Double]: 8, [Layout.Bool]: 1, [Layout.Str]: 16 };
+
+/** The longest string DuckDB keeps inside its 16-byte string_t (duckdb.h `duckdb_string_t`: length, then 12 bytes inlined). */
+const INLINE_MAX = 12;
+
+const TWO_32 = 2 ** 32;
+
 /**
- * Rows of one table gathered column by column and handed to DuckDB a data chunk
- * at a time (`appendDataChunk`): one native call per chunk and per string
- * instead of one per value and per row (endRow included).
- * Values are checked before they get here: a failed chunk would lose its rows.
+ * One column of a chunk being gathered, in the bytes of its DuckDB vector:
+ * numbers, booleans and short ASCII strings are written straight into `data`
+ * (copied into the vector with one call); a longer string is kept in `strings`
+ * and handed to DuckDB by `vector_assign_string_element`, which copies it into
+ * the vector's string heap.
+ */
+interface ColumnBuffer {
+  layout: Layout;
+  buffer: ArrayBuffer;
+  data: Uint8Array;
+  /** views of `data` for the numeric layouts */
+  i32: Int32Array;
+  u32: Uint32Array;
+  f64: Float64Array;
+  /** one bit a row, 1 = a value (DuckDB's validity mask, little-endian 64-bit words) */
+  valid: Uint8Array<ArrayBuffer>;
+  /** VARCHAR: the strings not inlined, by row (undefined elsewhere) */
+  strings: (string | undefined)[];
+  /** VARCHAR: rows of `strings` set in this chunk */
+  long: number[];
+}
+
+function columnBuffer(type: SqlType): ColumnBuffer {
+  const layout = LAYOUT[type];
+  const buffer = new ArrayBuffer(CHUNK_ROWS * BYTES[layout]);
+  const data = new Uint8Array(buffer);
+  const whole = layout === Layout.Int64 || layout === Layout.Double || layout === Layout.Str;
+  return {
+    layout,
+    buffer,
+    data,
+    i32: new Int32Array(data.buffer, 0, layout === Layout.Bool ? 0 : data.length / 4),
+    u32: new Uint32Array(data.buffer, 0, layout === Layout.Bool ? 0 : data.length / 4),
+    f64: new Float64Array(data.buffer, 0, whole ? data.length / 8 : 0),
+    valid: new Uint8Array(CHUNK_ROWS / 8),
+    strings: [],
+    long: [],
+  };
+}
+
+/**
+ * Rows of one table gathered column by column in the bytes DuckDB's vectors
+ * hold, and handed to DuckDB a data chunk at a time (`appendDataChunk`): one
+ * native call per column and chunk, plus one per string longer than 12 bytes,
+ * instead of one per value (the node-api vector wrappers cost as much again
+ * as the load itself: issue 20's profile). Values are checked before they get
+ * here: a failed chunk would lose its rows. Whole numbers (INTEGER, BIGINT,
+ * TIMESTAMPTZ microseconds) are exact JS numbers (at most 2^53 in magnitude).
  */
 class ChunkBatch {
-  private readonly columns: Value[][];
-  private readonly types: DuckDBType[];
+  private readonly columns: ColumnBuffer[];
+  private readonly chunk: DuckDBDataChunk;
   private rows = 0;
-  /** reused for TIMESTAMPTZ values: the vector reads `micros` at once */
-  private readonly stamp = { micros: 0n };
 
   constructor(
     private readonly appender: DuckDBAppender,
-    private readonly spec: readonly Column[],
+    spec: readonly Column[],
   ) {
-    this.columns = spec.map(() => new Array<Value>(CHUNK_ROWS));
+    this.columns = spec.map((c) => columnBuffer(c.type));
     // the appender's own column types, so the chunk matches the table exactly
-    this.types = spec.map((_, i) => appender.columnType(i));
+    this.chunk = DuckDBDataChunk.create(spec.map((_, i) => appender.columnType(i)));
   }
 
   /** Adds one row (values in column order); a full chunk goes to DuckDB. */
   row(values: readonly Value[]): void {
     const r = this.rows;
-    for (let c = 0; c < values.length; c++) this.columns[c][r] = values[c] ?? null;
+    const columns = this.columns;
+    for (let c = 0; c < columns.length; c++) this.set(columns[c], r, values[c]);
     if (++this.rows === CHUNK_ROWS) this.flush();
+  }
+
+  private set(col: ColumnBuffer, r: number, v: Value | undefined): void {
+    const bit = 1 << (r & 7);
+    if (v === null || v === undefined) {
+      col.valid[r >> 3] &= ~bit;
+      return;
+    }
+    col.valid[r >> 3] |= bit;
+    switch (col.layout) {
+      case Layout.Int32:
+        col.i32[r] = v as number;
+        return;
+      case Layout.Int64: {
+        const n = v as number;
+        const hi = Math.floor(n / TWO_32);
+        col.u32[2 * r] = n - hi * TWO_32;
+        col.i32[2 * r + 1] = hi;
+        return;
+      }
+      case Layout.Double:
+        col.f64[r] = v as number;
+        return;
+      case Layout.Bool:
+        col.data[r] = v ? 1 : 0;
+        return;
+      default:
+        this.setString(col, r, v as string);
+    }
+  }
+
+  /** A string of at most 12 ASCII characters is inlined (length, bytes, zeros: DuckDB compares the 12 bytes whole); others go to DuckDB as text. */
+  private setString(col: ColumnBuffer, r: number, s: string): void {
+    const n = s.length;
+    if (n <= INLINE_MAX) {
+      const data = col.data;
+      const at = r * 16 + 4;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 0x80) break;
+        data[at + i] = c;
+      }
+      if (i === n) {
+        col.u32[4 * r] = n;
+        for (; i < INLINE_MAX; i++) data[at + i] = 0;
+        return;
+      }
+    }
+    col.strings[r] = s;
+    col.long.push(r);
   }
 
   /** Hands the gathered rows to the appender (DuckDB flushes its own buffer later). */
@@ -84,22 +204,20 @@ class ChunkBatch {
     const n = this.rows;
     if (n === 0) return;
     this.rows = 0;
-    const chunk = DuckDBDataChunk.create(this.types, n);
-    for (let c = 0; c < this.spec.length; c++) {
-      const vector = chunk.getColumnVector(c);
-      const values = this.columns[c];
-      const type = this.spec[c].type;
-      for (let i = 0; i < n; i++) {
-        const v = values[i];
-        if (v === null) vector.setItem(i, null);
-        else if (type === "BIGINT") vector.setItem(i, BigInt(v as number));
-        else if (type === "TIMESTAMPTZ") {
-          this.stamp.micros = BigInt(v as number);
-          vector.setItem(i, this.stamp as never);
-        } else vector.setItem(i, v as never);
-        values[i] = null; // let the strings go
+    const chunk = this.chunk;
+    chunk.reset();
+    chunk.rowCount = n;
+    for (let c = 0; c < this.columns.length; c++) {
+      const col = this.columns[c];
+      const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
+      duckdb.copy_data_to_vector(vector, 0, col.buffer, 0, n * BYTES[col.layout]);
+      for (const r of col.long) {
+        duckdb.vector_assign_string_element(vector, r, col.strings[r]!);
+        col.strings[r] = undefined; // let the string go
       }
-      vector.flush();
+      col.long.length = 0;
+      duckdb.vector_ensure_validity_writable(vector);
+      duckdb.copy_data_to_vector_validity(vector, 0, col.valid.buffer, 0, Math.ceil(n / 64) * 8);
     }
     this.appender.appendDataChunk(chunk);
   }
@@ -178,8 +296,18 @@ export class Loader {
   }
 
   private event(attemptId: number, e: CanonicalEvent): void {
-    this.batches.events.row([attemptId, e.seq, e.ts, e.type, e.name, e.args, e.status]);
+    this.eventRow[0] = attemptId;
+    this.eventRow[1] = e.seq;
+    this.eventRow[2] = e.ts;
+    this.eventRow[3] = e.type;
+    this.eventRow[4] = e.name;
+    this.eventRow[5] = e.args;
+    this.eventRow[6] = e.status;
+    this.batches.events.row(this.eventRow);
   }
+
+  /** One events row, reused (ChunkBatch.row copies the values out). */
+  private readonly eventRow: Value[] = [null, null, null, null, null, null, null];
 
   reject(sourceId: number, line: number, location: string | null, reason: string, excerpt: string): void {
     this.batches.rejects.row([sourceId, line, location, reason, excerpt]);

@@ -51,12 +51,9 @@ const TIMESTAMP_RANGE = "years 1970 to 2200 (UTC)";
 export function parseTimestamp(value: unknown): TimestampResult {
   if (typeof value === "number") return fromEpoch(value);
   if (typeof value !== "string") return { error: `expected an ISO 8601 string or epoch seconds, got ${typeName(value)}` };
-  // fast path: the common `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, which Date.parse reads exactly
-  // (days 29 to 31 take the slow path, which refuses 2025-02-30: Date.parse rolls it over to March)
-  if ((value.length === 20 || value.length === 24) && value.charCodeAt(value.length - 1) === 90 /* Z */ && value.charCodeAt(10) === 84 /* T */ && value.slice(8, 10) <= "28") {
-    const ms = Date.parse(value);
-    if (!Number.isNaN(ms)) return inRange({ micros: ms * 1000, naive: false }, value);
-  }
+  // fast path: the common `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, read digit by digit
+  const fast = commonIsoMicros(value);
+  if (fast !== null) return inRange({ micros: fast, naive: false }, value);
   const text = value.trim();
   if (NUMERIC.test(text)) return fromEpoch(Number(text));
   const m = ISO.exec(text);
@@ -82,6 +79,55 @@ export function parseTimestamp(value: unknown): TimestampResult {
   ms -= offsetMinutes * 60_000;
   const fracMicros = frac ? Math.round(Number(`0.${frac}`) * 1e6) : 0;
   return inRange({ micros: ms * 1000 + fracMicros, naive: offset === undefined }, value);
+}
+
+/**
+ * The instant of `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DDTHH:MM:SS.mmmZ` (upper-case
+ * T and Z, a real date, hours 00-23, seconds 00-59) in microseconds, computed
+ * from its digits (the proleptic Gregorian calendar, as Date.UTC for years past
+ * 99); null for any other text, which the general reading below then takes
+ * (the same instant for the same text: this is only the quicker way to it).
+ * About 4 times faster than Date.parse, the step before it (issue 20).
+ */
+function commonIsoMicros(v: string): number | null {
+  const n = v.length;
+  if ((n !== 24 && n !== 20) || v.charCodeAt(n - 1) !== 90 /* Z */) return null;
+  if (v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || v.charCodeAt(10) !== 84 || v.charCodeAt(13) !== 58 || v.charCodeAt(16) !== 58) return null;
+  const year = digits(v, 0, 4), month = digits(v, 5, 2), day = digits(v, 8, 2);
+  const hour = digits(v, 11, 2), minute = digits(v, 14, 2), second = digits(v, 17, 2);
+  let milli = 0;
+  if (n === 24) {
+    if (v.charCodeAt(19) !== 46 /* . */) return null;
+    milli = digits(v, 20, 3);
+  }
+  // digits() is -1 for a non-digit, so one comparison per field refuses both
+  if (year < 0 || milli < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return null;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 ? (leap ? 29 : 28) : MONTH_DAYS[month])) return null;
+  return (((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60 + second) * 1e6 + milli * 1000;
+}
+
+const MONTH_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The number written by `len` decimal digits of `v` at `at`, or -1 when one is not a digit. */
+function digits(v: string, at: number, len: number): number {
+  let x = 0;
+  for (let i = at; i < at + len; i++) {
+    const d = v.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/** Days from 1970-01-01 to the given date (proleptic Gregorian; H. Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 function fromEpoch(n: number): TimestampResult {
