@@ -152,6 +152,8 @@ class ChunkBatch {
     const bit = 1 << (r & 7);
     if (v === null || v === undefined) {
       col.valid[r >> 3] &= ~bit;
+      // a null string's slot holds an empty inlined string, never a stale one's pointer
+      if (col.layout === Layout.Str) col.u32.fill(0, 4 * r, 4 * r + 4);
       return;
     }
     col.valid[r >> 3] |= bit;
