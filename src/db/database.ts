@@ -6,7 +6,8 @@
  * section 6).
  */
 import { join } from "node:path";
-import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { DuckDBInstance } from "./duckdb.js";
 import { DataError } from "../errors.js";
 import { makeScratch, removeScratch } from "../scratch.js";
 import { cellConverter, type Row } from "./values.js";

@@ -74,9 +74,11 @@ export const TABLES: Record<string, Column[]> = {
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],
 };
 
-/** Creates the tables (all, or the ones named) when missing (a `--db` file keeps them between runs). */
+/**
+ * Creates the tables (all, or the ones named) when missing (a `--db` file keeps
+ * them between runs): one script of CREATE statements, one round trip to DuckDB.
+ */
 export async function createTables(db: Database, tables: readonly string[] = Object.keys(TABLES)): Promise<void> {
-  for (const table of tables) {
-    await db.run(`CREATE TABLE IF NOT EXISTS ${table} (${TABLES[table].map((col) => `${col.name} ${col.type}`).join(", ")})`);
-  }
+  if (tables.length === 0) return;
+  await db.run(tables.map((table) => `CREATE TABLE IF NOT EXISTS ${table} (${TABLES[table].map((col) => `${col.name} ${col.type}`).join(", ")});`).join("\n"));
 }

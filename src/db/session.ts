@@ -27,6 +27,7 @@ import type { Writable } from "./sandbox.js";
 import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
 
 export { Database, TABLES, createTables };
+export { DuckDBDataChunk } from "./duckdb.js";
 export type { Params, Definitions, Writable };
 export type { Column, SqlType } from "./schema.js";
 import type { RowOf, SelectName } from "./rows.js";

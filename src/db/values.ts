@@ -4,16 +4,8 @@
  * DATE -> YYYY-MM-DD, lists/structs/maps recursively; everything JSON-safe, so
  * `JSON.stringify` never meets a bigint.
  */
-import {
-  DuckDBTypeId,
-  JSDuckDBValueConverter,
-  createDuckDBValueConverter,
-  type DuckDBValueConverter,
-  type DuckDBTimestampTZValue,
-  type DuckDBTimestampValue,
-  type DuckDBDateValue,
-  type DuckDBValue,
-} from "@duckdb/node-api";
+import type { DuckDBValueConverter, DuckDBTimestampTZValue, DuckDBTimestampValue, DuckDBDateValue, DuckDBValue } from "@duckdb/node-api";
+import { DuckDBTypeId, JSDuckDBValueConverter, createDuckDBValueConverter } from "./duckdb.js";
 
 /** A JSON-safe cell value. */
 export type Cell = null | boolean | number | string | Cell[] | { [key: string]: Cell };

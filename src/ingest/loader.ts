@@ -3,10 +3,10 @@
  * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
  * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
-import { DuckDBDataChunk, type DuckDBAppender } from "@duckdb/node-api";
+import type { DuckDBAppender } from "@duckdb/node-api";
 import duckdb from "@duckdb/node-bindings";
 import type { Database } from "../db/session.js";
-import { createTables, TABLES, type Column, type SqlType } from "../db/session.js";
+import { createTables, DuckDBDataChunk, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
 import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
 import type { OwedTrials, RunLog, RunMetadata } from "./formats/types.js";

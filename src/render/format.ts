@@ -5,11 +5,46 @@ export function percent(rate: number | null | undefined, digits = 1): string {
   return rate === null || rate === undefined ? "n/a" : `${(rate * 100).toFixed(digits)}%`;
 }
 
-const GROUPED = new Intl.NumberFormat("en-US", { maximumFractionDigits: 20 });
+// Intl's en-US formatting, done by hand for the values the renderers meet: the
+// first Intl.NumberFormat of a process loads ICU's data, 20-40 ms of a small report
+// (docs/benchmarks.md, issue 19). Anything else (exponent notation, -0) goes to Intl.
+let intl: Intl.NumberFormat | null = null;
+const fixedIntl = new Map<number, Intl.NumberFormat>();
 
-/** A count with thousands separators: 12345 -> "12,345"; 0.5 stays "0.5". */
+/** "1234567" -> "1,234,567" (digits only). */
+function group(digits: string): string {
+  return digits.replace(/\B(?=(\d{3})+$)/g, ",");
+}
+
+/** A count with thousands separators: 12345 -> "12,345"; 0.5 stays "0.5" (as Intl.NumberFormat en-US, maximumFractionDigits 20). */
 export function count(n: number): string {
-  return GROUPED.format(n);
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) return n < 0 ? `-${group(String(-n))}` : group(String(n));
+  intl ??= new Intl.NumberFormat("en-US", { maximumFractionDigits: 20 });
+  return intl.format(n);
+}
+
+/**
+ * `v` with exactly `digits` decimals and thousands separators, as
+ * `v.toLocaleString("en-US", {minimumFractionDigits: digits, maximumFractionDigits: digits})`
+ * gives it: the shortest decimal that reads back as `v` (String(v)) rounded half
+ * away from zero, so 1.005 -> "1.01" where (1.005).toFixed(2) is "1.00";
+ * 1234.5678 -> "1,234.57".
+ */
+export function fixed(v: number, digits: number): string {
+  const text = String(Math.abs(v));
+  if (!Number.isFinite(v) || Object.is(v, -0) || text.includes("e") || !Number.isInteger(digits) || digits < 0 || digits > 20) {
+    let f = fixedIntl.get(digits);
+    if (!f) fixedIntl.set(digits, (f = new Intl.NumberFormat("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+    return f.format(v);
+  }
+  const [whole, frac = ""] = text.split(".");
+  // the kept digits as one integer, plus one when the first dropped digit is 5 or more
+  let kept = BigInt(whole + frac.slice(0, digits).padEnd(digits, "0"));
+  if ((frac[digits] ?? "0") >= "5") kept += 1n;
+  const all = kept.toString().padStart(digits + 1, "0");
+  const head = group(all.slice(0, all.length - digits));
+  const out = digits > 0 ? `${head}.${all.slice(all.length - digits)}` : head;
+  return v < 0 ? `-${out}` : out;
 }
 
 /** successes/trials with thousands separators: "1,234/2,000". */

@@ -6,7 +6,7 @@
  */
 import { INVENTORY_LISTED, type CallOutcome, type Efficiency, type GroupFigures, type Interval, type Inventory, type PassAtK } from "../commands/report-metrics.js";
 import type { ReportData } from "../commands/report.js";
-import { count, duration, percent, plural, ratio } from "./format.js";
+import { count, duration, fixed, percent, plural, ratio } from "./format.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Groups per side-by-side table, so that a table stays within 80 columns. */
@@ -239,7 +239,7 @@ function withRun(run: string | null, task: string, inv: Inventory): string {
 }
 
 function mean(v: number | null, digits: number): string {
-  return v === null ? "n/a" : v.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return v === null ? "n/a" : fixed(v, digits);
 }
 
 function usd(v: number | null): string {

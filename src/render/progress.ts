@@ -3,6 +3,7 @@
  * a bar on a TTY for long inputs, never on stdout). Pure: the CLI decides
  * when to draw it.
  */
+import { count } from "./format.js";
 
 /** Where reading stands. */
 export interface ProgressState {
@@ -28,7 +29,7 @@ const BAR = 24;
 export function progressLine(p: ProgressState): string {
   const mb = (n: number) => (n / 1e6).toFixed(0);
   const rate = p.seconds > 0 ? `${(p.read / 1e6 / p.seconds).toFixed(1)} MB/s` : "";
-  const records = `${p.records.toLocaleString("en-US")} records`;
+  const records = `${count(p.records)} records`;
   if (p.total === null || p.total <= 0) return `reading ${mb(p.read)} MB  ${records}  ${rate}`.trimEnd();
   const share = Math.min(1, p.read / p.total);
   const done = Math.round(share * BAR);

@@ -1,0 +1,18 @@
+/**
+ * The values of `@duckdb/node-api` denom uses, loaded with require() instead of
+ * an ES import. The package is CommonJS: 120 files re-exported from one index.
+ * An ES import makes Node lex every one of them for its named exports before
+ * the first line runs (cjs-module-lexer): about 0.3 s of CPU per process, a
+ * quarter of a small `denom report` (docs/benchmarks.md, issue 19). require()
+ * loads the same files without that pass. Types come from the package as usual
+ * (`import type`); every value import of the package goes through this file.
+ */
+import { createRequire } from "node:module";
+import type * as DuckDB from "@duckdb/node-api";
+
+const api = createRequire(import.meta.url)("@duckdb/node-api") as typeof DuckDB;
+
+export const { DuckDBInstance, DuckDBDataChunk, DuckDBTypeId, JSDuckDBValueConverter, createDuckDBValueConverter } = api;
+export type DuckDBInstance = DuckDB.DuckDBInstance;
+export type DuckDBDataChunk = DuckDB.DuckDBDataChunk;
+export type DuckDBTypeId = DuckDB.DuckDBTypeId;

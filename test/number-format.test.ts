@@ -1,0 +1,44 @@
+// The renderers' number formatting without Intl (src/render/format.ts): every value
+// below is worked out by hand from en-US grouping and the rounding rule stated there.
+import { describe, expect, it } from "vitest";
+import { count, fixed } from "../src/render/format.js";
+
+describe("count", () => {
+  it("groups the digits of an integer in threes", () => {
+    expect(count(0)).toBe("0");
+    expect(count(999)).toBe("999");
+    expect(count(1000)).toBe("1,000");
+    expect(count(1234567)).toBe("1,234,567");
+    expect(count(-1234567)).toBe("-1,234,567");
+  });
+  it("keeps the decimals of a fraction", () => {
+    expect(count(0.5)).toBe("0.5");
+    expect(count(12345.25)).toBe("12,345.25");
+  });
+});
+
+describe("fixed", () => {
+  it("rounds the shortest decimal that reads back as the value, half away from zero", () => {
+    // 1.005 is stored as 1.00499999999999989...; its shortest decimal is 1.005, rounded up to 1.01
+    expect(fixed(1.005, 2)).toBe("1.01");
+    expect(fixed(2.675, 2)).toBe("2.68");
+    expect(fixed(0.045, 2)).toBe("0.05");
+    expect(fixed(-2.5, 0)).toBe("-3");
+    expect(fixed(9.995, 2)).toBe("10.00");
+  });
+  it("pads to the digits asked for and groups the whole part", () => {
+    expect(fixed(3, 2)).toBe("3.00");
+    expect(fixed(1234.5678, 2)).toBe("1,234.57");
+    expect(fixed(999999.995, 2)).toBe("1,000,000.00");
+    expect(fixed(0.0001, 1)).toBe("0.0");
+  });
+  it("writes a negative value that rounds to zero as -0, as Intl does", () => {
+    expect(fixed(-0.001, 2)).toBe("-0.00");
+    expect(fixed(-0, 1)).toBe("-0.0");
+  });
+  it("agrees with toLocaleString on values in exponent notation", () => {
+    // String(1e-7) is "1e-7" and String(1e21) "1e+21": both go to Intl
+    expect(fixed(1e-7, 2)).toBe("0.00");
+    expect(fixed(1e21, 0)).toBe("1,000,000,000,000,000,000,000");
+  });
+});
