@@ -4,7 +4,7 @@
  * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
-import duckdb from "@duckdb/node-bindings";
+import { bindings as duckdb } from "../db/duckdb.js";
 import type { Database } from "../db/session.js";
 import { createTables, DuckDBDataChunk, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
