@@ -97,6 +97,14 @@ describe("inputs too big for memory", () => {
     expect(strip(onDisk)).toEqual(strip(inMemory));
   });
 
+  it("bound DuckDB's memory in a temporary session: 400 MB (= 381.4 MiB) and jemalloc's background purge (issue 20: 1 GB of JSONL under 1 GB of RSS)", async () => {
+    const db = await Database.open({ temporary: true });
+    const row = await db.one("SELECT current_setting('memory_limit') AS m, current_setting('allocator_background_threads') AS bg");
+    db.close();
+    // 400e6 bytes / 2^20 = 381.47 MiB, as DuckDB prints it
+    expect(row).toEqual({ m: "381.4 MiB", bg: true });
+  });
+
   it("remove the temporary file and spill folder when closed", async () => {
     const db = await Database.open({ temporary: true });
     await db.run("CREATE TABLE t AS SELECT range AS i FROM range(10)");
