@@ -26,12 +26,10 @@
  * time and reduced to denom's compact events at once (inspectEvent), so a
  * sample with a long trajectory is never held whole.
  */
-import { getManyValues, isMany, none } from "stream-chain/defs.js";
-import Assembler from "stream-json/assembler.js";
-import { jsonParser } from "stream-json/parser.js";
+import type { Assembler } from "./json-stream.js";
 import { inspectEvent } from "./formats/inspect.js";
 import { NonFiniteFilter } from "./non-finite.js";
-import type { ReadSummary, UnitSink } from "./reader.js";
+import { loadJsonStream, type ReadSummary, type UnitSink } from "./reader.js";
 import type { ZipArchive } from "./zip.js";
 
 /** The keys of a sample never assembled: no adapter reads them, and they hold most of its bytes. */
@@ -166,6 +164,7 @@ const VALUE_START = new Set(["startObject", "startArray", "stringValue", "number
  */
 async function tokens(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, consume: (t: Token) => void): Promise<void> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
+  const { jsonParser, getManyValues, isMany, none } = await loadJsonStream();
   const tokenize = jsonParser({ packValues: true, streamValues: false });
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
@@ -176,12 +175,12 @@ async function tokens(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, co
   feed(none);
 }
 
-/** A JSON value being assembled token by token (none between values). */
-type Building = { asm: Assembler | null };
+/** A JSON value being assembled token by token (none between values), by stream-json's Assembler as loaded (json-stream.ts). */
+type Building = { asm: Assembler | null; readonly Assembler: typeof Assembler };
 
 /** Feeds token `t` to the value being built (a new one when none is); hands the value to `done` once whole. */
 function build(b: Building, t: Token, done: (value: unknown) => void): void {
-  b.asm ??= new Assembler();
+  b.asm ??= new b.Assembler();
   b.asm.consume(t as never);
   if (b.asm.done) {
     const value = b.asm.current;
@@ -202,8 +201,9 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
   let key: string | null = null;
   let skip = -1;
   let inEvents = false;
-  const value: Building = { asm: null };
-  const element: Building = { asm: null };
+  const { Assembler } = await loadJsonStream();
+  const value: Building = { asm: null, Assembler };
+  const element: Building = { asm: null, Assembler };
   const keep = (v: unknown) => void (out[key as string] = v);
   await tokens(chunks, filter, (t) => {
     if (skip >= 0) {
@@ -251,7 +251,8 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
 /** Reads a JSON array, handing each element to `onElement` as it is assembled. Throws Error when the text is not one array. */
 async function readArray(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, onElement: (e: unknown) => void): Promise<void> {
   let state: "before" | "in" | "after" = "before";
-  const element: Building = { asm: null };
+  const { Assembler } = await loadJsonStream();
+  const element: Building = { asm: null, Assembler };
   await tokens(chunks, filter, (t) => {
     if (element.asm) return build(element, t, onElement);
     if (state === "before") {

@@ -6,11 +6,8 @@
  * object document that a DocumentAdapter claims (by its first entries) is
  * streamed entry by entry, one unit per entry or per element of an entry's id list.
  */
-import { getManyValues, isMany, none } from "stream-chain/defs.js";
-import Assembler from "stream-json/assembler.js";
-import { jsonParser } from "stream-json/parser.js";
+import type { LiteralAssembler } from "./json-stream.js";
 import { LineSplitter, overlongReason, parseLine, type PhysicalLine } from "./lines.js";
-import { BigLiteral } from "./literal.js";
 import { NonFiniteFilter } from "./non-finite.js";
 import { peek } from "./peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
@@ -222,8 +219,9 @@ async function readDocument(
   const decoder = new TextDecoder("utf-8", { fatal: true });
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
+  const { jsonParser, getManyValues, isMany, none, LiteralAssembler } = await loadJsonStream();
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, options.emptyContainers ?? NO_KEYS, (value, location, n, entry, document) => {
+  const walker = new DocumentWalker(LiteralAssembler, containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, options.emptyContainers ?? NO_KEYS, (value, location, n, entry, document) => {
     if (entry && document) {
       const text = JSON.stringify({ [entry.key]: entry.value });
       sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
@@ -300,29 +298,13 @@ function validPrefix(chunk: Buffer): string {
 
 type Token = { name: string; value?: unknown };
 
-/**
- * stream-json's Assembler, keeping what JSON.parse would lose (literal.ts): an
- * integer beyond 2^53 becomes a BigLiteral holding its text, and a key written
- * twice in one object is listed in `duplicates` (the last value wins, as before).
- */
-class LiteralAssembler extends Assembler {
-  duplicates: string[] = [];
+let jsonStream: Promise<typeof import("./json-stream.js")> | null = null;
 
-  override keyValue(value: string): void {
-    const current = this.current as Record<string, unknown> | null;
-    if (current !== null && !Array.isArray(current) && Object.prototype.hasOwnProperty.call(current, value)) {
-      let where = "";
-      for (const part of this.path) where += typeof part === "number" ? `[${part}]` : where === "" ? part : `.${part}`;
-      this.duplicates.push(where === "" ? value : `${where}.${value}`);
-    }
-    super.keyValue(value);
-  }
-
-  override numberValue(value: string): void {
-    if (value.length >= 16 && /^-?\d+$/.test(value) && !Number.isSafeInteger(Number(value))) this.stringValue(new BigLiteral(value) as never);
-    else super.numberValue(value);
-  }
+/** stream-json (json-stream.ts), imported with the first JSON document a process reads: JSONL never needs it. */
+export function loadJsonStream(): Promise<typeof import("./json-stream.js")> {
+  return (jsonStream ??= import("./json-stream.js"));
 }
+
 const NO_KEYS: ReadonlySet<string> = new Set();
 const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
 
@@ -366,6 +348,8 @@ class DocumentWalker {
   private entryValue: LiteralAssembler | null = null;
 
   constructor(
+    /** json-stream.ts's LiteralAssembler, loaded with the document */
+    private readonly Assembler: typeof LiteralAssembler,
     private readonly containers: ContainerKeys,
     private readonly skipKeys: ReadonlySet<string>,
     private readonly chooseDocument: DocumentChooser | null,
@@ -408,7 +392,7 @@ class DocumentWalker {
       return;
     }
     if (this.depth === this.elementDepth && VALUE_START.has(tok.name)) {
-      this.element = new LiteralAssembler();
+      this.element = new this.Assembler();
       this.element.consume(tok as never);
       if (this.element.done) this.finishElement();
       return;
@@ -430,7 +414,7 @@ class DocumentWalker {
         this.topObject = true;
         this.sawContainer = false;
         this.header = null;
-        this.whole = new LiteralAssembler();
+        this.whole = new this.Assembler();
         this.whole.consume(tok as never);
         this.document = null;
         this.detecting = this.chooseDocument !== null;
@@ -480,7 +464,7 @@ class DocumentWalker {
       }
       if ((this.detecting || this.document) && VALUE_START.has(tok.name)) {
         this.whole?.consume(tok as never);
-        this.entryValue = new LiteralAssembler();
+        this.entryValue = new this.Assembler();
         this.entryValue.consume(tok as never);
         if (this.entryValue.done) this.finishEntry();
         return;
