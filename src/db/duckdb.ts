@@ -9,6 +9,7 @@
  */
 import { createRequire } from "node:module";
 import type * as DuckDB from "@duckdb/node-api";
+import type * as Bindings from "@duckdb/node-bindings";
 
 const api = createRequire(import.meta.url)("@duckdb/node-api") as typeof DuckDB;
 
@@ -16,3 +17,6 @@ export const { DuckDBInstance, DuckDBDataChunk, DuckDBTypeId, JSDuckDBValueConve
 export type DuckDBInstance = DuckDB.DuckDBInstance;
 export type DuckDBDataChunk = DuckDB.DuckDBDataChunk;
 export type DuckDBTypeId = DuckDB.DuckDBTypeId;
+
+/** The package's native bindings, for what node-api does slowly: ingest/loader.ts writes its data chunks' vectors with them. */
+export const bindings = createRequire(import.meta.url)("@duckdb/node-bindings") as typeof Bindings;

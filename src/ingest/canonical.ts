@@ -356,10 +356,23 @@ export function canonicalJson(value: unknown): string {
     if (v === undefined) continue;
     if (out.length > 1) out += ",";
     // a finite number's JSON text is its ToString (JSON.stringify writes non-finite ones as null)
-    out += `${JSON.stringify(key)}:${typeof v === "string" ? JSON.stringify(v) : typeof v === "number" ? (Number.isFinite(v) ? String(v) : "null") : canonicalJson(v)}`;
+    out += `${quotedKey(key)}:${typeof v === "string" ? JSON.stringify(v) : typeof v === "number" ? (Number.isFinite(v) ? String(v) : "null") : canonicalJson(v)}`;
   }
   return `${out}}`;
 }
+
+/** JSON.stringify(key), remembered for the first QUOTED_KEYS keys of at most 64 characters seen (event arguments repeat a few keys millions of times). */
+function quotedKey(key: string): string {
+  let q = quoted.get(key);
+  if (q === undefined) {
+    q = JSON.stringify(key);
+    if (quoted.size < QUOTED_KEYS && key.length <= 64) quoted.set(key, q);
+  }
+  return q;
+}
+
+const QUOTED_KEYS = 10_000;
+const quoted = new Map<string, string>();
 
 /** True when `keys` (of `obj`) are in sorted order and every value is a string, number, boolean or null. */
 function sortedPrimitives(obj: Record<string, unknown>, keys: readonly string[]): boolean {

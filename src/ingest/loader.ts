@@ -4,7 +4,7 @@
  * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
-import duckdb from "@duckdb/node-bindings";
+import { bindings as duckdb } from "../db/duckdb.js";
 import type { Database } from "../db/session.js";
 import { createTables, DuckDBDataChunk, TABLES, type Column, type SqlType } from "../db/session.js";
 import { DenomError } from "../errors.js";
@@ -152,6 +152,8 @@ class ChunkBatch {
     const bit = 1 << (r & 7);
     if (v === null || v === undefined) {
       col.valid[r >> 3] &= ~bit;
+      // a null string's slot holds an empty inlined string, never a stale one's pointer
+      if (col.layout === Layout.Str) col.u32.fill(0, 4 * r, 4 * r + 4);
       return;
     }
     col.valid[r >> 3] |= bit;
@@ -287,10 +289,20 @@ export class Loader {
 
   attempt(a: CanonicalAttempt, origin: AttemptOrigin): void {
     const id = this.nextAttemptId++;
-    const values: Value[] = [id, origin.sourceId, origin.line, origin.location, origin.format, origin.lineHash];
-    for (const f of ATTEMPT_VALUE_FIELDS) values.push(a[f] as Value);
-    values.push(a.events.length, a.naive_timestamps, origin.nonFinite, a.extra);
-    for (const f of LATE_ATTEMPT_FIELDS) values.push(a[f] as Value);
+    const values = this.attemptRow;
+    let i = 0;
+    values[i++] = id;
+    values[i++] = origin.sourceId;
+    values[i++] = origin.line;
+    values[i++] = origin.location;
+    values[i++] = origin.format;
+    values[i++] = origin.lineHash;
+    for (const f of ATTEMPT_VALUE_FIELDS) values[i++] = a[f] as Value;
+    values[i++] = a.events.length;
+    values[i++] = a.naive_timestamps;
+    values[i++] = origin.nonFinite;
+    values[i++] = a.extra;
+    for (const f of LATE_ATTEMPT_FIELDS) values[i++] = a[f] as Value;
     this.batches.attempts.row(values);
     for (const e of a.events) this.event(id, e);
   }
@@ -305,6 +317,9 @@ export class Loader {
     this.eventRow[6] = e.status;
     this.batches.events.row(this.eventRow);
   }
+
+  /** One attempts row, reused (ChunkBatch.row copies the values out). */
+  private readonly attemptRow: Value[] = TABLES.attempts.map(() => null);
 
   /** One events row, reused (ChunkBatch.row copies the values out). */
   private readonly eventRow: Value[] = [null, null, null, null, null, null, null];
