@@ -274,10 +274,12 @@ export class Loader {
   static async open(db: Database): Promise<Loader> {
     await createTables(db);
     const appenders: Record<string, DuckDBAppender> = {};
-    for (const table of Object.keys(TABLES)) appenders[table] = await db.connection.createAppender(table);
-    const row = await db.one("SELECT coalesce(max(attempt_id), 0) AS max_id FROM attempts");
     const batches: Record<string, ChunkBatch> = {};
-    for (const table of Object.keys(TABLES)) batches[table] = new ChunkBatch(appenders[table], TABLES[table]);
+    for (const table of Object.keys(TABLES)) {
+      appenders[table] = await db.connection.createAppender(table);
+      batches[table] = new ChunkBatch(appenders[table], TABLES[table]);
+    }
+    const row = await db.one("SELECT coalesce(max(attempt_id), 0) AS max_id FROM attempts");
     return new Loader(db, appenders, batches, Number(row?.max_id ?? 0) + 1);
   }
 
@@ -322,7 +324,7 @@ export class Loader {
   private readonly attemptRow: Value[] = TABLES.attempts.map(() => null);
 
   /** One events row, reused (ChunkBatch.row copies the values out). */
-  private readonly eventRow: Value[] = [null, null, null, null, null, null, null];
+  private readonly eventRow: Value[] = TABLES.events.map(() => null);
 
   reject(sourceId: number, line: number, location: string | null, reason: string, excerpt: string): void {
     this.batches.rejects.row([sourceId, line, location, reason, excerpt]);
