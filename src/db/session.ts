@@ -12,12 +12,19 @@
  *                    session over a kept file, read from the layer table `ingest --db` stored
  *   6. marts         the views commands read (and a harness's own), over those tables
  *
+ * A session of inputs read into memory creates steps 4 to 6 on two connections
+ * at once when the machine has a second core (Session.need): a relation starts
+ * as soon as what it reads exists, on whichever connection is free. TEMP
+ * objects are a connection's own, so there every relation is created in the
+ * in-memory main catalog, which both connections see, each committed on its own.
+ *
  * `ingest --db` (a writing session) keeps the evaluation of every relation
  * marked for it (src/db/layer-cache.ts) in the file, for the default
  * definitions; a reading session takes from it what its own definitions allow.
  * Commands receive the open session and read the marts; nothing here knows a
  * command or a harness.
  */
+import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
 import { keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
@@ -56,6 +63,13 @@ export interface SessionOptions<T> {
    * created when a command first needs it (Session.need, Session.select).
    */
   views?: boolean;
+  /**
+   * Create every relation on this session's one connection, as TEMP objects
+   * (compare: it puts TEMP tables of its own in place of side views, and sets
+   * a session variable later). Always so when reading a kept file (`read`),
+   * writing one (`write`), with `temporary` or `views`.
+   */
+  oneConnection?: boolean;
   /** the definitions the figures are computed under (a writing session: the defaults) */
   definitions: Definitions;
   /** step 2: appends the inputs to the tables; its result is the session's `loaded` */
@@ -78,16 +92,23 @@ export class Session<T = unknown> {
     readonly loaded: T,
     /** kept layers of the attached file this session reads instead of computing them */
     private kept: ReadonlySet<string>,
+    /**
+     * further connections to the same in-memory instance, their session variables
+     * set (openSession): need() creates relations on these and `db` at once
+     */
+    private readonly helpers: Database[] = [],
     /** the schema holding them: the attached file's, or (a writing session) the open file's own */
     private keptFrom: string = `${STORED}.main`,
   ) {}
 
   /**
    * Steps 4 to 6 for `names` (relations of queries/; loaded tables are there
-   * already): creates each with everything it reads, in catalog order, each
-   * materialized into a TEMP table right away unless its header says `Not
-   * materialized` (then a TEMP view), or read from a kept layer. Throws
-   * DenomError naming the file whose statement failed.
+   * already): creates each with everything it reads, each materialized into a
+   * table right away unless its header says `Not materialized` (then a view),
+   * or read from a kept layer. On one connection: in catalog order, TEMP
+   * objects, in one transaction. With helpers: on every connection at once,
+   * in the main catalog (createConcurrently). Throws DenomError naming the
+   * file whose statement failed.
    */
   async need(names: Iterable<string>): Promise<void> {
     const wanted = new Set<string>();
@@ -101,6 +122,7 @@ export class Session<T = unknown> {
     };
     for (const name of names) visit(name);
     if (wanted.size === 0) return;
+    if (this.helpers.length) return this.createConcurrently(this.catalog.relations.filter((r) => wanted.has(r.name)));
     await this.inTransaction(async () => {
       for (const relation of this.catalog.relations) {
         if (!wanted.has(relation.name)) continue;
@@ -192,7 +214,67 @@ export class Session<T = unknown> {
   }
 
   close(): void {
+    for (const helper of this.helpers) helper.close();
     this.db.close();
+  }
+
+  /**
+   * Creates `relations` (in catalog order, none kept) on `db` and the helpers at
+   * once, in the main catalog, each statement committed on its own: a
+   * connection that is free takes, of the relations whose reads exist, the one
+   * with the longest chain of relations still to come after it (ties: catalog
+   * order). Returns once every statement started has ended; throws the
+   * DenomError of the first that failed (then starts no more).
+   */
+  private async createConcurrently(relations: Relation[]): Promise<void> {
+    const names = new Set(relations.map((r) => r.name));
+    // the longest chain of relations to be created that read it, this one included
+    const chain = new Map<string, number>();
+    for (const r of [...relations].reverse()) chain.set(r.name, Math.max(0, ...relations.filter((o) => o.reads.includes(r.name)).map((o) => chain.get(o.name)!)) + 1);
+    const waiting = [...relations];
+    const finished = new Set<string>();
+    let running = 0;
+    let failure: unknown = null;
+    let wake: () => void = () => {};
+    let changed = new Promise<void>((resolve) => (wake = resolve));
+    const next = (): Relation | undefined => {
+      let best: Relation | undefined;
+      for (const r of waiting)
+        if (r.reads.every((read) => !names.has(read) || finished.has(read)) && (!best || chain.get(r.name)! > chain.get(best.name)!)) best = r;
+      return best;
+    };
+    const work = async (db: Database): Promise<void> => {
+      while (waiting.length && !failure) {
+        const relation = next();
+        if (!relation) {
+          if (running === 0) {
+            // cannot be (each reads only relations before it), but never wait for nothing
+            failure = new DenomError(`queries/: ${waiting.map((r) => r.path).join(", ")} read relations never created`);
+            wake();
+            return;
+          }
+          // a relation another connection is creating comes first
+          await changed;
+          continue;
+        }
+        waiting.splice(waiting.indexOf(relation), 1);
+        running++;
+        try {
+          await createRelation(db, relation.kind === "view" ? relation.sql.replace(VIEW_HEAD, `create or replace ${relation.copied ? "TABLE" : "VIEW"} $1 as`) : relation.sql, relation);
+          finished.add(relation.name);
+          this.created.add(relation.name);
+        } catch (e) {
+          failure ??= e;
+        } finally {
+          running--;
+          const woken = wake;
+          changed = new Promise<void>((resolve) => (wake = resolve));
+          woken();
+        }
+      }
+    };
+    await Promise.all([this.db, ...this.helpers].map(work));
+    if (failure) throw failure;
   }
 
   private async readKept(relation: Relation): Promise<void> {
@@ -228,6 +310,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     : options.write
       ? await openStoredForWriting(options.write)
       : await Database.open({ temporary: options.temporary });
+  const helpers: Database[] = [];
   try {
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest
@@ -237,10 +320,17 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     if (!options.read && !options.write) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
-    const session = new Session(db, catalog, loaded, kept);
+    const session = new Session(db, catalog, loaded, kept, helpers);
+    if (!options.read && !options.write && !options.temporary && !options.views && !options.oneConnection && availableParallelism() > 1) {
+      const helper = await db.connect();
+      helpers.push(helper);
+      // session variables are a connection's own
+      await setDefinitions(helper, options.definitions);
+    }
     if (options.views || options.write) await session.createViews(Boolean(options.write));
     return session;
   } catch (e) {
+    for (const helper of helpers) helper.close();
     db.close();
     throw e;
   }
