@@ -6,12 +6,21 @@
  * quarter of a small `denom report` (docs/benchmarks.md, issue 19). require()
  * loads the same files without that pass. Types come from the package as usual
  * (`import type`); every value import of the package goes through this file.
+ *
+ * `npm run build` also bundles the package's files into one, dist/vendor/duckdb-node-api.cjs
+ * (esbuild; its native bindings stay the package's own): finding, reading and
+ * compiling some 190 files cost about 0.1 s of CPU more than one (docs/benchmarks.md,
+ * issue 19). That file is what dist/ loads; without it (the tests, over src/) the package.
  */
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import type * as DuckDB from "@duckdb/node-api";
 import type * as Bindings from "@duckdb/node-bindings";
 
-const api = createRequire(import.meta.url)("@duckdb/node-api") as typeof DuckDB;
+const require = createRequire(import.meta.url);
+const BUNDLED = fileURLToPath(new URL("../vendor/duckdb-node-api.cjs", import.meta.url));
+const api = require(existsSync(BUNDLED) ? BUNDLED : "@duckdb/node-api") as typeof DuckDB;
 
 export const { DuckDBInstance, DuckDBDataChunk, DuckDBTypeId, JSDuckDBValueConverter, createDuckDBValueConverter } = api;
 export type DuckDBInstance = DuckDB.DuckDBInstance;
@@ -19,4 +28,4 @@ export type DuckDBDataChunk = DuckDB.DuckDBDataChunk;
 export type DuckDBTypeId = DuckDB.DuckDBTypeId;
 
 /** The package's native bindings, for what node-api does slowly: ingest/loader.ts writes its data chunks' vectors with them. */
-export const bindings = createRequire(import.meta.url)("@duckdb/node-bindings") as typeof Bindings;
+export const bindings = require("@duckdb/node-bindings") as typeof Bindings;
