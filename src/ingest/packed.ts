@@ -25,6 +25,9 @@ const SLOTS: readonly (readonly [string, Slot])[] = [
   ["naive_timestamps", "n"],
   ["extra", "s"],
 ];
+/** SLOTS as two plain arrays, for the loops run once a value */
+const SLOT_FIELDS = SLOTS.map(([field]) => field);
+const SLOT_KINDS = SLOTS.map(([, slot]) => slot);
 
 /** The streams of one block, as posted (their buffers transferred). */
 export interface Packed {
@@ -91,7 +94,7 @@ export class PackWriter {
     this.num(plan.attempts.length);
     for (const a of plan.attempts) {
       const r = a as unknown as Record<string, unknown>;
-      for (const [field, slot] of SLOTS) this.value(slot, r[field]);
+      for (let i = 0; i < SLOT_FIELDS.length; i++) this.value(SLOT_KINDS[i], r[SLOT_FIELDS[i]]);
       const events = a.events;
       if (!Array.isArray(events)) this.ok = false;
       else {
@@ -202,7 +205,10 @@ export class PackReader {
     let ev = 0;
     for (let i = 0; i < count; i++) {
       const a = (this.attempts[i] ??= {} as CanonicalAttempt) as unknown as Record<string, unknown>;
-      for (const [field, slot] of SLOTS) a[field] = slot === "s" ? this.str() : slot === "n" ? this.num() : this.bool();
+      for (let k = 0; k < SLOT_FIELDS.length; k++) {
+        const slot = SLOT_KINDS[k];
+        a[SLOT_FIELDS[k]] = slot === "s" ? this.str() : slot === "n" ? this.num() : this.bool();
+      }
       const n = this.num() as number;
       const events: CanonicalEvent[] = [];
       for (let j = 0; j < n; j++) {
