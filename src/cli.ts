@@ -329,7 +329,8 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       const { parseCellName, runCompare } = await import("./commands/compare.js");
       const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
       if (flags.baseline !== undefined && !flags.by) throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
-      const runs = runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out);
+      // compare puts TEMP tables of its own in place of side views and sets a session variable: one connection
+      const runs = { ...runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out), oneConnection: true };
       let data;
       if (flags.by) {
         const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse };

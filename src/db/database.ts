@@ -51,6 +51,8 @@ export class Database {
     readonly path: string | null,
     /** a folder this session created (temporary database, spill files), removed by close; null in memory */
     readonly scratch: string | null,
+    /** false for a further connection (connect()): closing it leaves the instance open */
+    private readonly ownsInstance = true,
   ) {}
 
   /**
@@ -83,6 +85,23 @@ export class Database {
     return new Database(instance, connection, options.path ?? null, scratch);
   }
 
+  /**
+   * A further connection to the same instance, pinned to UTC: it sees the
+   * tables of every attached database, but has its own session variables,
+   * TEMP objects and transaction, and its statements run beside this one's
+   * (node-api runs each on a thread of libuv's pool). Close it before this one.
+   */
+  async connect(): Promise<Database> {
+    const connection = await this.instance.connect();
+    try {
+      await pinUtc(connection);
+    } catch (e) {
+      connection.closeSync();
+      throw e;
+    }
+    return new Database(this.instance, connection, this.path, null, false);
+  }
+
   /** Runs a statement that returns no rows. */
   async run(sql: string, params?: Params): Promise<void> {
     await this.connection.run(sql, params as never);
@@ -107,6 +126,7 @@ export class Database {
   /** Closes the session and removes what it created on disk (a temporary database, spill files). */
   close(): void {
     this.connection.closeSync();
+    if (!this.ownsInstance) return;
     this.instance.closeSync();
     if (this.scratch) removeScratch(this.scratch);
   }

@@ -12,16 +12,23 @@
  *                    session over a kept file, read from the layer table `ingest --db` stored
  *   6. marts         the views commands read (and a harness's own), over those tables
  *
+ * A session of inputs read into memory creates steps 4 to 6 on two connections
+ * at once when the machine has a second core (Session.need): a relation starts
+ * as soon as what it reads exists, on whichever connection is free. TEMP
+ * objects are a connection's own, so there every relation is created in the
+ * in-memory main catalog, which both connections see, each committed on its own.
+ *
  * `ingest --db` (a writing session) keeps the evaluation of every relation
  * marked for it (src/db/layer-cache.ts) in the file, for the default
  * definitions; a reading session takes from it what its own definitions allow.
  * Commands receive the open session and read the marts; nothing here knows a
  * command or a harness.
  */
+import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
 import { keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
-import { queryCatalog, QUERIES_DIR, type Catalog, type Relation } from "./queries.js";
+import { queryCatalog, QUERIES_DIR, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
 import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
@@ -56,6 +63,13 @@ export interface SessionOptions<T> {
    * created when a command first needs it (Session.need, Session.select).
    */
   views?: boolean;
+  /**
+   * Create every relation on this session's one connection, as TEMP objects
+   * (compare: it puts TEMP tables of its own in place of side views, and sets
+   * a session variable later). Always so when reading a kept file (`read`),
+   * writing one (`write`), with `temporary` or `views`.
+   */
+  oneConnection?: boolean;
   /** the definitions the figures are computed under (a writing session: the defaults) */
   definitions: Definitions;
   /** step 2: appends the inputs to the tables; its result is the session's `loaded` */
@@ -70,6 +84,8 @@ export interface SessionOptions<T> {
  */
 export class Session<T = unknown> {
   private readonly created = new Set<string>();
+  /** rows of named SELECTs run by needFor, until select() takes them */
+  private readonly read = new Map<string, Row[]>();
 
   constructor(
     readonly db: Database,
@@ -78,32 +94,30 @@ export class Session<T = unknown> {
     readonly loaded: T,
     /** kept layers of the attached file this session reads instead of computing them */
     private kept: ReadonlySet<string>,
+    /**
+     * further connections to the same in-memory instance, their session variables
+     * set (openSession): need() creates relations on these and `db` at once
+     */
+    private readonly helpers: Database[] = [],
     /** the schema holding them: the attached file's, or (a writing session) the open file's own */
     private keptFrom: string = `${STORED}.main`,
   ) {}
 
   /**
    * Steps 4 to 6 for `names` (relations of queries/; loaded tables are there
-   * already): creates each with everything it reads, in catalog order, each
-   * materialized into a TEMP table right away unless its header says `Not
-   * materialized` (then a TEMP view), or read from a kept layer. Throws
-   * DenomError naming the file whose statement failed.
+   * already): creates each with everything it reads, each materialized into a
+   * table right away unless its header says `Not materialized` (then a view),
+   * or read from a kept layer. On one connection: in catalog order, TEMP
+   * objects, in one transaction. With helpers: on every connection at once,
+   * in the main catalog (createConcurrently). Throws DenomError naming the
+   * file whose statement failed.
    */
   async need(names: Iterable<string>): Promise<void> {
-    const wanted = new Set<string>();
-    const visit = (name: string) => {
-      if (wanted.has(name) || this.created.has(name)) return;
-      const relation = this.catalog.byName.get(name);
-      if (!relation) return;
-      wanted.add(name);
-      // a kept layer is read from the file: what it reads is not needed for it
-      if (!this.kept.has(name)) for (const read of relation.reads) visit(read);
-    };
-    for (const name of names) visit(name);
-    if (wanted.size === 0) return;
+    const wanted = this.missing(names);
+    if (wanted.length === 0) return;
+    if (this.helpers.length) return this.createConcurrently(wanted, []);
     await this.inTransaction(async () => {
-      for (const relation of this.catalog.relations) {
-        if (!wanted.has(relation.name)) continue;
+      for (const relation of wanted) {
         if (this.kept.has(relation.name)) await this.readKept(relation);
         else if (relation.kind !== "view") await createRelation(this.db, relation.sql, relation);
         else {
@@ -119,16 +133,24 @@ export class Session<T = unknown> {
    * Steps 4 to 6 at once for what the named SELECTs `names` read: one transaction
    * for all of them instead of one per select() (a tenth of a small report's CPU).
    * For a command about to run them; select() then finds their relations created.
+   * With helpers, those of them that take no parameters run too, each as soon as
+   * what it reads exists, beside the relations still being created; select()
+   * then returns the rows so read (once, when called without parameters).
    * Throws as need(), and DenomError for a name with no file.
    */
   async needFor(names: Iterable<string>): Promise<void> {
-    const reads: string[] = [];
+    const queries: NamedSelect[] = [];
     for (const name of names) {
       const query = this.catalog.selects.get(name);
       if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
-      reads.push(...query.reads);
+      queries.push(query);
     }
-    await this.need(reads);
+    const reads = queries.flatMap((q) => q.reads);
+    if (!this.helpers.length) return this.need(reads);
+    await this.createConcurrently(
+      this.missing(reads),
+      queries.filter((q) => !PARAMETER.test(q.sql)),
+    );
   }
 
   /** The names of the named SELECTs in `queries/select/<folder>/` (e.g. `report/status_counts`), sorted. */
@@ -143,12 +165,11 @@ export class Session<T = unknown> {
   async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
-    await this.need(query.reads);
-    let rows: Row[];
-    try {
-      rows = await this.db.all(query.sql, params);
-    } catch (e) {
-      throw new DenomError(`queries/select/${name}.sql: ${(e as Error).message}`);
+    let rows = params ? undefined : this.read.get(name);
+    this.read.delete(name);
+    if (!rows) {
+      await this.need(query.reads);
+      rows = await runSelect(this.db, query, params);
     }
     // the one place a row gets its type: SELECT_ROWS, checked against DESCRIBE (test/select-rows.test.ts)
     return rows as RowOf<N>[];
@@ -192,7 +213,94 @@ export class Session<T = unknown> {
   }
 
   close(): void {
+    for (const helper of this.helpers) helper.close();
     this.db.close();
+  }
+
+  /** The relations not created yet that `names` need, with everything they read, in catalog order. */
+  private missing(names: Iterable<string>): Relation[] {
+    const wanted = new Set<string>();
+    const visit = (name: string) => {
+      if (wanted.has(name) || this.created.has(name)) return;
+      const relation = this.catalog.byName.get(name);
+      if (!relation) return;
+      wanted.add(name);
+      // a kept layer is read from the file: what it reads is not needed for it
+      if (!this.kept.has(name)) for (const read of relation.reads) visit(read);
+    };
+    for (const name of names) visit(name);
+    return this.catalog.relations.filter((r) => wanted.has(r.name));
+  }
+
+  /**
+   * Creates `relations` (in catalog order, none kept) and runs `queries` on `db`
+   * and the helpers at once, each relation in the main catalog, each statement
+   * committed on its own: a connection that is free takes, of the statements
+   * whose reads exist, the one with the longest chain of statements still to
+   * come after it (ties: relations in catalog order, then the queries). A
+   * query's rows wait in `read` for select(). Returns once every statement
+   * started has ended; throws the DenomError of the first that failed (then
+   * starts no more).
+   */
+  private async createConcurrently(relations: Relation[], queries: NamedSelect[]): Promise<void> {
+    const names = new Set(relations.map((r) => r.name));
+    const jobs = [
+      ...relations.map((r) => ({
+        reads: r.reads,
+        name: r.name,
+        run: async (db: Database) => {
+          await createRelation(db, r.kind === "view" ? r.sql.replace(VIEW_HEAD, `create or replace ${r.copied ? "TABLE" : "VIEW"} $1 as`) : r.sql, r);
+          this.created.add(r.name);
+        },
+      })),
+      ...queries.map((q) => ({ reads: q.reads, name: `select/${q.name}`, run: async (db: Database) => void this.read.set(q.name, await runSelect(db, q)) })),
+    ];
+    // the longest chain of statements that wait for it, this one included
+    const chain = new Map<string, number>();
+    for (const job of [...jobs].reverse()) chain.set(job.name, Math.max(0, ...jobs.filter((o) => o.reads.includes(job.name)).map((o) => chain.get(o.name)!)) + 1);
+    const waiting = [...jobs];
+    const finished = new Set<string>();
+    let running = 0;
+    let failure: unknown = null;
+    let wake: () => void = () => {};
+    let changed = new Promise<void>((resolve) => (wake = resolve));
+    const next = () => {
+      let best: (typeof jobs)[number] | undefined;
+      for (const job of waiting)
+        if (job.reads.every((read) => !names.has(read) || finished.has(read)) && (!best || chain.get(job.name)! > chain.get(best.name)!)) best = job;
+      return best;
+    };
+    const work = async (db: Database): Promise<void> => {
+      while (waiting.length && !failure) {
+        const job = next();
+        if (!job) {
+          if (running === 0) {
+            // cannot be (each reads only relations before it), but never wait for nothing
+            failure = new DenomError(`queries/: ${waiting.map((j) => j.name).join(", ")} read relations never created`);
+            wake();
+            return;
+          }
+          // a relation another connection is creating comes first
+          await changed;
+          continue;
+        }
+        waiting.splice(waiting.indexOf(job), 1);
+        running++;
+        try {
+          await job.run(db);
+          finished.add(job.name);
+        } catch (e) {
+          failure ??= e;
+        } finally {
+          running--;
+          const woken = wake;
+          changed = new Promise<void>((resolve) => (wake = resolve));
+          woken();
+        }
+      }
+    };
+    await Promise.all([this.db, ...this.helpers].map(work));
+    if (failure) throw failure;
   }
 
   private async readKept(relation: Relation): Promise<void> {
@@ -228,6 +336,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     : options.write
       ? await openStoredForWriting(options.write)
       : await Database.open({ temporary: options.temporary });
+  const helpers: Database[] = [];
   try {
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest
@@ -237,10 +346,17 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     if (!options.read && !options.write) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
-    const session = new Session(db, catalog, loaded, kept);
+    const session = new Session(db, catalog, loaded, kept, helpers);
+    if (!options.read && !options.write && !options.temporary && !options.views && !options.oneConnection && availableParallelism() > 1) {
+      const helper = await db.connect();
+      helpers.push(helper);
+      // session variables are a connection's own
+      await setDefinitions(helper, options.definitions);
+    }
     if (options.views || options.write) await session.createViews(Boolean(options.write));
     return session;
   } catch (e) {
+    for (const helper of helpers) helper.close();
     db.close();
     throw e;
   }
@@ -258,6 +374,18 @@ export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
 async function setComputeThreads(db: Database): Promise<void> {
   const row = await db.one("SELECT count(*) AS n FROM attempts");
   if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
+}
+
+/** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), which has its values. */
+const PARAMETER = /\$[A-Za-z_]/;
+
+/** Runs a named SELECT with `params`; a failure names its file. */
+async function runSelect(db: Database, query: NamedSelect, params?: Params): Promise<Row[]> {
+  try {
+    return await db.all(query.sql, params);
+  } catch (e) {
+    throw new DenomError(`queries/select/${query.name}.sql: ${(e as Error).message}`);
+  }
 }
 
 /** Runs the statement of one file of queries/; a failure names the file. */

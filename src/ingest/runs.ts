@@ -33,6 +33,8 @@ export interface RunsOptions extends Definitions {
   onComputing?: () => void;
   /** every relation of queries/ as a view up front (`denom query`: its SQL may name any) */
   views?: boolean;
+  /** every relation created on the session's one connection, as TEMP objects (compare; src/db/session.ts) */
+  oneConnection?: boolean;
 }
 
 /** What reading nothing gives: a `--db` session reads no input again. */
@@ -64,6 +66,7 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
   return openSession({
     temporary: needsDisk(specs),
     views: options.views,
+    oneConnection: options.oneConnection,
     definitions,
     onComputing: options.onComputing,
     load: async (db) => {

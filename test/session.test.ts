@@ -1,0 +1,90 @@
+/**
+ * The session's relations on two connections at once (src/db/session.ts,
+ * issue 19): a session of inputs read into memory creates them in the main
+ * catalog on a second connection too, with the same figures as on one
+ * connection (TEMP objects, one transaction); a failing file is named, and
+ * nothing is left running when need() throws.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { readReport } from "../src/commands/report.js";
+import { Database } from "../src/db/database.js";
+import { queryCatalog } from "../src/db/queries.js";
+import { createTables, Session } from "../src/db/session.js";
+import { DEFAULT_THRESHOLDS, type Thresholds } from "../src/definitions.js";
+import { openRuns } from "../src/ingest/runs.js";
+import { ROOT, tempDir } from "./helpers.js";
+
+const SEED = join(ROOT, "samples", "seed-100.jsonl");
+
+/** The relations of the session in the main catalog and among its TEMP objects. */
+async function placed(session: Session, name: string): Promise<{ main: number; temp: number }> {
+  const row = await session.db.one(
+    `SELECT count(*) FILTER (WHERE NOT temporary) AS main, count(*) FILTER (WHERE temporary) AS temp
+     FROM (SELECT table_name AS name, temporary FROM duckdb_tables() UNION ALL SELECT view_name, temporary FROM duckdb_views())
+     WHERE name = $name`,
+    { name },
+  );
+  return { main: Number(row?.main), temp: Number(row?.temp) };
+}
+
+describe("a session's relations", () => {
+  it.skipIf(availableParallelism() < 2)(
+    "are created on two connections in the main catalog, with the report of one connection's TEMP objects, under definitions that are not the defaults",
+    async () => {
+      // every session variable set to something of its own: a relation created on a connection
+      // without them (getvariable() NULL) would change a figure
+      const thresholds: Thresholds = { queueShare: 0.5, loopMin: 3, sluggishRatio: 1.5 };
+      const expectation = { tasks: ["t002", "zz-missing"], count: null, source: "expected.txt" };
+      const definitions = { statusMap: { success: "failure" }, thresholds, expectation, by: "model" as const };
+      const reports = [];
+      for (const oneConnection of [true, false]) {
+        const session = await openRuns({ inputs: [SEED], ...definitions, stdin: Readable.from([]), oneConnection });
+        try {
+          reports.push(await readReport(session, definitions));
+          // trial_outcomes is materialized, attempts_classified a view (`Not materialized`)
+          for (const name of ["trial_outcomes", "attempts_classified"])
+            expect(await placed(session, name), name).toEqual(oneConnection ? { main: 0, temp: 1 } : { main: 1, temp: 0 });
+        } finally {
+          session.close();
+        }
+      }
+      expect(reports[1]).toEqual(reports[0]);
+      // seed-100 holds 100 tasks, one trial each, and no task zz-missing: with success mapped
+      // to failure no trial succeeds, and the expected task missing from the run enters total
+      const final = reports[1].rates.find((c) => c.basis === "final" && c.denominator === "total");
+      expect(final).toMatchObject({ successes: 0, count: 101 });
+    },
+  );
+
+  it("name the file whose statement failed, after the statements already running have ended, and start no more", async () => {
+    // staging: a (fine); intermediate: slow (reads a; a cross join of 3 million rows), bad
+    // (reads a; no such column), after_bad (reads bad, never started)
+    const dir = tempDir();
+    const file = (path: string, sql: string) => {
+      mkdirSync(join(dir, path, ".."), { recursive: true });
+      writeFileSync(join(dir, path), sql);
+    };
+    file("staging/a.sql", "-- a: one row.\n-- Reads: nothing.\ncreate or replace view a as select 1 as x;\n");
+    file("intermediate/slow.sql", "-- slow: a sum.\n-- Reads: a.\ncreate or replace view slow as select sum(i) as s from a, range(3000000) t(i);\n");
+    file("intermediate/bad.sql", "-- bad: fails.\n-- Reads: a.\ncreate or replace view bad as select no_such_column from a;\n");
+    file("intermediate/after_bad.sql", "-- after_bad: reads bad.\n-- Reads: bad.\ncreate or replace view after_bad as select * from bad;\n");
+    const db = await Database.open();
+    const helper = await db.connect();
+    await createTables(db);
+    const session = new Session(db, queryCatalog(dir), undefined, new Set(), [helper]);
+    try {
+      await expect(session.need(["slow", "after_bad"])).rejects.toThrow(/^queries\/intermediate\/bad\.sql: .*no_such_column/);
+      // slow ran beside bad and ended before need() threw: its table is there, whole
+      expect(await db.one("SELECT s FROM main.slow")).toEqual({ s: 4499998500000 });
+      const tables = await db.all("SELECT table_name FROM duckdb_tables() ORDER BY table_name");
+      expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["a", "slow"]));
+      expect(tables.map((t) => t.table_name)).not.toContain("after_bad");
+    } finally {
+      session.close();
+    }
+  });
+});
