@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseHTML } from "linkedom";
 import { describe, expect, it } from "vitest";
-import { denom, hasShared, jsonl, SHARED, tempDir } from "./helpers.js";
+import { denom, hasShared, jsonl, once, SHARED, tempDir } from "./helpers.js";
 
 const FLIP = join(SHARED, "cases-compare", "compare-flip");
 
@@ -33,9 +33,11 @@ const asValue = (v: number | null) => (v === null ? "" : String(v));
 describe.skipIf(!hasShared)("compare --format html on ../shared/cases-compare/compare-flip", () => {
   const a = join(FLIP, "baseline.jsonl");
   const b = join(FLIP, "candidate.jsonl");
+  /** the page of `compare A B`, written once for the read-only tests below */
+  const flipPage = once(() => comparePage([a, b]));
 
   it("holds every cell's numbers of compare --json", async () => {
-    const { document } = await comparePage([a, b]);
+    const { document } = await flipPage();
     const json = (await denom(["compare", "--json", a, b])).json();
     expect(json.cells).toHaveLength(8);
     for (const c of json.cells) {
@@ -56,7 +58,7 @@ describe.skipIf(!hasShared)("compare --format html on ../shared/cases-compare/co
   });
 
   it("shows the differences worked out by hand (expected.json of the case)", async () => {
-    const { document, html } = await comparePage([a, b]);
+    const { document, html } = await flipPage();
     // final/total: A 6/12, B 9/12, one trial per task: B - A = 9/12 - 6/12 = +25.0 points
     expect(shown(cell(document, "cells", "final/total", "baseline"))).toBe("6/12 50.0%");
     expect(shown(cell(document, "cells", "final/total", "candidate"))).toBe("9/12 75.0%");
@@ -73,7 +75,7 @@ describe.skipIf(!hasShared)("compare --format html on ../shared/cases-compare/co
   });
 
   it("is self-contained: one SVG chart, no script, no external URL", async () => {
-    const { html, document } = await comparePage([a, b]);
+    const { html, document } = await flipPage();
     expect(document.querySelectorAll("script").length).toBe(0);
     expect(document.querySelectorAll("#cells svg").length).toBeGreaterThan(0);
     expect(html).toContain("default-src 'none'");

@@ -14,7 +14,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { exceptionRule, EXCEPTION_RULES } from "../src/ingest/formats/harbor.js";
 import { classifyError } from "../src/ingest/formats/openhands-output.js";
-import { cell, denom, FIXTURES, hasShared, jsonl, REAL, tempDir } from "./helpers.js";
+import { cell, denom, FIXTURES, hasShared, jsonl, once, REAL, tempDir } from "./helpers.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 
 type Out = any;
@@ -56,9 +56,11 @@ describe("a hand-made Harbor job (test/fixtures/harbor-job)", () => {
   //            external_api_error x2 (429, 503), cancelled x1, ValueError x1                                    = 12
   //   missing: 26 - 23 = 3
   const job = join(FIXTURES, "harbor-job");
+  /** `report JOB --json`, run once for the read-only tests below */
+  const jobReport = once(() => denom(["report", job, "--json"]));
 
   it("reads each trial's result.json as one attempt, the statuses of the table", async () => {
-    const r = await denom(["report", job, "--json"]);
+    const r = await jobReport();
     expect(r.code).toBe(0);
     const out = r.json();
     expect(out.meta.tasks).toBe(21);
@@ -110,18 +112,18 @@ describe("a hand-made Harbor job (test/fixtures/harbor-job)", () => {
       ["1", "repeat-task__bbbbbbb"],
       ["2", "repeat-task__aaaaaaa"],
     ]);
-    const q = (await denom(["report", job, "--json"])).json();
+    const q = (await jobReport()).json();
     // only repeat-task has 3 trials: pass@3 over that one task = 1, pass^3 = C(2,3)/C(3,3) = 0
     expect(q.pass_at_k.find((p: { k: number }) => p.k === 3)).toMatchObject({ tasks: 1, pass_at_k: 1, pass_hat_k: 0 });
   });
 
   it("classifies both timeouts as the agent's (unknown cause), the agent phase having run", async () => {
-    const out = (await denom(["report", job, "--json"])).json();
+    const out = (await jobReport()).json();
     expect(out.timeout_causes).toEqual({ queue: 0, external: 0, loop: 0, sluggish: 0, unknown: 2 });
   });
 
   it("lists the side file it skipped and says retries were not recorded", async () => {
-    const r = await denom(["report", job, "--json"]);
+    const r = await jobReport();
     const out = r.json();
     expect(out.meta.skipped_files).toEqual([
       { name: join(job, "job-2026-01-05", "notes.json"), reason: "no input format recognises it", top_keys: ["owner", "comment"] },

@@ -97,3 +97,14 @@ export function cell(out: { rates: { basis: string; denominator: string; success
   if (!r) throw new Error(`no rate cell ${key}`);
   return r;
 }
+
+/**
+ * `make()` run on first use only, its promise shared by the later calls: one run of
+ * denom whose output several read-only tests of a file check (each test still runs
+ * alone: the first to ask runs it). Parse with `json()` per test: no test sees
+ * another's changes to the parsed object.
+ */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}

@@ -32,6 +32,26 @@ function sha256(path: string): string {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
+/** run A's file, read by the tests below (never written to) */
+const RUN_A_DIR = tempDir({ "a.jsonl": RUN_A });
+const A = join(RUN_A_DIR, "a.jsonl");
+let ingestedA: Promise<string> | undefined;
+
+/**
+ * `denom ingest A --db FILE` as the tests below start: run in the first test that
+ * needs it, once per file, and each test then takes a byte copy of that file as
+ * `dir/name` (a .duckdb file is self-contained: the copy is the file ingest writes).
+ */
+async function dbOfRunA(dir: string, name = "runs.duckdb"): Promise<string> {
+  ingestedA ??= denom(["ingest", A, "--db", join(RUN_A_DIR, "runs.duckdb")]).then((r) => {
+    expect(r.code, r.stderr).toBe(0);
+    return join(RUN_A_DIR, "runs.duckdb");
+  });
+  const db = join(dir, name);
+  copyFileSync(await ingestedA, db);
+  return db;
+}
+
 async function reportJson(args: string[]) {
   const r = await denom(["report", "--json", ...args]);
   expect(r.code, r.stderr).toBe(0);
@@ -49,32 +69,31 @@ describe("ingest --db", () => {
   });
 
   it("skips a source already in the file and leaves every figure unchanged", async () => {
-    const dir = tempDir({ "a.jsonl": RUN_A });
-    copyFileSync(join(dir, "a.jsonl"), join(dir, "a-copy.jsonl"));
-    const db = join(dir, "runs.duckdb");
-    expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", db])).code).toBe(0);
+    const dir = tempDir();
+    copyFileSync(A, join(dir, "a-copy.jsonl"));
+    const db = await dbOfRunA(dir); // A ingested
     const before = await reportJson(["--db", db]);
     // run A alone: final/total 3/4
     expect(cell(before, "final/total")).toMatchObject({ successes: 3, count: 4 });
 
-    const again = await denom(["ingest", join(dir, "a.jsonl"), join(dir, "a-copy.jsonl"), "--db", db, "--json"]);
+    const again = await denom(["ingest", A, join(dir, "a-copy.jsonl"), "--db", db, "--json"]);
     expect(again.code, again.stderr).toBe(0);
     const data = again.json();
     expect(data.added).toEqual([]);
     expect(data.skipped).toEqual([
-      { name: join(dir, "a.jsonl"), sha256: sha256(join(dir, "a.jsonl")), same_as: join(dir, "a.jsonl") },
-      { name: join(dir, "a-copy.jsonl"), sha256: sha256(join(dir, "a.jsonl")), same_as: join(dir, "a.jsonl") },
+      { name: A, sha256: sha256(A), same_as: A },
+      { name: join(dir, "a-copy.jsonl"), sha256: sha256(A), same_as: A },
     ]);
     expect(data.database).toEqual({ sources: 1, records: 4, attempts: 4 });
     expect(await reportJson(["--db", db])).toEqual(before);
 
-    const text = await denom(["ingest", join(dir, "a.jsonl"), "--db", db]);
+    const text = await denom(["ingest", A, "--db", db]);
     expect(text.stdout).toContain(`skipped 1 source already in the database`);
-    expect(text.stdout).toContain(`${join(dir, "a.jsonl")}  same as ${join(dir, "a.jsonl")}`);
+    expect(text.stdout).toContain(`${A}  same as ${A}`);
 
     // the same bytes on stdin are known only once read: read, then left out
     const piped = await denom(["ingest", "-", "--db", db, "--json"], RUN_A);
-    expect(piped.json().skipped).toEqual([{ name: "-", sha256: sha256(join(dir, "a.jsonl")), same_as: join(dir, "a.jsonl") }]);
+    expect(piped.json().skipped).toEqual([{ name: "-", sha256: sha256(A), same_as: A }]);
     expect(await reportJson(["--db", db])).toEqual(before);
   });
 
@@ -90,10 +109,9 @@ describe("ingest --db", () => {
   });
 
   it("adds a second file and the figures change as expected", async () => {
-    const dir = tempDir({ "a.jsonl": RUN_A, "b.jsonl": RUN_B });
-    const db = join(dir, "runs.duckdb");
-    expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", db])).code).toBe(0);
-    const r = await denom(["ingest", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--db", db, "--json"]);
+    const dir = tempDir({ "b.jsonl": RUN_B });
+    const db = await dbOfRunA(dir); // A ingested
+    const r = await denom(["ingest", A, join(dir, "b.jsonl"), "--db", db, "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.json().added.map((s: { name: string }) => s.name)).toEqual([join(dir, "b.jsonl")]);
     const out = await reportJson(["--db", db]);
@@ -101,12 +119,12 @@ describe("ingest --db", () => {
     expect(cell(out, "final/total")).toMatchObject({ successes: 4, count: 8, rate: 0.5 });
     expect(cell(out, "final/valid")).toMatchObject({ successes: 4, count: 8 });
     expect(cell(out, "final/attributable")).toMatchObject({ successes: 4, count: 7 });
-    expect(out.meta.sources.map((s: { name: string }) => s.name)).toEqual([join(dir, "a.jsonl"), join(dir, "b.jsonl")]);
+    expect(out.meta.sources.map((s: { name: string }) => s.name)).toEqual([A, join(dir, "b.jsonl")]);
     // ids stay dense after a skipped source: export from the file equals export from the inputs
     const fromDb = join(dir, "db.csv");
     const fromInputs = join(dir, "inputs.csv");
     expect((await denom(["export", "--db", db, "--out", fromDb, "--what", "attempts"])).code).toBe(0);
-    expect((await denom(["export", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--out", fromInputs, "--what", "attempts"])).code).toBe(0);
+    expect((await denom(["export", A, join(dir, "b.jsonl"), "--out", fromInputs, "--what", "attempts"])).code).toBe(0);
     expect(readFileSync(fromDb, "utf8")).toBe(readFileSync(fromInputs, "utf8"));
   });
 
@@ -123,9 +141,8 @@ describe("ingest --db", () => {
   });
 
   it("never writes to the file when reading it", async () => {
-    const dir = tempDir({ "a.jsonl": RUN_A });
-    const db = join(dir, "runs.duckdb");
-    expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", db])).code).toBe(0);
+    const dir = tempDir();
+    const db = await dbOfRunA(dir); // A ingested
     const files = readdirSync(dir).sort();
     const hash = sha256(db);
     expect((await denom(["report", "--db", db, "--status-map", "failure=invalid"])).code).toBe(0);
@@ -136,9 +153,8 @@ describe("ingest --db", () => {
   });
 
   it("with --strict adds nothing when a line is rejected", async () => {
-    const dir = tempDir({ "a.jsonl": RUN_A, "bad.jsonl": '{"task_id": "x", "status": "success"}\nnot json\n' });
-    const db = join(dir, "runs.duckdb");
-    expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", db])).code).toBe(0);
+    const dir = tempDir({ "bad.jsonl": '{"task_id": "x", "status": "success"}\nnot json\n' });
+    const db = await dbOfRunA(dir); // A ingested
     const r = await denom(["ingest", join(dir, "bad.jsonl"), "--db", db, "--strict", "--json"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("nothing was added");
@@ -161,10 +177,9 @@ describe("ingest --db", () => {
   });
 
   it("reads a file written before a table was added, and refuses one whose table lacks a column", async () => {
-    const dir = tempDir({ "a.jsonl": RUN_A });
-    const older = join(dir, "older.duckdb");
-    const other = join(dir, "other.duckdb");
-    for (const db of [older, other]) expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", db])).code).toBe(0);
+    const dir = tempDir();
+    const older = await dbOfRunA(dir, "older.duckdb"); // A ingested, twice
+    const other = await dbOfRunA(dir, "other.duckdb");
     const edit = async (path: string, sql: string) => {
       const db = await Database.open({ path });
       await db.run(sql);

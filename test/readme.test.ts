@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { ATTEMPT_FIELDS } from "../src/ingest/canonical.js";
 import { FAILURE_MODE_STATUS } from "../src/ingest/formats/terminal-bench.js";
 import { SECRET_KINDS } from "../src/ingest/secrets.js";
-import { ROOT, denom } from "./helpers.js";
+import { ROOT, denom, denomIn } from "./helpers.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 const formatsDoc = readFileSync(join(ROOT, "docs", "inputs.md"), "utf8");
@@ -62,12 +62,45 @@ function runShown(command: string, cwd: string): { code: number | null; seen: st
     env: { ...process.env, NO_COLOR: "1", TZ: "UTC" },
     maxBuffer: 1 << 26,
   });
-  // CSV ends its records with CRLF (RFC 4180): a terminal shows it as a plain line end
-  return { code: r.status, seen: `${r.stdout}${r.stderr}`.replaceAll("\r\n", "\n").replace(/\n$/, "") };
+  return { code: r.status, seen: seenOf(r.stdout, r.stderr) };
+}
+
+/** CSV ends its records with CRLF (RFC 4180): a terminal shows it as a plain line end. */
+function seenOf(stdout: string, stderr: string): string {
+  return `${stdout}${stderr}`.replaceAll("\r\n", "\n").replace(/\n$/, "");
+}
+
+/**
+ * The words of `npx denom WORDS` when the shell would only split them (plain words
+ * and quoted ones, no pipe, redirection, variable, glob or escape): then denom runs
+ * in this process on exactly those arguments, with `cwd` as the working folder; null
+ * when the command needs a shell (it is spawned as the reader would type it).
+ */
+function denomWords(command: string): string[] | null {
+  if (!command.startsWith("npx denom ")) return null;
+  const words: string[] = [];
+  // each word: plain characters, or one quoted string, then a space or the end
+  const word = /"([^"$`\\!]*)"(?= |$)|'([^']*)'(?= |$)|([^\s"'|&;<>()$`\\*?[\]{}!#~]+)(?= |$)/y;
+  let rest = command.slice("npx denom ".length).trimEnd();
+  while (rest.length > 0) {
+    word.lastIndex = 0;
+    const m = word.exec(rest);
+    if (!m) return null;
+    words.push(m[1] ?? m[2] ?? m[3]);
+    rest = rest.slice(m[0].length).trimStart();
+  }
+  return words.length > 0 ? words : null;
 }
 
 describe("README.md, walked as a newcomer would", () => {
   const blocks = fencedBlocks(readme);
+
+  it("runs in this process only the commands a shell would just split into words", () => {
+    expect(denomWords(`npx denom query --db runs.duckdb "SELECT a, b FROM t" --min final/total=0.8 --claim 87.5%`)).toEqual(["query", "--db", "runs.duckdb", "SELECT a, b FROM t", "--min", "final/total=0.8", "--claim", "87.5%"]);
+    expect(denomWords("npx denom report 'my runs.jsonl'")).toEqual(["report", "my runs.jsonl"]);
+    for (const shell of ["npx denom report - | head -3", "npx denom report x > out.txt", "npx denom report $HOME", 'npx denom report "$X"', "npx denom report *.jsonl", "npx denom report a\\ b", 'npx denom report a"b"', "cat x | npx denom report -", "tar czf x.tgz a"])
+      expect(denomWords(shell), shell).toBeNull();
+  });
 
   it("starts with the two set-up commands, then the main job on a shipped sample with its output", () => {
     expect(blocks[0]).toEqual({ lang: "sh", lines: ["npm ci", "npm test"] });
@@ -79,14 +112,18 @@ describe("README.md, walked as a newcomer would", () => {
 
   it(
     "prints what it shows for every command it shows (npm ci and npm test aside)",
-    () => {
+    async () => {
       // a folder of the reader's own, with the samples the README names
       const cwd = mkdtempSync(join(tmpdir(), "denom-readme-"));
       cpSync(join(ROOT, "samples"), join(cwd, "samples"), { recursive: true });
       const shown = blocks.filter((b) => b.lang === "console").flatMap(commands);
       expect(shown.length).toBeGreaterThan(8);
+      // a command the shell would only split into words runs in this process (the same main()
+      // as dist/bin.js, which the piped commands still spawn); the others through sh
+      expect(shown.filter((c) => denomWords(c.command) === null).length).toBeGreaterThan(0);
       for (const { command, output } of shown) {
-        const r = runShown(command, cwd);
+        const words = denomWords(command);
+        const r = words ? await denomIn(cwd, words).then((d) => ({ code: d.code, seen: seenOf(d.stdout, d.stderr) })) : runShown(command, cwd);
         expect(r.code, command).toBe(0);
         // nothing varies in these outputs (no timings, no absolute paths): compared as they are
         expect(r.seen, command).toBe(output);

@@ -7,9 +7,11 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { Database } from "../src/db/database.js";
-import { CASES, REAL, cell, denom, hasShared, jsonl, tarOf, tempDir } from "./helpers.js";
+import { CASES, REAL, cell, denom, hasShared, jsonl, once, tarOf, tempDir } from "./helpers.js";
 
 const SEED = join(CASES, "seed-100");
+/** `report --json` of seed-100's attempts.jsonl, run once for the read-only tests below */
+const seedReport = once(() => denom(["report", "--json", join(SEED, "attempts.jsonl")]));
 
 describe("report on seed-100 (DESIGN section 4 worked example)", () => {
   // 100 tasks, 300 s limit: 70 pass first try; 8 time out then pass; 12 time out then
@@ -27,7 +29,7 @@ describe("report on seed-100 (DESIGN section 4 worked example)", () => {
 
   for (const file of ["attempts.jsonl", "tasks.jsonl"]) {
     it(`gives the eight cells from ${file}`, async () => {
-      const out = (await denom(["report", "--json", join(SEED, file)])).json();
+      const out = (await (file === "attempts.jsonl" ? seedReport() : denom(["report", "--json", join(SEED, file)]))).json();
       for (const [key, [s, n]] of Object.entries(grid)) {
         expect([cell(out, key).successes, cell(out, key).count], key).toEqual([s, n]);
         expect(cell(out, key).rate).toBeCloseTo(s / n, 12);
@@ -36,7 +38,7 @@ describe("report on seed-100 (DESIGN section 4 worked example)", () => {
   }
 
   it("counts statuses on both bases and the first -> final transitions", async () => {
-    const out = (await denom(["report", "--json", join(SEED, "attempts.jsonl")])).json();
+    const out = (await seedReport()).json();
     expect(out.status_counts).toEqual({
       first: { success: 70, timeout: 20, aborted: 10 },
       final: { success: 82, timeout: 9, aborted: 6, failure: 3 },
@@ -52,7 +54,7 @@ describe("report on seed-100 (DESIGN section 4 worked example)", () => {
   });
 
   it("says what each step of the chain removed, and why", async () => {
-    const out = (await denom(["report", "--json", join(SEED, "attempts.jsonl")])).json();
+    const out = (await seedReport()).json();
     const removed = out.meta.exclusions.map((e: Record<string, unknown>) => [e.basis, e.denominator, e.reason, e.trials]);
     expect(removed).toEqual([
       ["first", "attributable", "aborted (external_api_error)", 10],
@@ -63,7 +65,7 @@ describe("report on seed-100 (DESIGN section 4 worked example)", () => {
   });
 
   it("prints the meta block: sources, lines, limits, retry policy", async () => {
-    const out = (await denom(["report", "--json", join(SEED, "attempts.jsonl")])).json();
+    const out = (await seedReport()).json();
     // 100 first attempts + 8 + 12 + 4 + 6 retries = 130 lines, one attempt each
     expect(out.accounting).toMatchObject({ lines: 130, records: 130, blank: 0, rejected: 0, duplicates: 0, unrecognized: 0 });
     expect(out.meta).toMatchObject({ tasks: 100, trials: 100, attempts: 130 });
@@ -244,7 +246,7 @@ describe.skipIf(!hasShared)("report on real Terminal-Bench results (../shared/da
 
 describe("timeout rate and the chain's steps on seed-100", () => {
   it("gives final timeouts over all trials, and what each step removed", async () => {
-    const out = (await denom(["report", "--json", join(SEED, "attempts.jsonl")])).json();
+    const out = (await seedReport()).json();
     // 9 trials end in a timeout (12 gave up: 9 time out again, 3 fail) of 100
     expect(out.timeout_rate).toEqual({ timeouts: 9, trials: 100, rate: 0.09 });
     // first: valid 100-100, attributable 100-90, completable 90-70; final: 0, 100-94, 94-85
