@@ -357,6 +357,9 @@ describe.skipIf(!hasShared)("audit per group and pass^k on real records (issue 1
       [{ by: "agent", value: "swe-agent-mini" }, { basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "pooled", successes: 51, count: 400 }],
       [{ by: "agent", value: "swe-agent-mini" }, { basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "mean_of_runs", successes: 51, count: 400 }],
     ]);
+  });
+
+  it("the whole Terminal-Bench folder as text: 0.128 is the Mini SWE-Agent submission's, 51/400", async () => {
     const text = await denom(["audit", TB, "--claim", "0.128"]);
     expect(text.stdout).toContain("1. agent swe-agent-mini: final successes plus late passes over all trials: 51/400 = 0.1275");
   });
