@@ -20,6 +20,7 @@ import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
 import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
 import { MAX_LINE_BYTES } from "./ingest/lines.js";
+import { configureLineWorkers } from "./ingest/parallel.js";
 import { maskSecrets } from "./ingest/secrets.js";
 import { VERSION } from "./version.js";
 
@@ -134,6 +135,7 @@ Exit codes: 0 ok, 1 data error (or, with --strict, any rejected line or broken s
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode: number = ExitCode.ok;
   const debug = argv.includes("--debug");
+  configureLineWorkers(io.env);
   const program = new Command("denom")
     .description("Audits AI-agent evaluation results: every success rate with its denominator spelled out.")
     .version(VERSION, "-V, --version")

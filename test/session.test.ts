@@ -13,8 +13,9 @@ import { describe, expect, it } from "vitest";
 import { readReport } from "../src/commands/report.js";
 import { Database } from "../src/db/database.js";
 import { queryCatalog } from "../src/db/queries.js";
-import { createTables, Session } from "../src/db/session.js";
-import { DEFAULT_THRESHOLDS, type Thresholds } from "../src/definitions.js";
+import { createTables, DEFAULT_DEFINITIONS, openSession, Session } from "../src/db/session.js";
+import { DataError } from "../src/errors.js";
+import type { Thresholds } from "../src/definitions.js";
 import { openRuns } from "../src/ingest/runs.js";
 import { ROOT, tempDir } from "./helpers.js";
 
@@ -59,6 +60,14 @@ describe("a session's relations", () => {
       expect(final).toMatchObject({ successes: 0, count: 101 });
     },
   );
+
+  it("are never reached when the inputs cannot be read: the load's error, the second connection closed with the instance", async () => {
+    // the second connection is made while the inputs are read: the load fails first
+    const load = async () => {
+      throw new DataError("cannot read runs.jsonl");
+    };
+    await expect(openSession({ definitions: DEFAULT_DEFINITIONS, load })).rejects.toThrow(/^cannot read runs\.jsonl$/);
+  });
 
   it("name the file whose statement failed, after the statements already running have ended, and start no more", async () => {
     // staging: a (fine); intermediate: slow (reads a; a cross join of 3 million rows), bad

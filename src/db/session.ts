@@ -337,26 +337,34 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
       ? await openStoredForWriting(options.write)
       : await Database.open({ temporary: options.temporary });
   const helpers: Database[] = [];
+  // the second connection and its session variables, made while the inputs are read
+  const helper =
+    !options.read && !options.write && !options.temporary && !options.views && !options.oneConnection && availableParallelism() > 1
+      ? db.connect().then(async (h) => {
+          helpers.push(h);
+          // session variables are a connection's own
+          await setDefinitions(h, options.definitions);
+        })
+      : null;
+  // handled here too: it may fail while the inputs are still being read (awaited below either way)
+  helper?.catch(() => {});
   try {
     if (!options.read && !options.write) await createTables(db);
     // 2. ingest
     const loaded = (await options.load?.(db)) as T;
+    await helper;
     // 3. definitions, and the threads the relations are computed on
     await setDefinitions(db, options.definitions);
     if (!options.read && !options.write) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
     const session = new Session(db, catalog, loaded, kept, helpers);
-    if (!options.read && !options.write && !options.temporary && !options.views && !options.oneConnection && availableParallelism() > 1) {
-      const helper = await db.connect();
-      helpers.push(helper);
-      // session variables are a connection's own
-      await setDefinitions(helper, options.definitions);
-    }
     if (options.views || options.write) await session.createViews(Boolean(options.write));
     return session;
   } catch (e) {
-    for (const helper of helpers) helper.close();
+    // never close the instance under a connection still being made
+    await helper?.catch(() => {});
+    for (const h of helpers) h.close();
     db.close();
     throw e;
   }

@@ -3,18 +3,18 @@
  * DuckDB tables. Every physical line ends in one bucket (record, blank, reject);
  * a bad line is reported with file and line and never stops the run.
  */
-import { hash } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
-import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapted, type Adapter } from "./formats/index.js";
+import { prepareUnit, type PrepareContext, type PreparedUnit } from "./prepare.js";
+import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapter } from "./formats/index.js";
 import type { FormatAdapter, RunLog } from "./formats/types.js";
 import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
+import { closeLineWorkers } from "./parallel.js";
 import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
 import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
-import { maskSecrets, maskUnit } from "./secrets.js";
+import { maskSecrets } from "./secrets.js";
 import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
 import { ZipArchive } from "./zip.js";
 
@@ -139,7 +139,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         loader.reject(id, line, location, reason, excerpt(shown.text));
         options.onReject?.({ source: name.text, line, location, reason, kind });
       };
-      const formats = new SourceFormats<Unit>(name.text, options.format ?? null);
+      const formats = new SourceFormats<PreparedUnit>(name.text, options.format ?? null);
       // what the source's run headers say (Inspect), stored once the source is read
       const logs: RunLog[] = [];
       const dict = { trials: 0, keys: new Set<string>() };
@@ -147,72 +147,58 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         const adapter = headerAdapter(header, options.format ?? null);
         if (adapter) logs.push(adapter.header!.adapt(header, { source: name.text, header, scoreKey: options.scoreKey ?? null }));
       };
-      const load = (u: Unit, adapter: string, adapted: Adapted) => {
-        const kind: RejectKind = u.location === null ? "line" : "element";
-        if ("error" in adapted) return reject(u.line, u.location, adapted.error, u.text, kind);
+      // a PreparedUnit (prepare.ts: made here, or in a worker thread) applied in input order
+      const load = (p: PreparedUnit, adapter: string) => {
+        const plan = p.plan;
+        const kind: RejectKind = p.location === null ? "line" : "element";
+        if (plan.kind === "error") return reject(p.line, p.location, plan.error, p.text as string, kind);
         formats.count(adapter);
-        if ("metadata" in adapted) {
+        if (plan.kind === "metadata") {
           counts.records++;
-          loader.runMetadata(id, adapted.metadata);
-          if (adapted.metadata.warning) options.onWarning?.(maskSecrets(adapted.metadata.warning).text);
+          loader.runMetadata(id, plan.metadata);
+          if (plan.metadata.warning) options.onWarning?.(maskSecrets(plan.metadata.warning).text);
           return;
         }
-        const attempts: CanonicalAttempt[] = [];
-        for (const record of adapted.attempts) {
-          if (Array.isArray(record.score_keys) && record.status === "unscored") {
-            dict.trials++;
-            for (const k of record.score_keys) dict.keys.add(String(k));
-          }
-        }
-        for (const [i, record] of adapted.attempts.entries()) {
-          const n = normalizeAttempt(record);
-          if ("error" in n) {
-            const where = adapted.attempts.length > 1 ? `record ${i + 1} of ${adapted.attempts.length}: ` : "";
-            return reject(u.line, u.location, where + n.error, u.text, kind);
-          }
-          attempts.push(n.attempt);
-        }
-        const lineHash = hash("sha1", u.text, "base64"); // one-shot: no Hash object per record
-        for (const a of attempts) {
+        dict.trials += plan.dictTrials;
+        for (const k of plan.dictKeys) dict.keys.add(k);
+        if (plan.error !== null) return reject(p.line, p.location, plan.error, p.text as string, kind);
+        for (const a of plan.attempts) {
           if (options.runPerFile) a.run_id = a.run_id === null ? name.text : `${name.text}#${a.run_id}`;
-          loader.attempt(a, { sourceId: id, line: u.line, location: u.location, format: adapter, lineHash, nonFinite: u.nonFinite });
+          loader.attempt(a, { sourceId: id, line: p.line, location: p.location, format: adapter, lineHash: plan.lineHash as string, nonFinite: p.nonFinite });
         }
         counts.records++;
         recordsRead++;
-        counts.attempts += attempts.length;
-        counts.nonFinite += u.nonFinite;
+        counts.attempts += plan.attempts.length;
+        counts.nonFinite += p.nonFinite;
       };
-      const onUnit = (raw: Unit) => {
-        if (raw.duplicateKeys) {
-          for (const key of raw.duplicateKeys) {
+      const apply = (p: PreparedUnit) => {
+        if (p.duplicateKeys) {
+          for (const key of p.duplicateKeys) {
             const shown = maskSecrets(key).text;
-            loader.duplicateKey(id, raw.line, raw.location, shown);
+            loader.duplicateKey(id, p.line, p.location, shown);
             if (++repeatedKeys <= REPEATED_KEYS_SHOWN) {
-              const where = raw.location ? `${name.text} (${raw.location})` : `${name.text}:${raw.line}`;
+              const where = p.location ? `${name.text} (${p.location})` : `${name.text}:${p.line}`;
               options.onWarning?.(`${where}: key ${JSON.stringify(shown)} is written twice in one object; the last value is read, as JSON.parse does`);
             }
           }
         }
-        const { unit: u, masked } = maskUnit(raw);
-        if (masked) loader.masked(id, u.line, u.location, masked);
-        const context = { source: name.text, header: u.header ?? null, scoreKey: options.scoreKey ?? null };
-        if (u.entry && u.document) {
-          // the entry as masked: maskUnit masks the unit's value, {[key]: value}, keys included
-          const [key, value] = Object.entries(u.value)[0] ?? [u.entry.key, u.entry.value];
-          return load(u, u.document.name, u.document.adaptEntry({ key, value, index: u.entry.index }, context));
-        }
-        const chosen = formats.forRecord(u.value, u);
+        if (p.masked) loader.masked(id, p.line, p.location, p.masked);
+        if (p.detection === null) return load(p, p.adapter);
+        const chosen = formats.take(p.detection, p);
         if (!chosen) return; // held back until the source shows its format
-        for (const held of chosen.release) load(held, "canonical", { attempts: [held.value] });
-        load(u, chosen.format.name, chosen.format.adapt(u.value, context));
+        for (const held of chosen.release) load(held, "canonical");
+        load(p, chosen.format.name);
       };
-      const sink = { unit: onUnit, blank: () => void counts.blank++, reject, header: onHeader };
+      const context: PrepareContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format ?? null };
+      const onUnit = (raw: Unit) => apply(prepareUnit(raw, context));
+      const sink = { unit: onUnit, prepared: apply, blank: () => void counts.blank++, reject, header: onHeader };
+      const lineContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format?.name ?? null };
       let zipProblem: string | null = null;
       const summary = src.zip
         ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
         : EVAL_LOG_FILE.test(src.name)
           ? await readTextRecord(src.chunks, sink, (text) => evalLogRecord(text, src.name))
-          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes });
+          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes, lineContext });
       for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
       if (dict.trials > 0)
         options.onWarning?.(
@@ -300,6 +286,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     if (repeatedKeys > REPEATED_KEYS_SHOWN)
       options.onWarning?.(`${repeatedKeys} keys in all are written twice in one object (the first ${REPEATED_KEYS_SHOWN} named above; accounting.duplicate_keys counts them, table duplicate_keys lists them)`);
   } finally {
+    closeLineWorkers();
     loader.close();
   }
   return result;

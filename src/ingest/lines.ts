@@ -12,6 +12,7 @@
 import { constants, isUtf8 } from "node:buffer";
 import { needsLiteralRead, readLiterals } from "./literal.js";
 import { NonFiniteFilter } from "./non-finite.js";
+import type { ReadSummary, Unit } from "./reader.js";
 
 /** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8, or the line is too long). */
 export interface PhysicalLine {
@@ -25,6 +26,8 @@ export interface PhysicalLine {
    * the line (at most OVERLONG_HEAD bytes, decoded leniently) for the reject's excerpt.
    */
   overlong?: { limit: number; head: string };
+  /** a raw splitter's line (LineSplitter `raw`): its bytes, not decoded (`text` is then null); valid only during the callback */
+  body?: Buffer;
 }
 
 /**
@@ -76,7 +79,14 @@ export class LineSplitter {
     return this.mode ?? "lf";
   }
 
-  constructor(private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES) {}
+  /**
+   * `raw`: lines are handed over as their bytes (PhysicalLine.body), not decoded,
+   * for a worker thread to decode (decodeLine) and parse (parallel.ts).
+   */
+  constructor(
+    private readonly maxBytes: number = DEFAULT_MAX_LINE_BYTES,
+    private readonly raw = false,
+  ) {}
 
   /** Lines seen so far. */
   get lines(): number {
@@ -249,12 +259,32 @@ export class LineSplitter {
     const body = end === bytes.length ? bytes : bytes.subarray(0, end);
     if (this.mode === "lf" && body.indexOf(13) !== -1) this.mixedEndings++;
     this.lineNo++;
-    // Node's decoder silently replaces invalid bytes with U+FFFD; check first
-    // (the native isUtf8 alone is faster than an ASCII scan in front of it)
-    const text = isUtf8(body) ? body.toString("utf8") : null;
-    onLine({ no: this.lineNo, text, bytes: end });
+    if (this.raw) onLine({ no: this.lineNo, text: null, bytes: end, body });
+    else onLine({ no: this.lineNo, text: decodeLine(body), bytes: end });
   }
 }
+
+/** A line's text from its bytes (without terminator), or null when they are not UTF-8. */
+export function decodeLine(body: Buffer): string | null {
+  // Node's decoder silently replaces invalid bytes with U+FFFD; check first
+  // (the native isUtf8 alone is faster than an ASCII scan in front of it)
+  return isUtf8(body) ? body.toString("utf8") : null;
+}
+
+/** What one physical line becomes: a blank, a reject (reason, and the text stored with it), or a unit. */
+export type LineOutcome = { kind: "blank" } | { kind: "reject"; reason: string; text: string } | { kind: "unit"; unit: Unit };
+
+/** The outcome of one physical line of a JSONL source (reader.ts in this thread, line-worker.ts in a worker). */
+export function lineOutcome(line: PhysicalLine): LineOutcome {
+  const { no, text } = line;
+  if (line.overlong) return { kind: "reject", reason: overlongReason(line), text: line.overlong.head };
+  const r = parseLine(text);
+  if (r.kind === "blank") return BLANK;
+  if (r.kind === "reject") return { kind: "reject", reason: r.reason, text: text ?? "(bytes that are not UTF-8)" };
+  return { kind: "unit", unit: { line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite, duplicateKeys: r.duplicateKeys } };
+}
+
+const BLANK: LineOutcome = { kind: "blank" };
 
 /** The reject reason of an overlong line. */
 export function overlongReason(line: PhysicalLine): string {
@@ -327,4 +357,9 @@ export function replaceNonFinite(text: string): { text: string; count: number } 
   const filter = new NonFiniteFilter();
   const out = filter.push(text, true);
   return { text: out, count: filter.count };
+}
+
+/** The ReadSummary of a JSONL source its splitter has read to the end. */
+export function jsonlSummary(splitter: LineSplitter): ReadSummary {
+  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0, endings: { mode: splitter.endings, mixed: splitter.mixedEndings } };
 }

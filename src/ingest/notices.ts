@@ -38,6 +38,9 @@ export interface Notices {
   pooling: Pooling[];
 }
 
+/** The named SELECTs readNotices runs. */
+export const NOTICE_SELECTS = ["meta/source_duplicates", "meta/id_lookalikes", "meta/pooling"] as const;
+
 /** Reads the three views (queries/select/meta/: source_duplicates, id_lookalikes, pooling). */
 export async function readNotices(session: Session): Promise<Notices> {
   const duplicate_sources: SourceDuplicates[] = await session.select("meta/source_duplicates");

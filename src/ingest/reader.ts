@@ -7,7 +7,8 @@
  * streamed entry by entry, one unit per entry or per element of an entry's id list.
  */
 import type { LiteralAssembler } from "./json-stream.js";
-import { LineSplitter, overlongReason, parseLine, type PhysicalLine } from "./lines.js";
+import { jsonlSummary, LineSplitter, lineOutcome, parseLine, type PhysicalLine } from "./lines.js";
+import { readJsonlInWorkers, type LineContext } from "./parallel.js";
 import { NonFiniteFilter } from "./non-finite.js";
 import { peek } from "./peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
@@ -85,6 +86,12 @@ export interface DocumentOptions {
   emptyContainers?: ReadonlySet<string>;
   /** JSONL: the longest line read, in bytes (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
+  /**
+   * JSONL: what a worker thread needs to prepare the units of a big source
+   * (parallel.ts); with a sink that takes prepared units (PreparedSink). Absent:
+   * every line is read in this thread.
+   */
+  lineContext?: LineContext | null;
 }
 
 const SNIFF_BYTES = 1 << 20;
@@ -109,13 +116,15 @@ export async function readUnits(
   named: "jsonl" | null = null,
   options: DocumentOptions = {},
 ): Promise<ReadSummary> {
-  if (named === "jsonl") return readJsonl(chunks, sink, options.maxLineBytes);
+  const jsonl = (c: AsyncIterable<Buffer>) =>
+    readJsonlInWorkers(c, sink, options.lineContext ?? null, options.maxLineBytes, (all) => readJsonl(all, sink, options.maxLineBytes));
+  if (named === "jsonl") return jsonl(chunks);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
   const choose = options.chooseDocument ?? null;
   return sniff(head.bytes, head.ended, containers, choose) === "jsonl"
-    ? readJsonl(head.rest, sink, options.maxLineBytes)
+    ? jsonl(head.rest)
     : readDocument(head.rest, containers, sink, options);
 }
 
@@ -165,16 +174,14 @@ function firstEntries(value: Record<string, unknown>): DocumentEntry[] {
 async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineBytes?: number): Promise<ReadSummary> {
   const splitter = new LineSplitter(maxLineBytes);
   const onLine = (line: PhysicalLine) => {
-    const { no, text } = line;
-    if (line.overlong) return sink.reject(no, null, overlongReason(line), line.overlong.head, "line");
-    const r = parseLine(text);
-    if (r.kind === "blank") sink.blank(no);
-    else if (r.kind === "reject") sink.reject(no, null, r.reason, text ?? "(bytes that are not UTF-8)", "line");
-    else sink.unit({ line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite, duplicateKeys: r.duplicateKeys });
+    const r = lineOutcome(line);
+    if (r.kind === "blank") sink.blank(line.no);
+    else if (r.kind === "reject") sink.reject(line.no, null, r.reason, r.text, "line");
+    else sink.unit(r.unit);
   };
   for await (const chunk of chunks) splitter.push(chunk, onLine);
   splitter.end(onLine);
-  return { format: "jsonl", physicalLines: splitter.lines, nonFinite: 0, endings: { mode: splitter.endings, mixed: splitter.mixedEndings } };
+  return jsonlSummary(splitter);
 }
 
 /**

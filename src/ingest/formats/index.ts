@@ -73,6 +73,9 @@ export function formatFor(record: Record<string, unknown>): FormatAdapter | null
   return FORMATS.find((f) => f.detect(record)) ?? null;
 }
 
+/** The record adapters by name (a Detection names its adapter). */
+const RECORD_FORMATS: ReadonlyMap<string, FormatAdapter> = new Map(FORMATS.map((f) => [f.name, f]));
+
 /** The adapter named `name` (what `--input-format` takes), or undefined. */
 export function formatNamed(name: string): Adapter | undefined {
   return ALL_FORMATS.find((f) => f.name === name);
@@ -121,13 +124,21 @@ export class SourceFormats<U> {
    * back (or dropped once the source is known to be unreadable).
    */
   forRecord(record: Record<string, unknown>, u: U): { format: FormatAdapter; release: U[] } | null {
+    return this.take(detectRecord(record, this.forced), u);
+  }
+
+  /**
+   * forRecord with the record's Detection already made (detectRecord: pure, so it
+   * may run in a worker thread, issue 20): the source's state moves on as forRecord's.
+   */
+  take(d: Detection, u: U): { format: FormatAdapter; release: U[] } | null {
     if (this.gaveUp) return null;
-    const format = this.forced ? (isDocumentAdapter(this.forced) ? null : this.forced) : formatFor(record);
+    const format = d.format === null ? null : (RECORD_FORMATS.get(d.format) ?? null);
     if (format && this.forced && this.forcedSeen < UNRECOGNISED_LIMIT) {
       // forced: judged by the adapter's own detection, so a file of another harness is not read as this one
       this.forcedSeen++;
-      if (format.detect(record)) this.forcedHits++;
-      else this.unknownKeys ??= Object.keys(record).slice(0, 8);
+      if (d.hit) this.forcedHits++;
+      else this.unknownKeys ??= d.keys;
     }
     if (format) {
       if (this.recognised) return { format, release: [] };
@@ -138,7 +149,7 @@ export class SourceFormats<U> {
     }
     if (this.recognised) return { format: canonicalFormat, release: [] };
     this.unrecognised++;
-    this.unknownKeys ??= Object.keys(record).slice(0, 8);
+    this.unknownKeys ??= d.keys;
     if (this.held.length < UNRECOGNISED_LIMIT) this.held.push(u);
     else this.gaveUp = true;
     return null;
@@ -175,6 +186,26 @@ export class SourceFormats<U> {
       return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
     return `${this.source}: no input format recognises it (tried ${ALL_FORMATS.map((f) => f.name).join(", ")}); ${keys}; name its format with --input-format NAME (denom formats lists them)`;
   }
+}
+
+/**
+ * How one record's adapter is told, without a source's state: the record
+ * adapter's name (the forced one, or the first that detects it; null when none
+ * does, or a document adapter is forced), whether a forced adapter's own
+ * detection accepts it, and its first 8 keys (null when no message can need them).
+ */
+export interface Detection {
+  format: string | null;
+  hit: boolean;
+  keys: string[] | null;
+}
+
+/** The Detection of `record` under `forced` (`--input-format`, or null): what SourceFormats.take needs of it. */
+export function detectRecord(record: Record<string, unknown>, forced: Adapter | null): Detection {
+  const format = forced ? (isDocumentAdapter(forced) ? null : forced) : formatFor(record);
+  const hit = format !== null && forced !== null && format.detect(record);
+  const keys = format === null || (forced !== null && !hit) ? Object.keys(record).slice(0, 8) : null;
+  return { format: format?.name ?? null, hit, keys };
 }
 
 /** How a source is read when it is a JSON document: the keys its adapter skips, by the source's name (e.g. a `.traj`). */

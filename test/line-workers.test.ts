@@ -1,0 +1,127 @@
+/**
+ * The JSONL line path in worker threads (src/ingest/parallel.ts, issue 20):
+ * forced on a small input (DENOM_LINE_WORKER_MIN_BYTES=0, tiny blocks so that
+ * nearly every line is a block of its own), it must account every line as the
+ * in-thread path does. Spawns the built CLI (the worker runs dist/ingest/line-worker.js).
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import type { CanonicalAttempt } from "../src/ingest/canonical.js";
+import { PackReader, PackWriter } from "../src/ingest/packed.js";
+import { configureLineWorkers } from "../src/ingest/parallel.js";
+import type { PreparedUnit } from "../src/ingest/prepare.js";
+import { ROOT, tempDir } from "./helpers.js";
+
+const SECRET = "sk-proj-a1B2c3D4a1B2c3D4a1B2c3D4a1B2c3D4";
+// 9 physical lines (the last without a newline):
+//  1 no format recognises it: held back, then read as canonical once line 2 is: a reject (task_id missing)
+//  2 record t1           3 blank                  4 record t2, `status` written twice
+//  5 invalid JSON        6 record t3, a secret    7 invalid UTF-8
+//  8 177 bytes + CR (an overlong line counts its CR: 178), over --max-line-bytes 150   9 record t5
+const LOG = Buffer.concat([
+  Buffer.from('{"foo":1}\n{"task_id":"t1","status":"passed"}\n\n{"task_id":"t2","status":"failed","status":"passed"}\nnot json\n'),
+  Buffer.from(`{"task_id":"t3","status":"passed","error_message":"key ${SECRET} leaked"}\n`),
+  Buffer.from([0x7b, 0x22, 0x74, 0x61, 0x73, 0x6b, 0x5f, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d, 0x0a]),
+  Buffer.from(`{"task_id":"t4","status":"error","blob":"${"x".repeat(134)}"}\r\n`),
+  Buffer.from('{"task_id":"t5","status":"passed"}'),
+]);
+
+function run(args: string[], env: Record<string, string>, input?: Buffer) {
+  const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), ...args], {
+    input,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const WORKERS = { DENOM_LINE_WORKERS: "2", DENOM_LINE_WORKER_MIN_BYTES: "0", DENOM_LINE_BLOCK_BYTES: "40" };
+const IN_THREAD = { DENOM_LINE_WORKERS: "0" };
+
+describe("the line path in worker threads", () => {
+  const dir = tempDir({ "run.jsonl": LOG, "run.jsonl.gz": gzipSync(LOG) });
+  const forms: [string, string, Buffer | undefined][] = [
+    ["a file", join(dir, "run.jsonl"), undefined],
+    ["a .gz", join(dir, "run.jsonl.gz"), undefined],
+    ["stdin", "-", LOG],
+  ];
+  for (const [form, input, stdin] of forms) {
+    it(`accounts every line of ${form} as worked out by hand, and as the in-thread path does`, () => {
+      const args = ["report", "--json", "--max-line-bytes", "150", input];
+      const w = run(args, WORKERS, stdin);
+      expect(w.code).toBe(0);
+      const a = JSON.parse(w.stdout).accounting;
+      // records t1 t2 t3 t5; blank line 3; rejects lines 1, 5, 7, 8: 4 + 1 + 4 = 9 lines
+      expect([a.lines, a.records, a.blank, a.rejected, a.unaccounted]).toEqual([9, 4, 1, 4, 0]);
+      expect([a.secrets_masked, a.duplicate_keys]).toEqual([1, 1]);
+      const name = input === "-" ? "-" : input;
+      const rejects = w.stderr.split("\n").filter((l) => !l.startsWith("denom: warning"));
+      expect(rejects.map((l) => l.slice(0, l.indexOf(";")))).toEqual([
+        `denom: ${name}:1: task_id: missing`,
+        `denom: ${name}:5: invalid JSON (Unexpected token 'o')`,
+        `denom: ${name}:7: invalid UTF-8`,
+        `denom: ${name}:8: line of 178 bytes, longer than the 0.0 MiB limit`,
+        "",
+      ]);
+      expect(w.stderr).toContain(`${name}:4: key "status" is written twice in one object`);
+      expect(w.stdout).not.toContain(SECRET);
+      const t = run(args, IN_THREAD, stdin);
+      expect([t.code, t.stdout, t.stderr]).toEqual([w.code, w.stdout, w.stderr]);
+    });
+  }
+
+  it("says that a big input in no format yields no record, as the in-thread path does", () => {
+    const notLog = join(tempDir({ "notes.jsonl": '{"foo":1}\n{"bar":2}\n' }), "notes.jsonl");
+    const w = run(["report", "--json", notLog], WORKERS);
+    expect(w.code).toBe(1);
+    expect(w.stderr).toContain("no input format recognises it");
+    const t = run(["report", "--json", notLog], IN_THREAD);
+    expect([t.code, t.stdout, t.stderr]).toEqual([w.code, w.stdout, w.stderr]);
+  });
+});
+
+describe("configureLineWorkers", () => {
+  it("reads the environment, and falls back to the defaults for what is unset or unreadable", () => {
+    expect(configureLineWorkers({ DENOM_LINE_WORKERS: "2", DENOM_LINE_WORKER_MIN_BYTES: "10", DENOM_LINE_BLOCK_BYTES: "x" })).toEqual({
+      workers: 2,
+      minBytes: 10,
+      blockBytes: 1 << 20,
+    });
+    // one worker from 32 MiB on (docs/benchmarks.md: 1 against 2 workers on two cores)
+    expect(configureLineWorkers({})).toEqual({ workers: 1, minBytes: 32 * 1024 * 1024, blockBytes: 1 << 20 });
+  });
+});
+
+describe("PackWriter and PackReader", () => {
+  const attempt = (task: string, events: CanonicalAttempt["events"]): CanonicalAttempt =>
+    ({
+      run_id: null, task_id: task, trial: 0, attempt: 1, status: "passed", status_detail: null, fault: null, submitted_at: null,
+      started_at: 1_735_787_045_000_000, ended_at: null, timeout_limit_s: 2.5, waiting_s: null, last_event: null, last_event_ts: null,
+      repeated_tool_calls: null, llm_tokens: 9_007_199_254_740_991, tool_call_count: 3, cost_usd: null, score: null, resolved: true,
+      constraint_ok: null, grader_error: null, error_message: "é漢🙂", agent: null, model: "m", category: null, difficulty: null,
+      invocation: null, events, naive_timestamps: 1, extra: '{"k":1}',
+    }) as CanonicalAttempt;
+  const unit = (attempts: CanonicalAttempt[], over: Partial<PreparedUnit> = {}): PreparedUnit => ({
+    line: 0, location: null, nonFinite: 2, text: null, duplicateKeys: null, masked: null,
+    detection: { format: "canonical", hit: false, keys: null }, adapter: "canonical",
+    plan: { kind: "attempts", dictTrials: 0, dictKeys: [], error: null, attempts, lineHash: "abc=" },
+    ...over,
+  });
+
+  it("gives back the units written, in order, and refuses one the streams cannot carry", () => {
+    const ev = [{ seq: 0, ts: null, type: "tool_call", name: "ls", args: '{"a":[1]}', status: null }];
+    const a = unit([attempt("t1", ev), attempt("t2", [])]);
+    const b = unit([attempt("t3", [])]);
+    const w = new PackWriter();
+    expect(w.unit(a)).toBe(true);
+    expect(w.unit(unit([attempt("x", [])], { masked: { openai: 1 } }))).toBe(false);
+    expect(w.unit(unit([{ ...attempt("y", []), trial: "0" as unknown as number }]))).toBe(false); // a string where a number goes
+    expect(w.unit(b)).toBe(true);
+    const r = new PackReader(w.finish().packed);
+    const strip = (p: PreparedUnit) => JSON.parse(JSON.stringify(p));
+    expect(strip(r.next(7))).toEqual(strip({ ...a, line: 7 }));
+    expect(strip(r.next(9))).toEqual(strip({ ...b, line: 9 }));
+  });
+});
