@@ -355,7 +355,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     await helper;
     // 3. definitions, and the threads the relations are computed on
     await setDefinitions(db, options.definitions);
-    if (!options.read && !options.write) await setComputeThreads(db);
+    if (!options.read && !options.write && !options.temporary) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
     const session = new Session(db, catalog, loaded, kept, helpers);
@@ -371,14 +371,18 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
 }
 
 /**
- * Loaded attempts up to which a session computes its relations on one DuckDB
- * thread, whatever it loaded on. The layers are many statements over a few row
- * groups each: on two threads they cost about 45% more CPU for 190,924 attempts
- * (200 MB, bench/phases.mjs) and finished later on the shared machine.
+ * Loaded attempts up to which a session in memory computes its relations on one
+ * DuckDB thread, whatever it loaded on. The layers are many statements over a few
+ * row groups each: on two threads they cost about 45% more CPU for 190,924
+ * attempts (200 MB, bench/phases.mjs), and such a session has a second connection
+ * for the second core (Session.need). A session over a temporary file (a big
+ * input, runs.ts needsDisk) keeps one connection and computes on every core: the
+ * report of 1 GB of JSONL (954,125 attempts) took 23.5 s on one thread and 16.0 s
+ * on two, for 12% more CPU (idle machine, docs/benchmarks.md, issue 20).
  */
 export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
 
-/** Step 3: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
+/** Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
 async function setComputeThreads(db: Database): Promise<void> {
   const row = await db.one("SELECT count(*) AS n FROM attempts");
   if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
