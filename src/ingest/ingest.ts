@@ -192,13 +192,12 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
       const context: PrepareContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format ?? null };
       const onUnit = (raw: Unit) => apply(prepareUnit(raw, context));
       const sink = { unit: onUnit, prepared: apply, blank: () => void counts.blank++, reject, header: onHeader };
-      const lineContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format?.name ?? null };
       let zipProblem: string | null = null;
       const summary = src.zip
         ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
         : EVAL_LOG_FILE.test(src.name)
           ? await readTextRecord(src.chunks, sink, (text) => evalLogRecord(text, src.name))
-          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes, lineContext });
+          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes, prepareContext: context });
       for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
       if (dict.trials > 0)
         options.onWarning?.(

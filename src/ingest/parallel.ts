@@ -18,7 +18,7 @@ import { DataError } from "../errors.js";
 import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "./lines.js";
 import { peekBytes } from "./peek.js";
 import { PackReader, type Packed } from "./packed.js";
-import type { PreparedUnit } from "./prepare.js";
+import type { PrepareContext, PreparedUnit } from "./prepare.js";
 import type { ReadSummary, UnitSink } from "./reader.js";
 
 /** A block of whole physical lines, as posted to a worker. */
@@ -108,20 +108,22 @@ const HAVE_WORKER_FILE = existsSync(fileURLToPath(WORKER_FILE));
 
 /**
  * Reads a JSONL source through the workers when it is at least `minBytes` long
- * and workers are available; otherwise returns null having read nothing but
- * the head, and `inThread` is given the whole stream again.
+ * and workers are available; otherwise `inThread` reads it in this thread, given
+ * the whole stream again (the head peeked included).
  */
 export async function readJsonlInWorkers(
   chunks: AsyncIterable<Buffer>,
   sink: UnitSink & Partial<PreparedSink>,
-  context: LineContext | null,
+  context: PrepareContext | null,
   maxLineBytes: number | undefined,
   inThread: (chunks: AsyncIterable<Buffer>) => Promise<ReadSummary>,
 ): Promise<ReadSummary> {
   if (!context || !sink.prepared || settings.workers === 0 || !HAVE_WORKER_FILE) return inThread(chunks);
   const head = await peekBytes(chunks, settings.minBytes);
   if (head.ended && head.bytes.length < settings.minBytes) return inThread(head.rest);
-  return readBlocks(head.rest, sink as PreparedSink, context, maxLineBytes, LinePool.shared(settings.workers));
+  // what crosses to a worker: plain data, the forced adapter by its name
+  const lineContext: LineContext = { source: context.source, scoreKey: context.scoreKey, forced: context.forced?.name ?? null };
+  return readBlocks(head.rest, sink as PreparedSink, lineContext, maxLineBytes, LinePool.shared(settings.workers));
 }
 
 /** A block being filled with lines. */

@@ -9,7 +9,7 @@
 import { hash } from "node:crypto";
 import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
 import { canonicalFormat } from "./formats/canonical.js";
-import { detectRecord, FORMATS, type Detection } from "./formats/index.js";
+import { detectRecord, recordFormatNamed, type Detection } from "./formats/index.js";
 import type { Adapted, Adapter, FormatAdapter, RunMetadata } from "./formats/types.js";
 import type { Unit } from "./reader.js";
 import { maskUnit, type SecretCounts } from "./secrets.js";
@@ -74,7 +74,7 @@ export function prepareUnit(raw: Unit, ctx: PrepareContext): PreparedUnit {
     adapted = u.document.adaptEntry({ key, value, index: u.entry.index }, context);
   } else {
     detection = detectRecord(u.value, ctx.forced);
-    const format = detection.format === null ? canonicalFormat : (FORMATS.find((f) => f.name === detection!.format) as FormatAdapter);
+    const format = recordFormatNamed(detection.format) ?? canonicalFormat;
     adapter = format;
     adapted = format.adapt(u.value, context);
   }

@@ -8,7 +8,8 @@
  */
 import type { LiteralAssembler } from "./json-stream.js";
 import { jsonlSummary, LineSplitter, lineOutcome, parseLine, type PhysicalLine } from "./lines.js";
-import { readJsonlInWorkers, type LineContext } from "./parallel.js";
+import { readJsonlInWorkers } from "./parallel.js";
+import type { PrepareContext } from "./prepare.js";
 import { NonFiniteFilter } from "./non-finite.js";
 import { peek } from "./peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
@@ -91,7 +92,7 @@ export interface DocumentOptions {
    * (parallel.ts); with a sink that takes prepared units (PreparedSink). Absent:
    * every line is read in this thread.
    */
-  lineContext?: LineContext | null;
+  prepareContext?: PrepareContext | null;
 }
 
 const SNIFF_BYTES = 1 << 20;
@@ -117,7 +118,7 @@ export async function readUnits(
   options: DocumentOptions = {},
 ): Promise<ReadSummary> {
   const jsonl = (c: AsyncIterable<Buffer>) =>
-    readJsonlInWorkers(c, sink, options.lineContext ?? null, options.maxLineBytes, (all) => readJsonl(all, sink, options.maxLineBytes));
+    readJsonlInWorkers(c, sink, options.prepareContext ?? null, options.maxLineBytes, (all) => readJsonl(all, sink, options.maxLineBytes));
   if (named === "jsonl") return jsonl(chunks);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB

@@ -76,6 +76,11 @@ export function formatFor(record: Record<string, unknown>): FormatAdapter | null
 /** The record adapters by name (a Detection names its adapter). */
 const RECORD_FORMATS: ReadonlyMap<string, FormatAdapter> = new Map(FORMATS.map((f) => [f.name, f]));
 
+/** The record adapter a Detection names (`Detection.format`), or null for none. */
+export function recordFormatNamed(name: string | null): FormatAdapter | null {
+  return name === null ? null : (RECORD_FORMATS.get(name) ?? null);
+}
+
 /** The adapter named `name` (what `--input-format` takes), or undefined. */
 export function formatNamed(name: string): Adapter | undefined {
   return ALL_FORMATS.find((f) => f.name === name);
@@ -133,7 +138,7 @@ export class SourceFormats<U> {
    */
   take(d: Detection, u: U): { format: FormatAdapter; release: U[] } | null {
     if (this.gaveUp) return null;
-    const format = d.format === null ? null : (RECORD_FORMATS.get(d.format) ?? null);
+    const format = recordFormatNamed(d.format);
     if (format && this.forced && this.forcedSeen < UNRECOGNISED_LIMIT) {
       // forced: judged by the adapter's own detection, so a file of another harness is not read as this one
       this.forcedSeen++;
