@@ -119,11 +119,7 @@ export class Session<T = unknown> {
     await this.inTransaction(async () => {
       for (const relation of wanted) {
         if (this.kept.has(relation.name)) await this.readKept(relation);
-        else if (relation.kind !== "view") await createRelation(this.db, relation.sql, relation);
-        else {
-          const kind = relation.copied ? "TEMP TABLE" : "TEMP VIEW";
-          await createRelation(this.db, relation.sql.replace(VIEW_HEAD, `create or replace ${kind} $1 as`), relation);
-        }
+        else await createRelation(this.db, relationSql(relation, "TEMP "), relation);
         this.created.add(relation.name);
       }
     });
@@ -249,7 +245,7 @@ export class Session<T = unknown> {
         reads: r.reads,
         name: r.name,
         run: async (db: Database) => {
-          await createRelation(db, r.kind === "view" ? r.sql.replace(VIEW_HEAD, `create or replace ${r.copied ? "TABLE" : "VIEW"} $1 as`) : r.sql, r);
+          await createRelation(db, relationSql(r, ""), r);
           this.created.add(r.name);
         },
       })),
@@ -321,6 +317,16 @@ export class Session<T = unknown> {
 }
 
 const VIEW_HEAD = /^create or replace view (\w+) as/m;
+
+/**
+ * The statement that creates `relation`: a view of queries/ as a table (materialized)
+ * or a view (its header says `Not materialized`), `scope` "TEMP " (one connection's
+ * own) or "" (the main catalog every connection sees); a macro or table as written.
+ */
+function relationSql(relation: Relation, scope: "TEMP " | ""): string {
+  if (relation.kind !== "view") return relation.sql;
+  return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${relation.copied ? "TABLE" : "VIEW"} $1 as`);
+}
 
 /**
  * Opens a session: steps 1 to 3, and with `views` 4 to 6 for every relation.

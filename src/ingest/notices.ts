@@ -39,10 +39,14 @@ export interface Notices {
 }
 
 /** The named SELECTs readNotices runs. */
-export const NOTICE_SELECTS = ["meta/source_duplicates", "meta/id_lookalikes", "meta/pooling"] as const;
+const NOTICE_SELECTS = ["meta/source_duplicates", "meta/id_lookalikes", "meta/pooling"] as const;
 
-/** Reads the three views (queries/select/meta/: source_duplicates, id_lookalikes, pooling). */
+/**
+ * Reads the three views (queries/select/meta/: source_duplicates, id_lookalikes, pooling),
+ * their relations and rows made at once first (on two connections when the session has them).
+ */
 export async function readNotices(session: Session): Promise<Notices> {
+  await session.needFor(NOTICE_SELECTS);
   const duplicate_sources: SourceDuplicates[] = await session.select("meta/source_duplicates");
   const id_lookalikes = (await session.select("meta/id_lookalikes")).map((l) => ({ ...l, field: l.field as IdLookalikes["field"] }));
   const pooling = (await session.select("meta/pooling")).map((p) => ({ ...p, dimension: p.dimension as Pooling["dimension"], split_by: p.split_by as GroupKey }));

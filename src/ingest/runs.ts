@@ -6,7 +6,7 @@
 import type { Readable } from "node:stream";
 import { openSession, type Definitions, type Session, type Writable } from "../db/session.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "./ingest.js";
-import { NOTICE_SELECTS, noticeLines, readNotices } from "./notices.js";
+import { noticeLines, readNotices } from "./notices.js";
 import { expandedBytes, expandInputs, type InputSpec } from "./sources.js";
 
 /** Options of every command that loads runs. */
@@ -50,11 +50,7 @@ export async function openRuns(options: RunsOptions): Promise<Session<IngestResu
   const session = await openLoaded(options);
   try {
     // what could make a figure wrong unseen is said on stderr before any figure (issue 15)
-    if (options.onWarning) {
-      // their relations and rows at once (on two connections when the session has them)
-      await session.needFor(NOTICE_SELECTS);
-      for (const line of noticeLines(await readNotices(session), options.by ?? null)) options.onWarning(line);
-    }
+    if (options.onWarning) for (const line of noticeLines(await readNotices(session), options.by ?? null)) options.onWarning(line);
   } catch (e) {
     session.close();
     throw e;
