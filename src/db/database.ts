@@ -56,6 +56,14 @@ export class Database {
   ) {}
 
   /**
+   * Whether DuckDB holds this session's data under a memory limit and spills past it
+   * (a file, or `bounded`; the connection open() made): TEMPORARY_MEMORY_LIMIT, FILE_MEMORY_LIMIT.
+   */
+  get memoryLimited(): boolean {
+    return this.scratch !== null;
+  }
+
+  /**
    * Opens (or creates) the database: `path`, a temporary file (`temporary`),
    * or memory. Throws DataError when the file cannot be opened.
    */

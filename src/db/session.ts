@@ -133,7 +133,7 @@ export class Session<T = unknown> {
    * already): creates each with everything it reads, each materialized into a
    * table right away unless its header says `Not materialized` (then a view),
    * or read from a kept layer. On one connection: in catalog order, TEMP
-   * objects, in one transaction. With helpers: on every connection at once,
+   * objects, in one transaction (each committed on its own under a memory limit). With helpers: on every connection at once,
    * in the main catalog (createConcurrently). Throws DenomError naming the
    * file whose statement failed.
    */
@@ -141,13 +141,19 @@ export class Session<T = unknown> {
     const wanted = this.missing(names);
     if (wanted.length === 0) return;
     if (this.helpers.length) return this.createConcurrently(wanted, []);
-    await this.inTransaction(async () => {
+    const create = async () => {
       for (const relation of wanted) {
         if (this.kept.has(relation.name)) await this.readKept(relation);
         else await createRelation(this.db, relationSql(relation, "TEMP "), relation);
         this.created.add(relation.name);
       }
-    });
+    };
+    // Under a memory limit (a big input) each relation commits on its own: tables left
+    // uncommitted stay in DuckDB's transaction-local storage, slower to read and spilled
+    // past the limit. The report of 1 GB of JSONL after its ingest: 11.6 -> 7.3 s wall,
+    // 18.5 -> 13.2 s CPU, peak RSS 868 -> 722 MiB (docs/benchmarks.md, issue 20).
+    if (this.db.memoryLimited) await create();
+    else await this.inTransaction(create);
   }
 
   /**
