@@ -4,12 +4,14 @@ import { ExitCode } from "./errors.js";
 import { removeAllScratch } from "./scratch.js";
 
 // `denom report INPUT...` loads DuckDB before the rest of denom and starts its in-memory
-// database, which DuckDB makes on a thread of its own while the commands load (about 15 ms
-// off every report: docs/benchmarks.md, issue 19). Not for --help (it never loads DuckDB),
-// --db (a kept file) or stdin (a temporary file): those open their own.
+// database and the schema's tables, which DuckDB makes on a thread of its own while the
+// commands load (about 15 ms off every report: docs/benchmarks.md, issue 19). Not for
+// --help (it never loads DuckDB), --db (a kept file) or stdin (a temporary file).
 const argv = process.argv.slice(2);
-if (argv[0] === "report" && !argv.some((a) => a === "-" || a === "-h" || a === "--help" || a.startsWith("--db")))
-  (await import("./db/database.js")).Database.openAhead();
+if (argv[0] === "report" && !argv.some((a) => a === "-" || a === "-h" || a === "--help" || a.startsWith("--db"))) {
+  const [{ Database }, { createTables }] = await Promise.all([import("./db/database.js"), import("./db/schema.js")]);
+  Database.openAhead((db) => createTables(db));
+}
 const { main } = await import("./cli.js");
 
 // Ctrl-C (SIGINT) and SIGTERM end the run at once with 130 or 143: nothing is written to a

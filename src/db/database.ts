@@ -69,11 +69,19 @@ export class Database {
   /**
    * Starts opening an in-memory database now (its instance is made on a thread
    * of libuv's pool while the caller goes on), for the next open() of one with
-   * no other option; another open() closes it unused. For src/bin.ts, before the
-   * rest of denom loads.
+   * no other option, with `prepare` (e.g. the schema's tables) run on it first;
+   * another open() closes it unused. For src/bin.ts, before the rest of denom loads.
    */
-  static openAhead(): void {
-    ahead ??= Database.open();
+  static openAhead(prepare?: (db: Database) => Promise<void>): void {
+    ahead ??= Database.open().then(async (db) => {
+      try {
+        await prepare?.(db);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+      return db;
+    });
     ahead.catch(() => {}); // open() rethrows it to the session that takes it
   }
 
