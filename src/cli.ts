@@ -161,8 +161,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
       const out = outputOf(flags, io, REPORT_OUTPUT);
       const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null, charts: out.format === "html" };
-      const { runReport } = await import("./commands/report.js");
-      const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runReport(session, options)));
+      const { reportSelects, runReport } = await import("./commands/report.js");
+      const data = await withProgress(io, out.notices, options, () => inSession({ ...options, prefetch: reportSelects }, (session) => runReport(session, options)));
       if (out.format === "json") {
         const { renderReportJson } = await import("./render/report-json.js");
         out.emit(renderReportJson(data));

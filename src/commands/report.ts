@@ -183,13 +183,18 @@ export async function runReport(session: Session, options: ReportOptions): Promi
   return data;
 }
 
+/** The named SELECTs readReport runs (all of select/report/ and select/meta/ but the charts'), for RunsOptions.prefetch. */
+export function reportSelects(session: Session): string[] {
+  return [...session.selectsIn("report"), ...session.selectsIn("meta")].filter((name) => !CHART_SELECTS.includes(name));
+}
+
 /** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
   session: Session,
   options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
-  await session.needFor([...session.selectsIn("report"), ...session.selectsIn("meta")].filter((name) => !CHART_SELECTS.includes(name)));
+  await session.needFor(reportSelects(session));
   const meta = await readMeta(session, options.thresholds, options.statusMap);
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)

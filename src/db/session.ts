@@ -78,6 +78,19 @@ export interface SessionOptions<T> {
   onComputing?: () => void;
 }
 
+/** A statement createConcurrently scheduled: a relation (by its name) or a named SELECT (`select/NAME`). */
+interface Scheduled {
+  name: string;
+  reads: readonly string[];
+  run: (db: Database) => Promise<void>;
+  /** settles when the statement has ended (rejected with the session's failure when it never starts) */
+  done: Promise<void>;
+  settle: { resolve: () => void; reject: (e: unknown) => void };
+  /** the longest chain of scheduled statements that wait for it, itself included */
+  chain: number;
+  running: boolean;
+}
+
 /**
  * An open session: the loaded tables, and the relations of queries/ as
  * commands need them. Close it when done.
@@ -86,6 +99,15 @@ export class Session<T = unknown> {
   private readonly created = new Set<string>();
   /** rows of named SELECTs run by needFor, until select() takes them */
   private readonly read = new Map<string, Row[]>();
+  /** with helpers: the statements scheduled and not ended (waiting or running), by name (Scheduled.name) */
+  private readonly pending = new Map<string, Scheduled>();
+  /** with helpers: the connections not working through `pending` (createConcurrently sets them to work) */
+  private idle: Database[] = [];
+  /** the first statement of createConcurrently that failed: no statement starts after it */
+  private failure: { error: unknown } | null = null;
+  /** resolved whenever a scheduled statement ends (then replaced) */
+  private changed: Promise<void>;
+  private wake: () => void = () => {};
 
   constructor(
     readonly db: Database,
@@ -101,7 +123,10 @@ export class Session<T = unknown> {
     private readonly helpers: Database[] = [],
     /** the schema holding them: the attached file's, or (a writing session) the open file's own */
     private keptFrom: string = `${STORED}.main`,
-  ) {}
+  ) {
+    this.idle = helpers.length ? [db, ...helpers] : [];
+    this.changed = new Promise<void>((resolve) => (this.wake = resolve));
+  }
 
   /**
    * Steps 4 to 6 for `names` (relations of queries/; loaded tables are there
@@ -137,7 +162,8 @@ export class Session<T = unknown> {
    * For a command about to run them; select() then finds their relations created.
    * With helpers, those of them that take no parameters run too, each as soon as
    * what it reads exists, beside the relations still being created; select()
-   * then returns the rows so read (once, when called without parameters).
+   * then returns the rows so read (once, when called without parameters; rows
+   * read and not yet taken are not read again).
    * Throws as need(), and DenomError for a name with no file.
    */
   async needFor(names: Iterable<string>): Promise<void> {
@@ -151,8 +177,18 @@ export class Session<T = unknown> {
     if (!this.helpers.length) return this.need(reads);
     await this.createConcurrently(
       this.missing(reads),
-      queries.filter((q) => !PARAMETER.test(q.sql)),
+      queries.filter((q) => !PARAMETER.test(q.sql) && !this.read.has(q.name)),
     );
+  }
+
+  /**
+   * needFor(names) started and not awaited: with helpers, the relations and
+   * SELECTs of a command begin beside what is asked for next (openRuns: the
+   * notices'), which then waits only for its own statements. A failure is kept
+   * for the needFor or select() that comes to it. Without helpers, nothing.
+   */
+  prefetch(names: Iterable<string>): void {
+    if (this.helpers.length) this.needFor(names).catch(() => {});
   }
 
   /** The names of the named SELECTs in `queries/select/<folder>/` (e.g. `report/status_counts`), sorted. */
@@ -167,10 +203,13 @@ export class Session<T = unknown> {
   async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
+    if (!params) await this.pending.get(`select/${name}`)?.done.catch(() => {});
     let rows = params ? undefined : this.read.get(name);
     this.read.delete(name);
     if (!rows) {
       await this.need(query.reads);
+      // `db` may still be running a statement of a prefetch: one statement at a time on a connection
+      await this.quiet();
       rows = await runSelect(this.db, query, params);
     }
     // the one place a row gets its type: SELECT_ROWS, checked against DESCRIBE (test/select-rows.test.ts)
@@ -214,9 +253,14 @@ export class Session<T = unknown> {
     return storing;
   }
 
+  /** Closes the connections; with a statement of a prefetch still running, once it has ended. */
   close(): void {
-    for (const helper of this.helpers) helper.close();
-    this.db.close();
+    const close = () => {
+      for (const helper of this.helpers) helper.close();
+      this.db.close();
+    };
+    if (this.pending.size === 0) close();
+    else void this.quiet().then(close);
   }
 
   /** The relations not created yet that `names` need, with everything they read, in catalog order. */
@@ -237,72 +281,106 @@ export class Session<T = unknown> {
   /**
    * Creates `relations` (in catalog order, none kept) and runs `queries` on `db`
    * and the helpers at once, each relation in the main catalog, each statement
-   * committed on its own: a connection that is free takes, of the statements
-   * whose reads exist, the one with the longest chain of statements still to
-   * come after it (ties: relations in catalog order, then the queries). A
-   * query's rows wait in `read` for select(). Returns once every statement
-   * started has ended; throws the DenomError of the first that failed (then
-   * starts no more).
+   * committed on its own, beside the statements other calls scheduled before
+   * (prefetch) and not ended: those among `relations` are awaited, not made again.
+   * A connection that is free takes, of the statements whose reads exist, the one
+   * with the longest chain of statements still to come after it (ties: in the
+   * order they were scheduled: relations in catalog order, then the queries). A
+   * query's rows wait in `read` for select(). Returns once its statements have
+   * ended; throws the DenomError of the first statement that failed (then starts
+   * no more), once no statement is running.
    */
   private async createConcurrently(relations: Relation[], queries: NamedSelect[]): Promise<void> {
-    const names = new Set(relations.map((r) => r.name));
-    const jobs = [
-      ...relations.map((r) => ({
-        reads: r.reads,
-        name: r.name,
-        run: async (db: Database) => {
-          await createRelation(db, relationSql(r, ""), r);
-          this.created.add(r.name);
-        },
-      })),
-      ...queries.map((q) => ({ reads: q.reads, name: `select/${q.name}`, run: async (db: Database) => void this.read.set(q.name, await runSelect(db, q)) })),
-    ];
-    // the longest chain of statements that wait for it, this one included
-    const chain = new Map<string, number>();
-    for (const job of [...jobs].reverse()) chain.set(job.name, Math.max(0, ...jobs.filter((o) => o.reads.includes(job.name)).map((o) => chain.get(o.name)!)) + 1);
-    const waiting = [...jobs];
-    const finished = new Set<string>();
-    let running = 0;
-    let failure: unknown = null;
-    let wake: () => void = () => {};
-    let changed = new Promise<void>((resolve) => (wake = resolve));
-    const next = () => {
-      let best: (typeof jobs)[number] | undefined;
-      for (const job of waiting)
-        if (job.reads.every((read) => !names.has(read) || finished.has(read)) && (!best || chain.get(job.name)! > chain.get(best.name)!)) best = job;
-      return best;
+    const mine: Scheduled[] = [];
+    const add = (name: string, reads: readonly string[], run: (db: Database) => Promise<void>) => {
+      const known = this.pending.get(name);
+      if (known) return void mine.push(known);
+      let settle!: { resolve: () => void; reject: (e: unknown) => void };
+      const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      done.catch(() => {}); // awaited by its needFor, which may be gone (a prefetch)
+      const job: Scheduled = { name, reads, run, done, settle, chain: 1, running: false };
+      this.pending.set(name, job);
+      mine.push(job);
     };
-    const work = async (db: Database): Promise<void> => {
-      while (waiting.length && !failure) {
-        const job = next();
-        if (!job) {
-          if (running === 0) {
-            // cannot be (each reads only relations before it), but never wait for nothing
-            failure = new DenomError(`queries/: ${waiting.map((j) => j.name).join(", ")} read relations never created`);
-            wake();
-            return;
-          }
-          // a relation another connection is creating comes first
-          await changed;
-          continue;
-        }
-        waiting.splice(waiting.indexOf(job), 1);
-        running++;
-        try {
-          await job.run(db);
-          finished.add(job.name);
-        } catch (e) {
-          failure ??= e;
-        } finally {
-          running--;
-          const woken = wake;
-          changed = new Promise<void>((resolve) => (wake = resolve));
-          woken();
-        }
+    for (const r of relations)
+      add(r.name, r.reads, async (db) => {
+        await createRelation(db, relationSql(r, ""), r);
+        this.created.add(r.name);
+      });
+    for (const q of queries) add(`select/${q.name}`, q.reads, async (db) => void this.read.set(q.name, await runSelect(db, q)));
+    if (this.failure) this.failAll();
+    // the longest chain of statements that wait for each, itself included; a statement is
+    // scheduled after what it reads (missing() is in catalog order), so reversed, readers come first
+    const jobs = [...this.pending.values()];
+    for (const job of [...jobs].reverse()) job.chain = Math.max(0, ...jobs.filter((o) => o.reads.includes(job.name)).map((o) => o.chain)) + 1;
+    for (const db of this.idle.splice(0)) void this.work(db);
+    const ended = await Promise.allSettled(mine.map((j) => j.done));
+    if (ended.some((e) => e.status === "rejected")) {
+      await this.quiet();
+      throw this.failure!.error;
+    }
+  }
+
+  /** One connection working through `pending` until none of it waits for a connection. */
+  private async work(db: Database): Promise<void> {
+    for (;;) {
+      if (this.failure) break;
+      let best: Scheduled | undefined;
+      let waiting = false;
+      for (const job of this.pending.values()) {
+        if (job.running) continue;
+        waiting = true;
+        if (job.reads.every((read) => !this.pending.has(read)) && (!best || job.chain > best.chain)) best = job;
       }
-    };
-    await Promise.all([this.db, ...this.helpers].map(work));
-    if (failure) throw failure;
+      if (!waiting) break;
+      if (!best) {
+        if (![...this.pending.values()].some((j) => j.running)) {
+          // cannot be (each reads only relations before it), but never wait for nothing
+          this.failure ??= { error: new DenomError(`queries/: ${[...this.pending.keys()].join(", ")} read relations never created`) };
+          this.failAll();
+          break;
+        }
+        // a relation another connection is creating comes first
+        await this.changed;
+        continue;
+      }
+      best.running = true;
+      try {
+        await best.run(db);
+        this.pending.delete(best.name);
+        best.settle.resolve();
+      } catch (e) {
+        this.failure ??= { error: e };
+        this.pending.delete(best.name);
+        best.settle.reject(e);
+        this.failAll();
+      } finally {
+        this.signal();
+      }
+    }
+    this.idle.push(db);
+  }
+
+  /** Wakes whatever awaits `changed`, and makes the next one. */
+  private signal(): void {
+    const woken = this.wake;
+    this.changed = new Promise<void>((resolve) => (this.wake = resolve));
+    woken();
+  }
+
+  /** After a failure: every scheduled statement not running ends with it, unstarted. */
+  private failAll(): void {
+    for (const job of [...this.pending.values()])
+      if (!job.running) {
+        this.pending.delete(job.name);
+        job.settle.reject(this.failure!.error);
+      }
+    this.signal();
+  }
+
+  /** Resolves once no scheduled statement is running or waiting. */
+  private async quiet(): Promise<void> {
+    while (this.pending.size > 0) await this.changed;
   }
 
   private async readKept(relation: Relation): Promise<void> {

@@ -86,7 +86,7 @@ figure_keys as (
 ),
 
 task_figures as (
-    select r.scope_id, p.task_idx, f.figure_id, r.num, r.den
+    select r.scope_id, p.task_idx, f.figure_id, r.figure = 'rate' as is_rate, r.num, r.den
     from figure_rows as r
     join pools as p using (scope_id, task_id)
     join figure_keys as f
@@ -125,7 +125,7 @@ kind_lookup as (
 ),
 
 kind_figures as (
-    select f.scope_id, f.task_idx as kind_idx, f.figure_id, f.num, f.den
+    select f.scope_id, f.task_idx as kind_idx, f.figure_id, f.is_rate, f.num, f.den
     from task_figures as f
     join task_kinds as t using (scope_id, task_idx)
     where t.kind_idx = t.task_idx
@@ -157,14 +157,30 @@ kind_draws as (
 ),
 
 resampled as (
+    -- the figure on each resample: sum(times x num) / sum(times x den) over the drawn kinds.
+    -- The order in which parallel threads add up must not move a bound. A rate's num and den
+    -- are whole counts: every partial sum is a whole number far below 2^53, exact in a double
+    -- in any order (and the same double the DECIMAL sum gave). A pass@k or pass^k is a
+    -- fraction: summed as DECIMAL, over a den of whole tasks (half the cost of summing all
+    -- as DECIMAL on the Terminal-Bench orchestrator file: docs/benchmarks.md, issue 19)
     select
         d.scope_id,
         d.resample,
         f.figure_id,
-        -- summed as DECIMAL, so that the order in which parallel threads add up cannot move a bound
-        (sum((d.times * f.num)::decimal(38, 18)) / nullif(sum((d.times * f.den)::decimal(38, 18)), 0))::double as value
+        sum(d.times * f.num) / nullif(sum(d.times * f.den), 0) as value
     from kind_draws as d
     join kind_figures as f using (scope_id, kind_idx)
+    where f.is_rate
+    group by d.scope_id, d.resample, f.figure_id
+    union all
+    select
+        d.scope_id,
+        d.resample,
+        f.figure_id,
+        sum((d.times * f.num)::decimal(38, 18))::double / nullif(sum(d.times * f.den), 0) as value
+    from kind_draws as d
+    join kind_figures as f using (scope_id, kind_idx)
+    where not f.is_rate
     group by d.scope_id, d.resample, f.figure_id
 ),
 
