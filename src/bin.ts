@@ -1,8 +1,18 @@
 #!/usr/bin/env node
 // The executable: hands argv and the process's streams to main and sets the exit code.
-import { main } from "./cli.js";
 import { ExitCode } from "./errors.js";
 import { removeAllScratch } from "./scratch.js";
+
+// `denom report INPUT...` loads DuckDB before the rest of denom and starts its in-memory
+// database and the schema's tables, which DuckDB makes on a thread of its own while the
+// commands load (about 15 ms off every report: docs/benchmarks.md, issue 19). Not for
+// --help (it never loads DuckDB), --db (a kept file) or stdin (a temporary file).
+const argv = process.argv.slice(2);
+if (argv[0] === "report" && !argv.some((a) => a === "-" || a === "-h" || a === "--help" || a.startsWith("--db"))) {
+  const [{ Database }, { createTables }] = await Promise.all([import("./db/database.js"), import("./db/schema.js")]);
+  Database.openAhead((db) => createTables(db));
+}
+const { main } = await import("./cli.js");
 
 // Ctrl-C (SIGINT) and SIGTERM end the run at once with 130 or 143: nothing is written to a
 // --db file outside its transaction, and an in-memory database has nothing to keep. The
@@ -25,7 +35,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-process.exitCode = await main(process.argv.slice(2), {
+process.exitCode = await main(argv, {
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,

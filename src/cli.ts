@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import type { CopyFormat } from "./db/session.js";
 import type { CompareOptions } from "./commands/compare.js";
+import type { ReportData } from "./commands/report.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
@@ -161,21 +162,19 @@ export async function main(argv: string[], io: Io): Promise<number> {
     .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey }) => {
       const out = outputOf(flags, io, REPORT_OUTPUT);
       const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null, charts: out.format === "html" };
-      const { reportSelects, runReport } = await import("./commands/report.js");
-      const data = await withProgress(io, out.notices, options, () => inSession({ ...options, prefetch: reportSelects }, (session) => runReport(session, options)));
-      if (out.format === "json") {
-        const { renderReportJson } = await import("./render/report-json.js");
-        out.emit(renderReportJson(data));
-      } else if (out.format === "md") {
-        const { renderReportMarkdown } = await import("./render/report-markdown.js");
-        out.emit(renderReportMarkdown(terminalSafe(data)));
-      } else if (out.format === "html") {
-        const { renderReportHtml } = await import("./render/report-html.js");
-        out.emit(renderReportHtml(data));
-      } else {
-        const { renderReportText } = await import("./render/report-text.js");
-        out.emit(renderReportText(terminalSafe(data), { color: out.color }));
-      }
+      const { prefetchReport, runReport } = await import("./commands/report.js");
+      // the renderer loads while DuckDB computes (the main thread waits for it then)
+      const renderer =
+        out.format === "json"
+          ? import("./render/report-json.js").then((m) => (d: ReportData) => m.renderReportJson(d))
+          : out.format === "md"
+            ? import("./render/report-markdown.js").then((m) => (d: ReportData) => m.renderReportMarkdown(terminalSafe(d)))
+            : out.format === "html"
+              ? import("./render/report-html.js").then((m) => (d: ReportData) => m.renderReportHtml(d))
+              : import("./render/report-text.js").then((m) => (d: ReportData) => m.renderReportText(terminalSafe(d), { color: out.color }));
+      renderer.catch(() => {}); // awaited below, unless the report fails first
+      const data = await withProgress(io, out.notices, options, () => inSession({ ...options, prefetch: prefetchReport }, (session) => runReport(session, options)));
+      out.emit((await renderer)(data));
       exitCode = strictExit(flags, data.accounting, io);
     });
 

@@ -167,6 +167,9 @@ export interface Metrics {
 /** How many rows each inventory list holds at most (the counts per run are complete). */
 export const INVENTORY_LISTED = 1000;
 
+/** The parameters of the three lists' SELECTs (report/missing_tasks, unexpected_tasks, incomplete_tasks). */
+export const INVENTORY_PARAMS = { limit: INVENTORY_LISTED };
+
 export const CI_METHODS: Record<CiMethod, string> = {
   wilson: "Wilson score interval over single trials (Wilson 1927; Newcombe 1998, method 3)",
   bootstrap: "task-clustered percentile bootstrap: tasks resampled with replacement, nearest-rank 2.5th and 97.5th percentiles",
@@ -289,7 +292,7 @@ async function readInventory(session: Session, expected: Expectation | null): Pr
   const runs: Inventory["runs"] = await session.select("report/inventory_runs");
   // each list: its first INVENTORY_LISTED rows, and (listed_of) how many there are in all
   const list = async <N extends "report/missing_tasks" | "report/unexpected_tasks" | "report/incomplete_tasks">(name: N) => {
-    const found = await session.select(name, { limit: INVENTORY_LISTED });
+    const found = await session.select(name, INVENTORY_PARAMS);
     // listed_of is an int of each of the three rows (rows.ts); a generic N leaves its type unresolved
     const total = Number(found[0]?.listed_of ?? 0);
     const rows = found.map(({ listed_of: _, ...row }) => row);

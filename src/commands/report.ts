@@ -7,13 +7,13 @@
  * Every figure comes from a view in queries/; nothing is computed here.
  */
 import type { Session } from "../db/session.js";
-import type { Cell, Row } from "../db/session.js";
+import type { Cell, Params, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import { ALL_FORMATS } from "../ingest/formats/index.js";
 import type { RunLog } from "../ingest/formats/types.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { CHART_SELECTS, readChartData, type ChartData } from "./report-charts.js";
-import { readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
+import { INVENTORY_PARAMS, readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
 export type { RateCell } from "./report-metrics.js";
 import type { RunsOptions } from "../ingest/runs.js";
@@ -183,9 +183,24 @@ export async function runReport(session: Session, options: ReportOptions): Promi
   return data;
 }
 
-/** The named SELECTs readReport runs (all of select/report/ and select/meta/ but the charts'), for RunsOptions.prefetch. */
-export function reportSelects(session: Session): string[] {
+/** The named SELECTs readReport runs: all of select/report/ and select/meta/ but the charts'. */
+function reportSelects(session: Session): string[] {
   return [...session.selectsIn("report"), ...session.selectsIn("meta")].filter((name) => !CHART_SELECTS.includes(name));
+}
+
+const REJECTS_PARAMS = { limit: REJECTS_LISTED };
+
+/** The parameters readReport runs its SELECTs with that take some. */
+const REPORT_PARAMS: Readonly<Record<string, Params>> = {
+  "report/rejects": REJECTS_PARAMS,
+  "report/missing_tasks": INVENTORY_PARAMS,
+  "report/unexpected_tasks": INVENTORY_PARAMS,
+  "report/incomplete_tasks": INVENTORY_PARAMS,
+};
+
+/** Begins the statements of readReport at once (Session.prefetch): RunsOptions.prefetch of `denom report`. */
+export function prefetchReport(session: Session): void {
+  session.prefetch(reportSelects(session), REPORT_PARAMS);
 }
 
 /** Reads the report from a session (the relations it reads are created as needed). */
@@ -194,7 +209,7 @@ export async function readReport(
   options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
-  await session.needFor(reportSelects(session));
+  await session.needFor(reportSelects(session), REPORT_PARAMS);
   const meta = await readMeta(session, options.thresholds, options.statusMap);
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
@@ -226,7 +241,7 @@ export async function readReport(
     value: r.raw_status,
     attempts: r.attempts,
   }));
-  const rejects: ReportData["rejects"] = await session.select("report/rejects", { limit: REJECTS_LISTED });
+  const rejects: ReportData["rejects"] = await session.select("report/rejects", REJECTS_PARAMS);
   const verdicts = await readVerdicts(session);
   return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, verdicts, ...metrics };
 }

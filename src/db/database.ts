@@ -44,6 +44,9 @@ export interface OpenOptions {
 export const TEMPORARY_MEMORY_LIMIT = "400MB";
 export const FILE_MEMORY_LIMIT = "600MB";
 
+/** The in-memory database Database.openAhead started, until an open() takes or closes it. */
+let ahead: Promise<Database> | null = null;
+
 export class Database {
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -64,10 +67,35 @@ export class Database {
   }
 
   /**
+   * Starts opening an in-memory database now (its instance is made on a thread
+   * of libuv's pool while the caller goes on), for the next open() of one with
+   * no other option, with `prepare` (e.g. the schema's tables) run on it first;
+   * another open() closes it unused. For src/bin.ts, before the rest of denom loads.
+   */
+  static openAhead(prepare?: (db: Database) => Promise<void>): void {
+    ahead ??= Database.open().then(async (db) => {
+      try {
+        await prepare?.(db);
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+      return db;
+    });
+    ahead.catch(() => {}); // open() rethrows it to the session that takes it
+  }
+
+  /**
    * Opens (or creates) the database: `path`, a temporary file (`temporary`),
    * or memory. Throws DataError when the file cannot be opened.
    */
   static async open(options: OpenOptions = {}): Promise<Database> {
+    if (ahead) {
+      const opened = ahead;
+      ahead = null;
+      if (!options.path && !options.temporary && !options.bounded && !options.readOnly && !options.threads) return opened;
+      void opened.then((db) => db.close(), () => {});
+    }
     const config: Record<string, string> = {};
     if (options.readOnly) config.access_mode = "READ_ONLY";
     // removed by close, on SIGINT and SIGTERM, or by the next denom when this process is killed (scratch.ts)

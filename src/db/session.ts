@@ -78,7 +78,7 @@ export interface SessionOptions<T> {
   onComputing?: () => void;
 }
 
-/** A statement createConcurrently scheduled: a relation (by its name) or a named SELECT (`select/NAME`). */
+/** A statement createConcurrently scheduled: a relation (by its name) or a named SELECT (`select/` and its readKey). */
 interface Scheduled {
   name: string;
   reads: readonly string[];
@@ -97,7 +97,10 @@ interface Scheduled {
  */
 export class Session<T = unknown> {
   private readonly created = new Set<string>();
-  /** rows of named SELECTs run by needFor, until select() takes them */
+  /**
+   * rows of named SELECTs run by needFor (a session of helpers, whose loaded tables and
+   * relations do not change once open), by readKey, given by select() every time
+   */
   private readonly read = new Map<string, Row[]>();
   /** with helpers: the statements scheduled and not ended (waiting or running), by name (Scheduled.name) */
   private readonly pending = new Map<string, Scheduled>();
@@ -162,13 +165,13 @@ export class Session<T = unknown> {
    * for all of them instead of one per select() (a tenth of a small report's CPU;
    * under a memory limit, one per relation: need()).
    * For a command about to run them; select() then finds their relations created.
-   * With helpers, those of them that take no parameters run too, each as soon as
-   * what it reads exists, beside the relations still being created; select()
-   * then returns the rows so read (once, when called without parameters; rows
-   * read and not yet taken are not read again).
+   * With helpers, those of them that take no parameters, or whose parameters
+   * `params` gives (by name), run too, each as soon as what it reads exists,
+   * beside the relations still being created; select() then returns the rows so
+   * read when called with the same parameters (a SELECT read so once is not read again).
    * Throws as need(), and DenomError for a name with no file.
    */
-  async needFor(names: Iterable<string>): Promise<void> {
+  async needFor(names: Iterable<string>, params: Readonly<Record<string, Params>> = {}): Promise<void> {
     const queries: NamedSelect[] = [];
     for (const name of names) {
       const query = this.catalog.selects.get(name);
@@ -179,18 +182,21 @@ export class Session<T = unknown> {
     if (!this.helpers.length) return this.need(reads);
     await this.createConcurrently(
       this.missing(reads),
-      queries.filter((q) => !PARAMETER.test(q.sql) && !this.read.has(q.name)),
+      queries.flatMap((q) => {
+        const given = params[q.name];
+        return (given || !PARAMETER.test(q.sql)) && !this.read.has(readKey(q.name, given)) ? [{ query: q, params: given }] : [];
+      }),
     );
   }
 
   /**
-   * needFor(names) started and not awaited: with helpers, the relations and
-   * SELECTs of a command begin beside what is asked for next (openRuns: the
+   * needFor(names, params) started and not awaited: with helpers, the relations
+   * and SELECTs of a command begin beside what is asked for next (openRuns: the
    * notices'), which then waits only for its own statements. A failure is kept
    * for the needFor or select() that comes to it. Without helpers, nothing.
    */
-  prefetch(names: Iterable<string>): void {
-    if (this.helpers.length) this.needFor(names).catch(() => {});
+  prefetch(names: Iterable<string>, params?: Readonly<Record<string, Params>>): void {
+    if (this.helpers.length) this.needFor(names, params).catch(() => {});
   }
 
   /** The names of the named SELECTs in `queries/select/<folder>/` (e.g. `report/status_counts`), sorted. */
@@ -205,9 +211,9 @@ export class Session<T = unknown> {
   async select<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>[]> {
     const query = this.catalog.selects.get(name);
     if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
-    if (!params) await this.pending.get(`select/${name}`)?.done.catch(() => {});
-    let rows = params ? undefined : this.read.get(name);
-    this.read.delete(name);
+    const key = readKey(name, params);
+    await this.pending.get(`select/${key}`)?.done.catch(() => {});
+    let rows = this.read.get(key);
     if (!rows) {
       await this.need(query.reads);
       // `db` may still be running a statement of a prefetch: one statement at a time on a connection
@@ -292,7 +298,7 @@ export class Session<T = unknown> {
    * ended; throws the DenomError of the first statement that failed (then starts
    * no more), once no statement is running.
    */
-  private async createConcurrently(relations: Relation[], queries: NamedSelect[]): Promise<void> {
+  private async createConcurrently(relations: Relation[], queries: { query: NamedSelect; params?: Params }[]): Promise<void> {
     const mine: Scheduled[] = [];
     const add = (name: string, reads: readonly string[], run: (db: Database) => Promise<void>) => {
       const known = this.pending.get(name);
@@ -309,7 +315,10 @@ export class Session<T = unknown> {
         await createRelation(db, relationSql(r, ""), r);
         this.created.add(r.name);
       });
-    for (const q of queries) add(`select/${q.name}`, q.reads, async (db) => void this.read.set(q.name, await runSelect(db, q)));
+    for (const { query, params } of queries) {
+      const key = readKey(query.name, params);
+      add(`select/${key}`, query.reads, async (db) => void this.read.set(key, await runSelect(db, query, params)));
+    }
     if (this.failure) this.failAll();
     // the longest chain of statements that wait for each, itself included; a statement is
     // scheduled after what it reads (missing() is in catalog order), so reversed, readers come first
@@ -480,8 +489,13 @@ async function setComputeThreads(db: Database): Promise<void> {
   if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
 }
 
-/** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), which has its values. */
+/** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), unless given its values. */
 const PARAMETER = /\$[A-Za-z_]/;
+
+/** The key of a named SELECT's rows read with `params` (Session.read). */
+function readKey(name: string, params?: Params): string {
+  return params ? `${name} ${JSON.stringify(params)}` : name;
+}
 
 /** Runs a named SELECT with `params`; a failure names its file. */
 async function runSelect(db: Database, query: NamedSelect, params?: Params): Promise<Row[]> {

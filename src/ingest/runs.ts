@@ -36,10 +36,10 @@ export interface RunsOptions extends Definitions {
   /** every relation created on the session's one connection, as TEMP objects (compare; src/db/session.ts) */
   oneConnection?: boolean;
   /**
-   * The named SELECTs the command will run (e.g. `report/status_counts`), begun at once
-   * beside the notices' (Session.prefetch): on two connections, no wait between the two
+   * Begins the statements the command will run (Session.prefetch, e.g. report.ts
+   * prefetchReport) beside the notices': on two connections, no wait between the two
    */
-  prefetch?: (session: Session<IngestResult>) => string[];
+  prefetch?: (session: Session<IngestResult>) => void;
 }
 
 /** What reading nothing gives: a `--db` session reads no input again. */
@@ -54,7 +54,7 @@ const NOTHING_READ: IngestResult = { sources: 0, records: 0, rejected: 0, attemp
 export async function openRuns(options: RunsOptions): Promise<Session<IngestResult>> {
   const session = await openLoaded(options);
   try {
-    if (options.prefetch) session.prefetch(options.prefetch(session));
+    options.prefetch?.(session);
     // what could make a figure wrong unseen is said on stderr before any figure (issue 15)
     if (options.onWarning) for (const line of noticeLines(await readNotices(session), options.by ?? null)) options.onWarning(line);
   } catch (e) {
