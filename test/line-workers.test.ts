@@ -91,8 +91,8 @@ describe("configureLineWorkers", () => {
       minBytes: 10,
       blockBytes: 1 << 20,
     });
-    // one worker from 32 MiB on (docs/benchmarks.md: 1 against 2 workers on two cores)
-    expect(configureLineWorkers({})).toEqual({ workers: 1, minBytes: 32 * 1024 * 1024, blockBytes: 1 << 20 });
+    // two workers from 32 MiB on (docs/benchmarks.md: 1 against 2 workers on two cores, issue-20f)
+    expect(configureLineWorkers({})).toEqual({ workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: 1 << 20 });
   });
 });
 

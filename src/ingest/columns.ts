@@ -79,6 +79,8 @@ export class TableColumns {
   rows = 0;
   /** the strings not inlined, in the order written (so rows ascending): their column, row and text */
   readonly long: LongStrings = { columns: [], rows: [], strings: [] };
+  /** The JS type (`typeof`) of each column's values (null apart), for checkedRow. */
+  private readonly kinds: readonly string[];
 
   constructor(
     readonly spec: readonly Column[],
@@ -94,6 +96,7 @@ export class TableColumns {
       size += align8(Math.ceil(capacity / 8));
       return { layout, dataOffset, validOffset };
     });
+    this.kinds = spec.map((c) => (c.type === "VARCHAR" ? "string" : c.type === "BOOLEAN" ? "boolean" : "number"));
     if (buffer && buffer.byteLength !== size) throw new Error(`a chunk of ${capacity} rows takes ${size} bytes, not ${buffer.byteLength}`);
     this.buffer = buffer ?? new ArrayBuffer(size);
     const bytesOf = this.buffer;
@@ -131,20 +134,22 @@ export class TableColumns {
   }
 
   /**
-   * Adds one row whose values are checked as they are written (`fits`); false,
+   * Adds one row whose values are checked as they are written (a string, a
+   * boolean or a number by the column's type, or null); false,
    * the row left half written, at the first that does not fit its column (truncate it).
    */
   checkedRow(values: readonly Value[]): boolean {
     const r = this.rows++;
-    const columns = this.columns;
-    const spec = this.spec;
-    for (let c = 0; c < columns.length; c++) {
+    const kinds = this.kinds;
+    for (let c = 0; c < kinds.length; c++) {
       const v = values[c];
-      if (!fits(spec[c].type, v)) return false;
+      if (v !== null && typeof v !== kinds[c]) return false;
       this.set(c, r, v);
     }
     return true;
   }
+
+
 
   /** Drops the rows from `rows` on (their bytes are written over by the next rows). */
   truncate(rows: number): void {
@@ -221,7 +226,7 @@ export function longBytes(long: LongStrings): LongBytes {
   const ascii = size === pool.length; // then each string's bytes are its characters
   let end = 0;
   for (let k = 0; k < ends.length; k++) ends[k] = end += ascii ? long.strings[k].length : Buffer.byteLength(long.strings[k], "utf8");
-  return { columns: Int32Array.from(long.columns), rows: Int32Array.from(long.rows), ends, bytes: bytes.buffer as ArrayBuffer };
+  return { columns: new Int32Array(long.columns), rows: new Int32Array(long.rows), ends, bytes: bytes.buffer as ArrayBuffer };
 }
 
 /** Writes the whole number `n` (exact: at most 2^53 in magnitude) as a little-endian 64-bit integer at row `r`. */
@@ -332,22 +337,4 @@ export function eventRow(values: Value[], attemptId: number, e: CanonicalEvent):
   values[5] = e.args;
   values[6] = e.status;
   return values;
-}
-
-/** The SQL type of each attempts column, by row position (what a value written there must be). */
-export const ATTEMPT_TYPES: readonly SqlType[] = TABLES.attempts.map((c) => c.type);
-/** The SQL type of each events column. */
-export const EVENT_TYPES: readonly SqlType[] = TABLES.events.map((c) => c.type);
-
-/** True when `v` can be written into a column of `type` as a JS value of its kind (null always can). */
-export function fits(type: SqlType, v: Value | undefined): boolean {
-  if (v === null) return true;
-  switch (type) {
-    case "VARCHAR":
-      return typeof v === "string";
-    case "BOOLEAN":
-      return typeof v === "boolean";
-    default:
-      return typeof v === "number";
-  }
 }

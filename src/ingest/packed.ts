@@ -123,7 +123,7 @@ export class PackWriter {
   finish(): { packed: Packed; transfer: ArrayBuffer[] } {
     this.close("attempts");
     this.close("events");
-    const packed: Packed = { units: Int32Array.from(this.units), formats: this.formats, chunks: this.chunks };
+    const packed: Packed = { units: new Int32Array(this.units), formats: this.formats, chunks: this.chunks };
     const transfer = [packed.units.buffer as ArrayBuffer];
     for (const c of this.chunks) transfer.push(c.buffer, c.long.bytes, c.long.columns.buffer as ArrayBuffer, c.long.rows.buffer as ArrayBuffer, c.long.ends.buffer as ArrayBuffer);
     return { packed, transfer };

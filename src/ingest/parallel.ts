@@ -95,7 +95,12 @@ const BLOCK_BYTES = 1 << 20;
 /** Blocks posted and not yet applied, per worker: enough to keep a worker busy while the main thread applies. */
 const IN_FLIGHT_PER_WORKER = 3;
 
-const DEFAULTS: LineWorkerSettings = { workers: 1, minBytes: 32 * 1024 * 1024, blockBytes: BLOCK_BYTES };
+/**
+ * Two workers: the main thread's share (reading, splitting, appending the rows
+ * a worker wrote) is about a third of a worker's, so with one worker the second
+ * core idles a third of the time (docs/benchmarks.md, issue-20f).
+ */
+const DEFAULTS: LineWorkerSettings = { workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: BLOCK_BYTES };
 let settings: LineWorkerSettings = { ...DEFAULTS };
 
 /**
