@@ -8,8 +8,9 @@
 create or replace view trial_outcomes as
 with
 
-recorded as (
-    -- read once, used for both bases and for what is missing
+recorded as not materialized (
+    -- used for both bases and for what is missing, each use reading its own columns: a copy
+    -- of every column (what DuckDB makes of a CTE read more than once) cost more than the scans
     select * from trials
 ),
 

@@ -6,7 +6,11 @@
 create or replace view trials as
 with
 
-attempts as (
+attempts as not materialized (
+    -- read through by each use below (its columns only), not copied whole: a copy of every
+    -- column, what DuckDB makes of a CTE read three times, cost more than the three joins
+    -- to attempt_faults; arg_min/arg_max of the attempt instead of the two joins back held
+    -- 250 MiB more at the peak (1 GB of JSONL)
     select * from attempts_classified
 ),
 

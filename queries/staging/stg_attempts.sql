@@ -29,25 +29,25 @@ start_ordered as (
     select format, trial_tiebreak from format_traits where trial_numbering = 'start_order'
 ),
 
-numbered as (
+start_trials as materialized (
     -- such a format's trials of a task in one run are numbered 0, 1, ... in started_at order,
     -- then by the tie-break field; two copies of one trial (same start and field) keep one
     -- number, so they collapse as duplicates (formats/harbor.ts)
-    select a.* from attempts as a anti join start_ordered as o using (format)
-    union all
-    select a.* replace (
+    select
+        a.attempt_id,
         (dense_rank() over (
             partition by a.format, a.run_id, a.task_id
             order by a.started_at nulls last, json_extract_string(a.extra, '$.' || o.trial_tiebreak) nulls last
         ) - 1)::integer as trial
-    )
     from attempts as a
     join start_ordered as o using (format)
 ),
 
-loaded as (
+loaded as not materialized (
+    -- read through by each use below (its columns only), not copied whole
     select
         a.* exclude (fault, status_detail, extra) replace (
+            coalesce(st.trial, a.trial) as trial,
             coalesce(a.agent, d.agent) as agent,
             coalesce(a.model, d.model) as model
         ),
@@ -55,34 +55,61 @@ loaded as (
         a.status_detail as raw_status_detail,
         coalesce(a.run_id, '') as run_key,
         lower(trim(a.raw_status)) as status_key
-    from numbered as a
+    from attempts as a
+    left join start_trials as st using (attempt_id)
     left join run_defaults as d on d.run_id = a.run_id
 ),
 
 -- duplicates: the same (run, task, trial, attempt); keep the latest ended_at, else
 -- the later line. Aggregates, not window functions: a window over millions of
--- one-row partitions is far slower than a hash aggregate and a join.
+-- one-row partitions is far slower than a hash aggregate and a join. Only the attempts
+-- whose key shares its hash with another attempt's are grouped by the key itself:
+-- equal keys hash equal, so every duplicate is among them (a collision of two
+-- different keys only adds attempts to that exact grouping), and the rest, nearly
+-- every attempt, are each the one copy of their key.
+repeated_hashes as (
+    select hash(run_key, task_id, trial, attempt) as key_hash
+    from loaded
+    group by key_hash
+    having count(*) > 1
+),
+
+repeated as materialized (
+    select attempt_id, run_key, task_id, trial, attempt, ended_at, line_hash
+    from loaded
+    where hash(run_key, task_id, trial, attempt) in (select key_hash from repeated_hashes)
+),
+
 kept_ids as (
     select
         max_by(attempt_id, [coalesce(epoch_us(ended_at), -9223372036854775807), attempt_id]) as kept_id
-    from loaded
+    from repeated
     group by run_key, task_id, trial, attempt
 ),
 
 last_copies as (
     select max(attempt_id) as last_copy_id
-    from loaded
+    from repeated
     group by run_key, task_id, trial, attempt, line_hash
+),
+
+copy_marks as (
+    select
+        r.attempt_id,
+        k.kept_id is not null as is_kept_copy,
+        c.last_copy_id is not null as is_last_copy
+    from repeated as r
+    left join kept_ids as k on k.kept_id = r.attempt_id
+    left join last_copies as c on c.last_copy_id = r.attempt_id
 ),
 
 keyed as (
     select
         l.*,
-        k.kept_id is not null as is_kept_copy,
-        c.last_copy_id is not null as is_last_copy
+        coalesce(m.is_kept_copy, true) as is_kept_copy,
+        coalesce(m.is_last_copy, true) as is_last_copy
     from loaded as l
-    left join kept_ids as k on k.kept_id = l.attempt_id
-    left join last_copies as c on c.last_copy_id = l.attempt_id
+    left join copy_marks as m using (attempt_id)
 ),
 
 mapped as (

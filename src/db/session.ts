@@ -136,9 +136,10 @@ export class Session<T = unknown> {
    * already): creates each with everything it reads, each materialized into a
    * table right away unless its header says `Not materialized` (then a view),
    * or read from a kept layer. On one connection: in catalog order, TEMP
-   * objects, in one transaction (each committed on its own under a memory limit). With helpers: on every connection at once,
-   * in the main catalog (createConcurrently). Throws DenomError naming the
-   * file whose statement failed.
+   * objects, in one transaction (under a memory limit each committed on its
+   * own). With helpers: on every connection at once, in the main catalog
+   * (createConcurrently). Throws DenomError naming the file whose statement
+   * failed.
    */
   async need(names: Iterable<string>): Promise<void> {
     const wanted = this.missing(names);
@@ -161,7 +162,8 @@ export class Session<T = unknown> {
 
   /**
    * Steps 4 to 6 at once for what the named SELECTs `names` read: one transaction
-   * for all of them instead of one per select() (a tenth of a small report's CPU).
+   * for all of them instead of one per select() (a tenth of a small report's CPU;
+   * under a memory limit, one per relation: need()).
    * For a command about to run them; select() then finds their relations created.
    * With helpers, those of them that take no parameters, or whose parameters
    * `params` gives (by name), run too, each as soon as what it reads exists,

@@ -8,7 +8,8 @@ attempts as (
     select * from attempt_figures where is_all_statuses
 ),
 
-outcomes as (
+outcomes as not materialized (
+    -- read through by each use below (its columns only), not copied whole
     select * from scoped_trial_outcomes
 ),
 

@@ -4,7 +4,8 @@ create or replace view run_summary as
 with
 
 kept as (
-    select * from attempts_classified
+    -- the columns read below, copied once for the several reads
+    select task_id, run_key, started_at, ended_at from attempts_classified
 ),
 
 intervals as (
