@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { CanonicalAttempt } from "../src/ingest/canonical.js";
-import { PackReader, PackWriter } from "../src/ingest/packed.js";
+import { TABLES } from "../src/db/schema.js";
+import { attemptRow, getInt64, TableColumns } from "../src/ingest/columns.js";
+import { gatheredRows, PackWriter } from "../src/ingest/packed.js";
 import { configureLineWorkers } from "../src/ingest/parallel.js";
 import type { PreparedUnit } from "../src/ingest/prepare.js";
 import { ROOT, tempDir } from "./helpers.js";
@@ -94,7 +96,7 @@ describe("configureLineWorkers", () => {
   });
 });
 
-describe("PackWriter and PackReader", () => {
+describe("PackWriter and gatheredRows", () => {
   const attempt = (task: string, events: CanonicalAttempt["events"]): CanonicalAttempt =>
     ({
       run_id: null, task_id: task, trial: 0, attempt: 1, status: "passed", status_detail: null, fault: null, submitted_at: null,
@@ -103,25 +105,61 @@ describe("PackWriter and PackReader", () => {
       constraint_ok: null, grader_error: null, error_message: "é漢🙂", agent: null, model: "m", category: null, difficulty: null,
       invocation: null, events, naive_timestamps: 1, extra: '{"k":1}',
     }) as CanonicalAttempt;
-  const unit = (attempts: CanonicalAttempt[], over: Partial<PreparedUnit> = {}): PreparedUnit => ({
-    line: 0, location: null, nonFinite: 2, text: null, duplicateKeys: null, masked: null,
+  const unit = (line: number, attempts: CanonicalAttempt[], over: Partial<PreparedUnit> = {}): PreparedUnit => ({
+    line, location: null, nonFinite: 2, text: null, duplicateKeys: null, masked: null,
     detection: { format: "canonical", hit: false, keys: null }, adapter: "canonical",
     plan: { kind: "attempts", dictTrials: 0, dictKeys: [], error: null, attempts, lineHash: "abc=" },
     ...over,
   });
+  const ev = [{ seq: 0, ts: null, type: "tool_call", name: "ls", args: '{"a":[1],"path":"src/x.py"}', status: null }];
 
-  it("gives back the units written, in order, and refuses one the streams cannot carry", () => {
-    const ev = [{ seq: 0, ts: null, type: "tool_call", name: "ls", args: '{"a":[1]}', status: null }];
-    const a = unit([attempt("t1", ev), attempt("t2", [])]);
-    const b = unit([attempt("t3", [])]);
-    const w = new PackWriter();
+  it("writes the rows the main thread would write, and refuses (writing nothing) a unit that must travel as its object", () => {
+    const a = unit(1, [attempt("t1", ev), attempt("t2", [])]);
+    const b = unit(4, [attempt("t3", [])]);
+    const w = new PackWriter({ source: "run.jsonl", runPerFile: true });
     expect(w.unit(a)).toBe(true);
-    expect(w.unit(unit([attempt("x", [])], { masked: { openai: 1 } }))).toBe(false);
-    expect(w.unit(unit([{ ...attempt("y", []), trial: "0" as unknown as number }]))).toBe(false); // a string where a number goes
+    expect(w.unit(unit(2, [attempt("x", [])], { masked: { openai: 1 } }))).toBe(false);
+    expect(w.unit(unit(3, [{ ...attempt("y", []), trial: "0" as unknown as number }]))).toBe(false); // a string where a number goes
     expect(w.unit(b)).toBe(true);
-    const r = new PackReader(w.finish().packed);
-    const strip = (p: PreparedUnit) => JSON.parse(JSON.stringify(p));
-    expect(strip(r.next(7))).toEqual(strip({ ...a, line: 7 }));
-    expect(strip(r.next(9))).toEqual(strip({ ...b, line: 9 }));
+    const { packed } = w.finish();
+    // two units: canonical (index 0, not a hit: code 0), 2 and 1 attempts, 2 NaN tokens each
+    expect([...packed.units]).toEqual([0, 2, 2, 0, 1, 2]);
+    expect(packed.formats).toEqual(["canonical"]);
+    // a chunk ends at each refused unit: t1 t2 (and t1's event) before, t3 after
+    expect(packed.chunks.map((c) => [c.table, c.rows, c.endOrdinal])).toEqual([["attempts", 2, 2], ["events", 1, 1], ["attempts", 1, 3]]);
+    // the main thread's ids for ordinals 0, 1, 2; its own rows of the same attempts, for the bytes to compare with
+    const ids = [41, 42, 50];
+    const values: (string | number | boolean | null)[] = [];
+    const origin = { sourceId: 0, line: 1, location: null, format: "canonical", lineHash: "abc=", nonFinite: 2 };
+    const expected = (table: "attempts" | "events", rows: (string | number | boolean | null)[][]) => {
+      const t = new TableColumns(TABLES[table], packed.chunks.find((c) => c.table === table)!.capacity);
+      for (const r of rows) t.row(r);
+      return t;
+    };
+    const run = (t: CanonicalAttempt) => ({ ...t, run_id: "run.jsonl" }); // --run-per-file: the source's name
+    const first = gatheredRows(packed.chunks[0], ids)!;
+    const mine = expected("attempts", [attemptRow([...values], 41, origin, run(attempt("t1", ev))), attemptRow([...values], 42, origin, run(attempt("t2", [])))]);
+    for (let c = 0; c < first.columns.length; c++) {
+      const n = first.rows * [4, 8, 8, 1, 16][first.columns[c].layout];
+      // long strings' slots are DuckDB's to write: compare the inlined ones, and the long ones apart
+      if (first.columns[c].layout !== 4) expect(first.columns[c].data.subarray(0, n), TABLES.attempts[c].name).toEqual(mine.columns[c].data.subarray(0, n));
+      expect(first.columns[c].valid[0], TABLES.attempts[c].name).toBe(mine.columns[c].valid[0]);
+    }
+    expect(getInt64(first.columns[0], 1)).toBe(42);
+    // long strings (past 12 characters, or not ASCII): the error message of both rows, as UTF-8 bytes
+    const long = packed.chunks[0].long;
+    const text = (k: number) => Buffer.from(long.bytes, k === 0 ? 0 : long.ends[k - 1], long.ends[k] - (k === 0 ? 0 : long.ends[k - 1])).toString("utf8");
+    const col = (name: string) => TABLES.attempts.findIndex((x) => x.name === name);
+    expect([...long.rows].map((r, k) => [TABLES.attempts[long.columns[k]].name, r, text(k)])).toEqual([
+      ["error_message", 0, "é漢🙂"], ["error_message", 1, "é漢🙂"],
+    ]);
+    expect(long.columns[0]).toBe(col("error_message"));
+    // the event: attempt id 41, seq 0, type inlined, its args long
+    const events = gatheredRows(packed.chunks[1], ids)!;
+    expect([getInt64(events.columns[0], 0), events.columns[1].i32[0]]).toEqual([41, 0]);
+    expect(packed.chunks[1].long.rows.length).toBe(1);
+    // not loaded (its source gave up): no rows; loaded: the third attempt's id (written in place of its ordinal)
+    expect(gatheredRows(packed.chunks[2], [41, 42, -1])).toBeNull();
+    expect(getInt64(gatheredRows(packed.chunks[2], ids)!.columns[0], 0)).toBe(50);
   });
 });

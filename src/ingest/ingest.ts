@@ -6,11 +6,13 @@
 import type { Readable } from "node:stream";
 import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
-import { prepareUnit, type PrepareContext, type PreparedUnit } from "./prepare.js";
-import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapter } from "./formats/index.js";
+import { prepareUnit, runOfFile, type PrepareContext, type PreparedUnit } from "./prepare.js";
+import type { LongBytes, TableColumns } from "./columns.js";
+import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapter, type Detection } from "./formats/index.js";
 import type { FormatAdapter, RunLog } from "./formats/types.js";
 import { readEvalArchive } from "./inspect-eval.js";
 import { Loader } from "./loader.js";
+import type { GatheredTable } from "./packed.js";
 import { closeLineWorkers } from "./parallel.js";
 import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
 import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
@@ -163,7 +165,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         for (const k of plan.dictKeys) dict.keys.add(k);
         if (plan.error !== null) return reject(p.line, p.location, plan.error, p.text as string, kind);
         for (const a of plan.attempts) {
-          if (options.runPerFile) a.run_id = a.run_id === null ? name.text : `${name.text}#${a.run_id}`;
+          if (options.runPerFile) a.run_id = runOfFile(name.text, a.run_id);
           loader.attempt(a, { sourceId: id, line: p.line, location: p.location, format: adapter, lineHash: plan.lineHash as string, nonFinite: p.nonFinite });
         }
         counts.records++;
@@ -189,9 +191,29 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         for (const held of chosen.release) load(held, "canonical");
         load(p, chosen.format.name);
       };
-      const context: PrepareContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format ?? null };
+      const context: PrepareContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format ?? null, runPerFile: options.runPerFile };
       const onUnit = (raw: Unit) => apply(prepareUnit(raw, context));
-      const sink = { unit: onUnit, prepared: apply, blank: () => void counts.blank++, reject, header: onHeader };
+      // a unit whose attempts' rows a line worker wrote (packed.ts): applied as `apply` applies it
+      // (the adapter detected, nothing masked or repeated), its attempts given the next ids; the
+      // first of them, or null when the source holds its records back no more (it gave up)
+      const gathered = (detection: Detection, attempts: number, nonFinite: number): number | null => {
+        const chosen = formats.take(detection, null);
+        if (!chosen) return null;
+        for (const held of chosen.release) load(held, "canonical");
+        formats.count(chosen.format.name);
+        let first = 0;
+        for (let i = 0; i < attempts; i++) {
+          const id = loader.takeAttemptId();
+          if (i === 0) first = id;
+        }
+        counts.records++;
+        recordsRead++;
+        counts.attempts += attempts;
+        counts.nonFinite += nonFinite;
+        return first;
+      };
+      const appendGathered = (table: GatheredTable, rows: TableColumns, long: LongBytes) => loader.appendGathered(id, table, rows, long);
+      const sink = { unit: onUnit, prepared: apply, gathered, appendGathered, blank: () => void counts.blank++, reject, header: onHeader };
       let zipProblem: string | null = null;
       const summary = src.zip
         ? await readZip(src, name.text, sink, (text) => (zipProblem = text))

@@ -19,7 +19,7 @@ export function processBlock(block: Block): { result: BlockResult; transfer: Arr
   const context: PrepareContext = { source: block.context.source, scoreKey: block.context.scoreKey, forced };
   const kinds = new Uint8Array(ends.length);
   const objects: (readonly [string, string] | PreparedUnit)[] = [];
-  const packer = new PackWriter();
+  const packer = new PackWriter({ source: block.context.source, runPerFile: block.context.runPerFile }, ends.length);
   const skip = new Set(block.overlong);
   let thrown: BlockResult["thrown"] = null;
   let lines = ends.length;

@@ -4,225 +4,83 @@
  * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
+import type { Vector } from "@duckdb/node-bindings";
 import { bindings as duckdb } from "../db/duckdb.js";
 import type { Database } from "../db/session.js";
-import { createTables, DuckDBDataChunk, TABLES, type Column, type SqlType } from "../db/session.js";
-import { DenomError } from "../errors.js";
-import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
+import { createTables, DuckDBDataChunk, TABLES, type Column } from "../db/session.js";
+import type { CanonicalAttempt, CanonicalEvent } from "./canonical.js";
+import { attemptRow, BYTES, eventRow, TableColumns, type AttemptOrigin, type LongBytes, type Value } from "./columns.js";
 import type { OwedTrials, RunLog, RunMetadata } from "./formats/types.js";
 
-const SQL_TYPE: Record<Exclude<FieldKind, "events">, SqlType> = {
-  id: "VARCHAR",
-  text: "VARCHAR",
-  error: "VARCHAR",
-  status: "VARCHAR",
-  fault: "VARCHAR",
-  int: "INTEGER",
-  bigint: "BIGINT",
-  number: "DOUBLE",
-  boolean: "BOOLEAN",
-  timestamp: "TIMESTAMPTZ",
-};
-
-/** Column name in the table for a canonical field: `status` is kept as written, so it is `raw_status`. */
-function columnName(field: string): string {
-  return field === "status" ? "raw_status" : field;
-}
-
-/** The canonical fields stored as attempts columns (events go to their own table). */
-const ATTEMPT_VALUE_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && !f.late);
-/** Fields added after files were written (FieldSpec.late): the attempts table's last columns, so a kept file gains them (db/stored.ts). */
-const LATE_ATTEMPT_SPECS = ATTEMPT_FIELDS.filter((f) => f.kind !== "events" && f.late);
-
 /**
- * The attempts columns the loader fills from the canonical fields: after the 6
- * origin columns, before the 4 counts; then the late ones after the counts.
- */
-const ATTEMPT_VALUE_COLUMNS = TABLES.attempts.slice(6, -4 - LATE_ATTEMPT_SPECS.length);
-const LATE_ATTEMPT_COLUMNS = TABLES.attempts.slice(TABLES.attempts.length - LATE_ATTEMPT_SPECS.length);
-const follows = (columns: readonly Column[], specs: typeof ATTEMPT_VALUE_SPECS) =>
-  columns.length === specs.length &&
-  specs.every((f, i) => columns[i].name === columnName(f.field) && columns[i].type === SQL_TYPE[f.kind as Exclude<FieldKind, "events">]);
-if (!follows(ATTEMPT_VALUE_COLUMNS, ATTEMPT_VALUE_SPECS) || !follows(LATE_ATTEMPT_COLUMNS, LATE_ATTEMPT_SPECS))
-  throw new DenomError("src/db/schema.ts: the attempts columns do not follow the canonical fields of src/ingest/canonical.ts");
-
-type Value = string | number | boolean | null;
-
-/** Rows per data chunk: DuckDB's vector size. */
-const CHUNK_ROWS = 2048;
-
-/** How a column's values are laid out in a DuckDB vector: 4-byte int, 8-byte int, double, 1-byte bool, 16-byte string_t. */
-const enum Layout {
-  Int32,
-  Int64,
-  Double,
-  Bool,
-  Str,
-}
-
-const LAYOUT: Record<SqlType, Layout> = {
-  INTEGER: Layout.Int32,
-  BIGINT: Layout.Int64,
-  TIMESTAMPTZ: Layout.Int64,
-  DOUBLE: Layout.Double,
-  BOOLEAN: Layout.Bool,
-  VARCHAR: Layout.Str,
-};
-
-const BYTES: Record<Layout, number> = { [Layout.Int32]: 4, [Layout.Int64]: 8, [Layout.Double]: 8, [Layout.Bool]: 1, [Layout.Str]: 16 };
-
-/** The longest string DuckDB keeps inside its 16-byte string_t (duckdb.h `duckdb_string_t`: length, then 12 bytes inlined). */
-const INLINE_MAX = 12;
-
-const TWO_32 = 2 ** 32;
-
-/**
- * One column of a chunk being gathered, in the bytes of its DuckDB vector:
- * numbers, booleans and short ASCII strings are written straight into `data`
- * (copied into the vector with one call); a longer string is kept in `strings`
- * and handed to DuckDB by `vector_assign_string_element`, which copies it into
- * the vector's string heap.
- */
-interface ColumnBuffer {
-  layout: Layout;
-  buffer: ArrayBuffer;
-  data: Uint8Array;
-  /** views of `data` for the numeric layouts */
-  i32: Int32Array;
-  u32: Uint32Array;
-  f64: Float64Array;
-  /** one bit a row, 1 = a value (DuckDB's validity mask, little-endian 64-bit words) */
-  valid: Uint8Array<ArrayBuffer>;
-  /** VARCHAR: the strings not inlined, by row (undefined elsewhere) */
-  strings: (string | undefined)[];
-  /** VARCHAR: rows of `strings` set in this chunk */
-  long: number[];
-}
-
-function columnBuffer(type: SqlType): ColumnBuffer {
-  const layout = LAYOUT[type];
-  const buffer = new ArrayBuffer(CHUNK_ROWS * BYTES[layout]);
-  const data = new Uint8Array(buffer);
-  const whole = layout === Layout.Int64 || layout === Layout.Double || layout === Layout.Str;
-  return {
-    layout,
-    buffer,
-    data,
-    i32: new Int32Array(data.buffer, 0, layout === Layout.Bool ? 0 : data.length / 4),
-    u32: new Uint32Array(data.buffer, 0, layout === Layout.Bool ? 0 : data.length / 4),
-    f64: new Float64Array(data.buffer, 0, whole ? data.length / 8 : 0),
-    valid: new Uint8Array(CHUNK_ROWS / 8),
-    strings: [],
-    long: [],
-  };
-}
-
-/**
- * Rows of one table gathered column by column in the bytes DuckDB's vectors
- * hold, and handed to DuckDB a data chunk at a time (`appendDataChunk`): one
- * native call per column and chunk, plus one per string longer than 12 bytes,
- * instead of one per value (the node-api vector wrappers cost as much again
- * as the load itself: issue 20's profile). Values are checked before they get
- * here: a failed chunk would lose its rows. Whole numbers (INTEGER, BIGINT,
- * TIMESTAMPTZ microseconds) are exact JS numbers (at most 2^53 in magnitude).
+ * Rows of one table gathered in the bytes DuckDB's vectors hold (columns.ts
+ * TableColumns), and handed to DuckDB a data chunk at a time
+ * (`appendDataChunk`): one native call per column and chunk, plus one per
+ * string longer than 12 bytes, instead of one per value (the node-api vector
+ * wrappers cost as much again as the load itself: issue 20's profile). Values
+ * are checked before they get here: a failed chunk would lose its rows.
  */
 class ChunkBatch {
-  private readonly columns: ColumnBuffer[];
+  private readonly gathered: TableColumns;
   private readonly chunk: DuckDBDataChunk;
-  private rows = 0;
 
   constructor(
     private readonly appender: DuckDBAppender,
     spec: readonly Column[],
   ) {
-    this.columns = spec.map((c) => columnBuffer(c.type));
+    this.gathered = new TableColumns(spec);
     // the appender's own column types, so the chunk matches the table exactly
     this.chunk = DuckDBDataChunk.create(spec.map((_, i) => appender.columnType(i)));
   }
 
   /** Adds one row (values in column order); a full chunk goes to DuckDB. */
   row(values: readonly Value[]): void {
-    const r = this.rows;
-    const columns = this.columns;
-    for (let c = 0; c < columns.length; c++) this.set(columns[c], r, values[c]);
-    if (++this.rows === CHUNK_ROWS) this.flush();
-  }
-
-  private set(col: ColumnBuffer, r: number, v: Value | undefined): void {
-    const bit = 1 << (r & 7);
-    if (v === null || v === undefined) {
-      col.valid[r >> 3] &= ~bit;
-      // a null string's slot holds an empty inlined string, never a stale one's pointer
-      if (col.layout === Layout.Str) col.u32.fill(0, 4 * r, 4 * r + 4);
-      return;
-    }
-    col.valid[r >> 3] |= bit;
-    switch (col.layout) {
-      case Layout.Int32:
-        col.i32[r] = v as number;
-        return;
-      case Layout.Int64: {
-        const n = v as number;
-        const hi = Math.floor(n / TWO_32);
-        col.u32[2 * r] = n - hi * TWO_32;
-        col.i32[2 * r + 1] = hi;
-        return;
-      }
-      case Layout.Double:
-        col.f64[r] = v as number;
-        return;
-      case Layout.Bool:
-        col.data[r] = v ? 1 : 0;
-        return;
-      default:
-        this.setString(col, r, v as string);
-    }
-  }
-
-  /** A string of at most 12 ASCII characters is inlined (length, bytes, zeros: DuckDB compares the 12 bytes whole); others go to DuckDB as text. */
-  private setString(col: ColumnBuffer, r: number, s: string): void {
-    const n = s.length;
-    if (n <= INLINE_MAX) {
-      const data = col.data;
-      const at = r * 16 + 4;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        data[at + i] = c;
-      }
-      if (i === n) {
-        col.u32[4 * r] = n;
-        for (; i < INLINE_MAX; i++) data[at + i] = 0;
-        return;
-      }
-    }
-    col.strings[r] = s;
-    col.long.push(r);
+    this.gathered.row(values);
+    if (this.gathered.full) this.flush();
   }
 
   /** Hands the gathered rows to the appender (DuckDB flushes its own buffer later). */
   flush(): void {
-    const n = this.rows;
+    if (this.gathered.rows === 0) return;
+    this.append(this.gathered);
+    this.gathered.clear();
+  }
+
+  /**
+   * Hands `columns` (rows of this table, e.g. gathered in a line worker) to the
+   * appender as one data chunk; their long strings are `columns.long`, or
+   * `bytes` when given (a worker's, columns.ts LongBytes).
+   */
+  append(columns: TableColumns, bytes?: LongBytes): void {
+    const n = columns.rows;
     if (n === 0) return;
-    this.rows = 0;
     const chunk = this.chunk;
     chunk.reset();
     chunk.rowCount = n;
-    for (let c = 0; c < this.columns.length; c++) {
-      const col = this.columns[c];
-      const vector = duckdb.data_chunk_get_vector(chunk.chunk, c);
-      duckdb.copy_data_to_vector(vector, 0, col.buffer, 0, n * BYTES[col.layout]);
-      for (const r of col.long) {
-        duckdb.vector_assign_string_element(vector, r, col.strings[r]!);
-        col.strings[r] = undefined; // let the string go
-      }
-      col.long.length = 0;
-      duckdb.vector_ensure_validity_writable(vector);
-      duckdb.copy_data_to_vector_validity(vector, 0, col.valid.buffer, 0, Math.ceil(n / 64) * 8);
+    const buffer = columns.buffer;
+    const vectors = this.vectors;
+    for (let c = 0; c < columns.columns.length; c++) {
+      const col = columns.columns[c];
+      const vector = (vectors[c] = duckdb.data_chunk_get_vector(chunk.chunk, c));
+      duckdb.copy_data_to_vector(vector, 0, buffer, col.dataOffset, n * BYTES[col.layout]);
+    }
+    if (bytes) {
+      const { columns: cs, rows, ends } = bytes;
+      for (let k = 0, start = 0; k < cs.length; start = ends[k++])
+        duckdb.vector_assign_string_element_len(vectors[cs[k]], rows[k], new Uint8Array(bytes.bytes, start, ends[k] - start));
+    } else {
+      const { columns: cs, rows, strings } = columns.long;
+      for (let k = 0; k < cs.length; k++) duckdb.vector_assign_string_element(vectors[cs[k]], rows[k], strings[k]);
+    }
+    for (let c = 0; c < columns.columns.length; c++) {
+      duckdb.vector_ensure_validity_writable(vectors[c]);
+      duckdb.copy_data_to_vector_validity(vectors[c], 0, buffer, columns.columns[c].validOffset, Math.ceil(n / 64) * 8);
     }
     this.appender.appendDataChunk(chunk);
   }
+
+  /** The chunk's vectors, fetched once a chunk (reused) */
+  private readonly vectors: Vector[] = [];
 }
 
 /** A row of the sources table. */
@@ -245,18 +103,8 @@ export interface SourceRow {
   adapter: string | null;
 }
 
-/** Where an attempt came from. */
-export interface AttemptOrigin {
-  sourceId: number;
-  line: number;
-  location: string | null;
-  format: string;
-  lineHash: string;
-  nonFinite: number;
-}
-
-const ATTEMPT_VALUE_FIELDS = ATTEMPT_VALUE_SPECS.map((f) => f.field as keyof CanonicalAttempt);
-const LATE_ATTEMPT_FIELDS = LATE_ATTEMPT_SPECS.map((f) => f.field as keyof CanonicalAttempt);
+/** The attempts column of the source id. */
+const SOURCE_ID = TABLES.attempts.findIndex((c) => c.name === "source_id");
 
 /**
  * Appends rows through one appender per table. Rows are validated before they
@@ -291,33 +139,30 @@ export class Loader {
 
   attempt(a: CanonicalAttempt, origin: AttemptOrigin): void {
     const id = this.nextAttemptId++;
-    const values = this.attemptRow;
-    let i = 0;
-    values[i++] = id;
-    values[i++] = origin.sourceId;
-    values[i++] = origin.line;
-    values[i++] = origin.location;
-    values[i++] = origin.format;
-    values[i++] = origin.lineHash;
-    for (const f of ATTEMPT_VALUE_FIELDS) values[i++] = a[f] as Value;
-    values[i++] = a.events.length;
-    values[i++] = a.naive_timestamps;
-    values[i++] = origin.nonFinite;
-    values[i++] = a.extra;
-    for (const f of LATE_ATTEMPT_FIELDS) values[i++] = a[f] as Value;
-    this.batches.attempts.row(values);
+    this.batches.attempts.row(attemptRow(this.attemptRow, id, origin, a));
     for (const e of a.events) this.event(id, e);
   }
 
   private event(attemptId: number, e: CanonicalEvent): void {
-    this.eventRow[0] = attemptId;
-    this.eventRow[1] = e.seq;
-    this.eventRow[2] = e.ts;
-    this.eventRow[3] = e.type;
-    this.eventRow[4] = e.name;
-    this.eventRow[5] = e.args;
-    this.eventRow[6] = e.status;
-    this.batches.events.row(this.eventRow);
+    this.batches.events.row(eventRow(this.eventRow, attemptId, e));
+  }
+
+  /** Hands out the next attempt id, for an attempt whose row a line worker gathered (appendGathered). */
+  takeAttemptId(): number {
+    return this.nextAttemptId++;
+  }
+
+  /**
+   * Appends attempts or events rows gathered in a line worker (packed.ts), their
+   * attempt ids already written (takeAttemptId), attempts of source `sourceId`
+   * (written here, the worker knows no id), after every row gathered here
+   * so far: the table's rows stay in the order they were applied.
+   */
+  appendGathered(sourceId: number, table: "attempts" | "events", columns: TableColumns, bytes: LongBytes): void {
+    if (table === "attempts") columns.columns[SOURCE_ID].i32.fill(sourceId, 0, columns.rows);
+    const batch = this.batches[table];
+    batch.flush();
+    batch.append(columns, bytes);
   }
 
   /** One attempts row, reused (ChunkBatch.row copies the values out). */

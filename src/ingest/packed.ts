@@ -1,248 +1,212 @@
 /**
- * Prepared units in columns, for the trip from a line worker to the main
- * thread (issue 20). Posting PreparedUnit objects costs the main thread more
- * than reading the lines itself (structured clone of tens of small objects a
- * record: measured in docs/benchmarks.md); so the common unit (a record whose
- * adapter was detected, with its attempts, nothing masked, repeated or
- * rejected) is written as three flat streams: every string into one pooled
- * string with its lengths, every number into a Float64Array with a null flag,
- * every boolean into a byte. Any other unit (and any value of an unexpected
- * type) is posted as its PreparedUnit object. The main thread reads the
- * streams back into reused objects (PackReader), applied at once.
+ * Prepared units gathered into table rows in a line worker, for the trip to
+ * the main thread (issue 20). Posting PreparedUnit objects costs the main
+ * thread more than reading the lines itself (structured clone of tens of
+ * small objects a record: docs/benchmarks.md), and reading them back into
+ * objects only to write their values into DuckDB's vectors cost it as much
+ * again; so the common unit (a record whose adapter was detected, with its
+ * attempts, nothing masked, repeated or rejected) is written by the worker
+ * straight into attempts and events rows in the bytes of DuckDB's vectors
+ * (columns.ts TableColumns), which the main thread appends as they are. What
+ * only the main thread knows is filled in there: the attempt ids (column 0 of
+ * both tables holds, from the worker, the attempt's ordinal among the block's
+ * packed attempts) and the source id. Any other unit (and any value of an
+ * unexpected type) is posted as its PreparedUnit object; a chunk of rows ends
+ * before each such unit, so the main thread appends every row in the order
+ * the units are applied, as in one thread.
  */
-import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent } from "./canonical.js";
+import { TABLES } from "../db/schema.js";
+import type { CanonicalAttempt } from "./canonical.js";
+import { attemptRow, CHUNK_ROWS, eventRow, getInt64, longBytes, setInt64, TableColumns, type AttemptOrigin, type LongBytes, type Value } from "./columns.js";
 import type { Detection } from "./formats/index.js";
-import type { PreparedUnit } from "./prepare.js";
+import { runOfFile, type PreparedUnit } from "./prepare.js";
 
-type Slot = "s" | "n" | "b";
+/** The tables whose rows a worker gathers. */
+export type GatheredTable = "attempts" | "events";
 
-/** The value slots of an attempt, in order: its fields (events apart), then naive_timestamps and extra. */
-const SLOTS: readonly (readonly [string, Slot])[] = [
-  ...ATTEMPT_FIELDS.filter((f) => f.kind !== "events").map((f) => {
-    const slot: Slot = f.kind === "boolean" ? "b" : f.kind === "int" || f.kind === "bigint" || f.kind === "number" || f.kind === "timestamp" ? "n" : "s";
-    return [f.field, slot] as const;
-  }),
-  ["naive_timestamps", "n"],
-  ["extra", "s"],
-];
-/** SLOTS as two plain arrays, for the loops run once a value */
-const SLOT_FIELDS = SLOTS.map(([field]) => field);
-const SLOT_KINDS = SLOTS.map(([, slot]) => slot);
+/** One chunk of rows gathered in a worker, as posted (its buffers transferred). */
+export interface PackedChunk {
+  table: GatheredTable;
+  /** rows the buffer was laid out for (TableColumns capacity) */
+  capacity: number;
+  rows: number;
+  buffer: ArrayBuffer;
+  /** the strings not inlined, as UTF-8 */
+  long: LongBytes;
+  /** the ordinal (among the block's packed attempts) past the last one this chunk's rows belong to */
+  endOrdinal: number;
+}
 
-/** The streams of one block, as posted (their buffers transferred). */
+/** What a block's packed units are, as posted. */
 export interface Packed {
-  /** every string, one after another */
-  pool: string;
-  /** each string's length in `pool` (UTF-16 units), -1 for null */
-  lengths: Int32Array;
-  numbers: Float64Array;
-  /** 1 when numbers[i] is null */
-  nulls: Uint8Array;
-  /** 0 false, 1 true, 2 null */
-  booleans: Uint8Array;
+  /** per packed unit, in order: its Detection (index in `formats` times 2, plus 1 when `hit`), its attempts, its NaN / Infinity tokens */
+  units: Int32Array;
   /** the adapter names the units name, by index */
   formats: string[];
+  chunks: PackedChunk[];
 }
 
-/** A typed array that grows. */
-class Grow<T extends Int32Array | Float64Array | Uint8Array> {
-  n = 0;
+/** What the worker knows of the source beyond PrepareContext: `--run-per-file` and the name it prefixes. */
+export interface PackContext {
+  source: string;
+  runPerFile: boolean;
+}
+
+/** Gathers a block's packable units into rows; `unit` refuses (writing nothing) a unit that must travel as its object. */
+export class PackWriter {
+  private attempts: TableColumns | null = null;
+  private events: TableColumns | null = null;
+  private readonly chunks: PackedChunk[] = [];
+  private readonly units: number[] = [];
+  private readonly formats: string[] = [];
+  /** packed attempts so far */
+  private ordinal = 0;
+  private readonly attemptValues: Value[] = TABLES.attempts.map(() => null);
+  private readonly eventValues: Value[] = TABLES.events.map(() => null);
+  private readonly origin: AttemptOrigin = { sourceId: 0, line: 0, location: null, format: "", lineHash: "", nonFinite: 0 };
+
+  /** `attemptRows`: the rows the block's first attempts chunk is laid out for (about its lines: most lines are one attempt). */
   constructor(
-    public a: T,
-    private readonly make: (n: number) => T,
+    private readonly context: PackContext,
+    private readonly attemptRows = CHUNK_ROWS,
   ) {}
 
-  push(v: number): void {
-    if (this.n === this.a.length) {
-      const b = this.make(this.a.length * 2);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[this.n++] = v;
-  }
-
-  /** The values written (a view: the buffer, whole, is transferred). */
-  done(): T {
-    return this.a.subarray(0, this.n) as T;
-  }
-}
-
-/** Writes units into the streams; `unit` refuses (writing nothing) a unit the streams cannot carry. */
-export class PackWriter {
-  private parts: string[] = [];
-  private readonly lengths = new Grow(new Int32Array(1024), (n) => new Int32Array(n));
-  private readonly numbers = new Grow(new Float64Array(1024), (n) => new Float64Array(n));
-  private readonly nulls = new Grow(new Uint8Array(1024), (n) => new Uint8Array(n));
-  private readonly booleans = new Grow(new Uint8Array(256), (n) => new Uint8Array(n));
-  private readonly formats: string[] = [];
-  private ok = true;
-
-  /** Writes `p` and returns true, or returns false (nothing written) when it must travel as an object. */
+  /** Writes the rows of `p` and returns true, or returns false (nothing written) when it must travel as an object. */
   unit(p: PreparedUnit): boolean {
     const d = p.detection;
     const plan = p.plan;
-    if (p.text !== null || p.duplicateKeys || p.masked || p.location !== null || !d || d.format === null || d.keys !== null || d.format !== p.adapter) return false;
-    if (plan.kind !== "attempts" || plan.error !== null || plan.dictTrials !== 0 || plan.dictKeys.length || plan.lineHash === null) return false;
-    const mark = [this.parts.length, this.lengths.n, this.numbers.n, this.booleans.n];
-    this.ok = true;
+    if (p.text !== null || p.duplicateKeys || p.masked || p.location !== null || !d || d.format === null || d.keys !== null || d.format !== p.adapter) return this.refuse();
+    if (plan.kind !== "attempts" || plan.error !== null || plan.dictTrials !== 0 || plan.dictKeys.length || plan.lineHash === null) return this.refuse();
+    let events = 0;
+    for (const a of plan.attempts) {
+      if (!Array.isArray(a.events)) return this.refuse();
+      events += a.events.length;
+    }
+    // the unit's rows go into one chunk of each table, so that a value of an unexpected type takes them all back
+    if (plan.attempts.length > CHUNK_ROWS || events > CHUNK_ROWS) return this.refuse();
+    const attempts = plan.attempts.length ? this.open("attempts", plan.attempts.length) : null;
+    const eventRows = events ? this.open("events", events) : null;
+    const marks = [attempts?.rows ?? 0, eventRows?.rows ?? 0];
+    const origin = this.origin;
+    origin.line = p.line;
+    origin.format = d.format;
+    origin.lineHash = plan.lineHash;
+    origin.nonFinite = p.nonFinite;
+    for (let i = 0; i < plan.attempts.length; i++) {
+      const a = plan.attempts[i];
+      const ordinal = this.ordinal + i;
+      let fits = attempts!.checkedRow(this.attemptValuesOf(a, ordinal));
+      for (let j = 0; fits && j < a.events.length; j++) fits = eventRows!.checkedRow(eventRow(this.eventValues, ordinal, a.events[j]));
+      if (!fits) {
+        attempts!.truncate(marks[0]);
+        eventRows?.truncate(marks[1]);
+        return this.refuse();
+      }
+    }
+    this.ordinal += plan.attempts.length;
     let f = this.formats.indexOf(d.format);
     if (f === -1) f = this.formats.push(d.format) - 1;
-    this.num(f);
-    this.num(d.hit ? 1 : 0);
-    this.num(p.nonFinite);
-    this.str(plan.lineHash);
-    this.num(plan.attempts.length);
-    for (const a of plan.attempts) {
-      const r = a as unknown as Record<string, unknown>;
-      for (let i = 0; i < SLOT_FIELDS.length; i++) this.value(SLOT_KINDS[i], r[SLOT_FIELDS[i]]);
-      const events = a.events;
-      if (!Array.isArray(events)) this.ok = false;
-      else {
-        this.num(events.length);
-        for (const e of events) {
-          this.value("n", e.seq);
-          this.value("n", e.ts);
-          this.value("s", e.type);
-          this.value("s", e.name);
-          this.value("s", e.args);
-          this.value("s", e.status);
-        }
-      }
-      if (!this.ok) break;
-    }
-    if (this.ok) return true;
-    this.parts.length = mark[0];
-    this.lengths.n = mark[1];
-    this.numbers.n = this.nulls.n = mark[2];
-    this.booleans.n = mark[3];
+    this.units.push(f * 2 + (d.hit ? 1 : 0), plan.attempts.length, p.nonFinite);
+    if (attempts?.full) this.close("attempts");
+    if (eventRows?.full) this.close("events");
+    return true;
+  }
+
+  /** The attempts row of `a` with `ordinal` in the id's place; under `--run-per-file`, its run is the file's (ingest.ts does the same to the attempts it loads). */
+  private attemptValuesOf(a: CanonicalAttempt, ordinal: number): Value[] {
+    const values = attemptRow(this.attemptValues, ordinal, this.origin, a);
+    if (this.context.runPerFile) values[RUN_ID] = runOfFile(this.context.source, a.run_id);
+    return values;
+  }
+
+  /** The rows and units written, and the buffers to transfer. */
+  finish(): { packed: Packed; transfer: ArrayBuffer[] } {
+    this.close("attempts");
+    this.close("events");
+    const packed: Packed = { units: Int32Array.from(this.units), formats: this.formats, chunks: this.chunks };
+    const transfer = [packed.units.buffer as ArrayBuffer];
+    for (const c of this.chunks) transfer.push(c.buffer, c.long.bytes, c.long.columns.buffer as ArrayBuffer, c.long.rows.buffer as ArrayBuffer, c.long.ends.buffer as ArrayBuffer);
+    return { packed, transfer };
+  }
+
+  /** A unit that travels as its object: the rows before it are chunks of their own, so that they are appended before its rows. */
+  private refuse(): false {
+    this.close("attempts");
+    this.close("events");
     return false;
   }
 
-  private value(slot: Slot, v: unknown): void {
-    if (slot === "s") {
-      if (v === null) this.lengths.push(-1);
-      else if (typeof v === "string") this.str(v);
-      else this.ok = false;
-    } else if (slot === "n") {
-      if (v === null) {
-        this.numbers.push(0);
-        this.nulls.push(1);
-      } else if (typeof v === "number") this.num(v);
-      else this.ok = false;
-    } else if (v === null) this.booleans.push(2);
-    else if (typeof v === "boolean") this.booleans.push(v ? 1 : 0);
-    else this.ok = false;
+  /** The table's open chunk, with room for `rows` more (a full one is posted, a new one begun). */
+  private open(table: GatheredTable, rows: number): TableColumns {
+    let columns = table === "attempts" ? this.attempts : this.events;
+    if (columns !== null && columns.room >= rows) return columns;
+    this.close(table);
+    // an attempts chunk of about the block's lines left (most lines are one attempt), at least 64 rows
+    const capacity = table === "attempts" ? Math.min(CHUNK_ROWS, Math.max(64, rows, this.attemptRows - this.ordinal)) : CHUNK_ROWS;
+    columns = new TableColumns(TABLES[table], capacity);
+    if (table === "attempts") this.attempts = columns;
+    else this.events = columns;
+    return columns;
   }
 
-  private str(s: string): void {
-    this.parts.push(s);
-    this.lengths.push(s.length);
-  }
-
-  private num(n: number): void {
-    this.numbers.push(n);
-    this.nulls.push(0);
-  }
-
-  /** The streams written, and their buffers to transfer. */
-  finish(): { packed: Packed; transfer: ArrayBuffer[] } {
-    const packed: Packed = {
-      pool: this.parts.join(""),
-      lengths: this.lengths.done(),
-      numbers: this.numbers.done(),
-      nulls: this.nulls.done(),
-      booleans: this.booleans.done(),
-      formats: this.formats,
-    };
-    return { packed, transfer: [packed.lengths.buffer, packed.numbers.buffer, packed.nulls.buffer, packed.booleans.buffer] as ArrayBuffer[] };
+  private close(table: GatheredTable): void {
+    const columns = table === "attempts" ? this.attempts : this.events;
+    if (columns === null) return;
+    if (table === "attempts") this.attempts = null;
+    else this.events = null;
+    if (columns.rows === 0) return;
+    this.chunks.push({
+      table,
+      capacity: columns.capacity,
+      rows: columns.rows,
+      buffer: columns.buffer,
+      long: longBytes(columns.long),
+      // the attempt of the chunk's last row, and all before it
+      endOrdinal: getInt64(columns.columns[0], columns.rows - 1) + 1,
+    });
   }
 }
 
+/** The attempts column of run_id (a `--run-per-file` run is the worker's to write). */
+const RUN_ID = TABLES.attempts.findIndex((c) => c.name === "run_id");
+
 /**
- * Reads the units of one block's streams back, in the order written. The
- * PreparedUnit it returns, its attempts and their events are reused by the
- * next call: apply each before reading the next (a unit read here always has
- * its adapter detected, so it is never held back).
+ * The rows of a posted chunk, read in place (columns.ts TableColumns over its
+ * buffer), with column 0 (the attempt's ordinal, from the worker) replaced by
+ * the attempt id `ids[ordinal]` (the source id is the loader's to write). Null
+ * when the chunk's attempts were not loaded (ids -1: the source gave up on its
+ * format before any was; then none of its attempts ever is).
  */
-export class PackReader {
-  private pos = 0;
-  private s = 0;
-  private n = 0;
-  private b = 0;
-  private readonly detections = new Map<string, Detection>();
-  private readonly attempts: CanonicalAttempt[] = [];
-  private readonly events: CanonicalEvent[] = [];
-  private readonly unit: PreparedUnit = {
-    line: 0,
-    location: null,
-    nonFinite: 0,
-    text: null,
-    duplicateKeys: null,
-    masked: null,
-    detection: null,
-    adapter: "",
-    plan: { kind: "attempts", dictTrials: 0, dictKeys: [], error: null, attempts: [], lineHash: null },
-  };
+export function gatheredRows(chunk: PackedChunk, ids: ArrayLike<number>): TableColumns | null {
+  const columns = new TableColumns(TABLES[chunk.table], chunk.capacity, chunk.buffer);
+  columns.rows = chunk.rows;
+  const idColumn = columns.columns[0];
+  let dropped = 0;
+  for (let r = 0; r < chunk.rows; r++) {
+    const id = ids[getInt64(idColumn, r)];
+    if (id === -1) dropped++;
+    else setInt64(idColumn, r, id);
+  }
+  if (dropped === chunk.rows) return null;
+  if (dropped) throw new Error("a chunk of gathered rows holds attempts both loaded and not");
+  return columns;
+}
+
+/** Reads a block's packed units back, in the order written: each one's Detection (reused objects), attempts and NaN / Infinity tokens. */
+export class PackedUnits {
+  private i = 0;
+  private readonly detections = new Map<number, Detection>();
 
   constructor(private readonly p: Packed) {}
 
-  /** The next unit, numbered `line`. */
-  next(line: number): PreparedUnit {
-    const u = this.unit;
-    const format = this.p.formats[this.num() as number];
-    const hit = this.num() === 1;
-    const key = `${hit ? 1 : 0}${format}`;
-    let d = this.detections.get(key);
-    if (!d) this.detections.set(key, (d = { format, hit, keys: null }));
-    u.line = line;
-    u.detection = d;
-    u.adapter = format;
-    u.nonFinite = this.num() as number;
-    const plan = u.plan as Extract<PreparedUnit["plan"], { kind: "attempts" }>;
-    plan.lineHash = this.str();
-    const count = this.num() as number;
-    const list: CanonicalAttempt[] = [];
-    let ev = 0;
-    for (let i = 0; i < count; i++) {
-      const a = (this.attempts[i] ??= {} as CanonicalAttempt) as unknown as Record<string, unknown>;
-      for (let k = 0; k < SLOT_FIELDS.length; k++) {
-        const slot = SLOT_KINDS[k];
-        a[SLOT_FIELDS[k]] = slot === "s" ? this.str() : slot === "n" ? this.num() : this.bool();
-      }
-      const n = this.num() as number;
-      const events: CanonicalEvent[] = [];
-      for (let j = 0; j < n; j++) {
-        const e = (this.events[ev++] ??= { seq: 0, ts: null, type: null, name: null, args: null, status: null });
-        e.seq = this.num() as number;
-        e.ts = this.num();
-        e.type = this.str();
-        e.name = this.str();
-        e.args = this.str();
-        e.status = this.str();
-        events.push(e);
-      }
-      (a as unknown as CanonicalAttempt).events = events;
-      list.push(a as unknown as CanonicalAttempt);
-    }
-    plan.attempts = list;
-    return u;
-  }
-
-  private str(): string | null {
-    const len = this.p.lengths[this.s++];
-    if (len === -1) return null;
-    const at = this.pos;
-    this.pos += len;
-    return this.p.pool.slice(at, this.pos);
-  }
-
-  private num(): number | null {
-    const i = this.n++;
-    return this.p.nulls[i] === 1 ? null : this.p.numbers[i];
-  }
-
-  private bool(): boolean | null {
-    const v = this.p.booleans[this.b++];
-    return v === 2 ? null : v === 1;
+  /** The next unit. */
+  next(): { detection: Detection; attempts: number; nonFinite: number } {
+    const u = this.p.units;
+    const code = u[this.i];
+    let detection = this.detections.get(code);
+    if (!detection) this.detections.set(code, (detection = { format: this.p.formats[code >> 1], hit: (code & 1) === 1, keys: null }));
+    const r = { detection, attempts: u[this.i + 1], nonFinite: u[this.i + 2] };
+    this.i += 3;
+    return r;
   }
 }

@@ -5,9 +5,11 @@
  * are told exactly as in this thread), copies the lines into blocks of about
  * BLOCK_BYTES, and hands each block to a worker (line-worker.ts), which decodes,
  * parses, masks, adapts and normalizes every line (lines.ts lineOutcome,
- * prepare.ts prepareUnit). The results come back in plain data and are applied
- * in line order, block after block, so every table, reject, warning and count
- * is the one the in-thread path gives. A source smaller than
+ * prepare.ts prepareUnit) and writes the common record's attempts and events
+ * rows in the bytes of DuckDB's vectors (packed.ts). The results come back in
+ * plain data and are applied in line order, block after block (the rows
+ * appended as they are, the attempt ids written in), so every table, reject,
+ * warning and count is the one the in-thread path gives. A source smaller than
  * `minBytes` (decompressed) is read in this thread: a worker's start costs tens
  * of milliseconds.
  */
@@ -17,7 +19,9 @@ import { Worker } from "node:worker_threads";
 import { DataError } from "../errors.js";
 import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "./lines.js";
 import { peekBytes } from "./peek.js";
-import { PackReader, type Packed } from "./packed.js";
+import type { LongBytes, TableColumns } from "./columns.js";
+import type { Detection } from "./formats/index.js";
+import { gatheredRows, PackedUnits, type GatheredTable, type Packed } from "./packed.js";
 import type { PrepareContext, PreparedUnit } from "./prepare.js";
 import type { ReadSummary, UnitSink } from "./reader.js";
 
@@ -35,11 +39,12 @@ export interface Block {
   context: LineContext;
 }
 
-/** What a worker needs of the source: its name (secrets masked), `--score-key`, `--input-format` by name (prepare.ts PrepareContext). */
+/** What a worker needs of the source: its name (secrets masked), `--score-key`, `--input-format` by name (prepare.ts PrepareContext), `--run-per-file`. */
 export interface LineContext {
   source: string;
   scoreKey: string | null;
   forced: string | null;
+  runPerFile: boolean;
 }
 
 /** What a line became in a worker. */
@@ -47,7 +52,7 @@ export const enum LineKind {
   Blank,
   /** the next of `objects` is its [reason, text] */
   Reject,
-  /** the next unit of `packed` */
+  /** the next unit of `packed` (its rows gathered in the worker) */
   Packed,
   /** the next of `objects` is its PreparedUnit */
   Unit,
@@ -68,6 +73,14 @@ export interface BlockResult {
 /** What the worker path needs of ingest: the prepared units, applied in order. */
 export interface PreparedSink extends UnitSink {
   prepared(p: PreparedUnit): void;
+  /**
+   * A unit whose attempts' rows the worker wrote (packed.ts), applied as
+   * `prepared` would apply it; returns the id of its first attempt (the others
+   * follow one by one), or null when it is not loaded (its source gave up).
+   */
+  gathered(detection: Detection, attempts: number, nonFinite: number): number | null;
+  /** Appends rows the worker gathered, their attempt ids written, their long strings `long` (loader.ts appendGathered). */
+  appendGathered(table: GatheredTable, rows: TableColumns, long: LongBytes): void;
 }
 
 /** How the line path uses worker threads: how many (0 = none), above what size (decompressed bytes), in blocks of how many bytes. */
@@ -118,11 +131,11 @@ export async function readJsonlInWorkers(
   maxLineBytes: number | undefined,
   inThread: (chunks: AsyncIterable<Buffer>) => Promise<ReadSummary>,
 ): Promise<ReadSummary> {
-  if (!context || !sink.prepared || settings.workers === 0 || !HAVE_WORKER_FILE) return inThread(chunks);
+  if (!context || !sink.prepared || !sink.gathered || settings.workers === 0 || !HAVE_WORKER_FILE) return inThread(chunks);
   const head = await peekBytes(chunks, settings.minBytes);
   if (head.ended && head.bytes.length < settings.minBytes) return inThread(head.rest);
   // what crosses to a worker: plain data, the forced adapter by its name
-  const lineContext: LineContext = { source: context.source, scoreKey: context.scoreKey, forced: context.forced?.name ?? null };
+  const lineContext: LineContext = { source: context.source, scoreKey: context.scoreKey, forced: context.forced?.name ?? null, runPerFile: context.runPerFile ?? false };
   return readBlocks(head.rest, sink as PreparedSink, lineContext, maxLineBytes, LinePool.shared(settings.workers));
 }
 
@@ -186,7 +199,19 @@ async function readBlocks(chunks: AsyncIterable<Buffer>, sink: PreparedSink, con
     const r = await p.result;
     const kinds = r.kinds;
     const objects = r.objects;
-    const packed = new PackReader(r.packed);
+    const units = new PackedUnits(r.packed);
+    const chunks = r.packed.chunks;
+    // the attempt id of each packed attempt, by its ordinal in the block (-1: not loaded)
+    const ids: number[] = [];
+    let appended = 0;
+    // the gathered rows of every packed attempt applied so far, in order (a chunk ends before each object unit)
+    const appendReady = () => {
+      for (; appended < chunks.length && chunks[appended].endOrdinal <= ids.length; appended++) {
+        const chunk = chunks[appended];
+        const rows = gatheredRows(chunk, ids);
+        if (rows) sink.appendGathered(chunk.table, rows, chunk.long);
+      }
+    };
     let o = 0;
     for (let i = 0; i < kinds.length; i++) {
       const no = p.firstLine + i;
@@ -194,15 +219,19 @@ async function readBlocks(chunks: AsyncIterable<Buffer>, sink: PreparedSink, con
         case LineKind.Blank:
           sink.blank(no);
           break;
-        case LineKind.Packed:
-          sink.prepared(packed.next(no));
+        case LineKind.Packed: {
+          const u = units.next();
+          const first = sink.gathered(u.detection, u.attempts, u.nonFinite);
+          for (let k = 0; k < u.attempts; k++) ids.push(first === null ? -1 : first + k);
           break;
+        }
         case LineKind.Reject: {
           const [reason, text] = objects[o++] as readonly [string, string];
           sink.reject(no, null, reason, text, "line");
           break;
         }
         case LineKind.Unit:
+          appendReady();
           sink.prepared(objects[o++] as PreparedUnit);
           break;
         default: {
@@ -211,6 +240,7 @@ async function readBlocks(chunks: AsyncIterable<Buffer>, sink: PreparedSink, con
         }
       }
     }
+    appendReady();
     if (r.thrown) throw r.thrown.name === "DataError" ? new DataError(r.thrown.message) : new Error(r.thrown.message);
   };
   const limit = pool.size * IN_FLIGHT_PER_WORKER;

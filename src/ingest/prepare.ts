@@ -22,6 +22,8 @@ export interface PrepareContext {
   scoreKey: string | null;
   /** `--input-format NAME`, or null */
   forced: Adapter | null;
+  /** `--run-per-file`: read by a line worker, which writes the attempts' rows itself (packed.ts); prepareUnit leaves run ids as they are */
+  runPerFile?: boolean;
 }
 
 /**
@@ -90,6 +92,11 @@ export function prepareUnit(raw: Unit, ctx: PrepareContext): PreparedUnit {
     adapter: adapter.name,
     plan,
   };
+}
+
+/** The run of an attempt under `--run-per-file` (DESIGN section 4): the source's name, or `NAME#RUN_ID` when the record names a run. */
+export function runOfFile(source: string, runId: string | null): string {
+  return runId === null ? source : `${source}#${runId}`;
 }
 
 /** The Plan of an adapted unit whose text is `text`. */

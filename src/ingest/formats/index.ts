@@ -135,8 +135,9 @@ export class SourceFormats<U> {
   /**
    * forRecord with the record's Detection already made (detectRecord: pure, so it
    * may run in a worker thread, issue 20): the source's state moves on as forRecord's.
+   * `u` null: a unit whose format was detected (a line worker's packed unit), never held back.
    */
-  take(d: Detection, u: U): { format: FormatAdapter; release: U[] } | null {
+  take(d: Detection, u: U | null): { format: FormatAdapter; release: U[] } | null {
     if (this.gaveUp) return null;
     const format = recordFormatNamed(d.format);
     if (format && this.forced && this.forcedSeen < UNRECOGNISED_LIMIT) {
@@ -155,6 +156,7 @@ export class SourceFormats<U> {
     if (this.recognised) return { format: canonicalFormat, release: [] };
     this.unrecognised++;
     this.unknownKeys ??= d.keys;
+    if (u === null) throw new Error("a unit of no detected format cannot be taken without itself");
     if (this.held.length < UNRECOGNISED_LIMIT) this.held.push(u);
     else this.gaveUp = true;
     return null;
