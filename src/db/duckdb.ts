@@ -14,13 +14,12 @@
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import type * as DuckDB from "@duckdb/node-api";
 import type * as Bindings from "@duckdb/node-bindings";
+import { DUCKDB_BUNDLE } from "../paths.js";
 
 const require = createRequire(import.meta.url);
-const BUNDLED = fileURLToPath(new URL("../vendor/duckdb-node-api.cjs", import.meta.url));
-const api = require(existsSync(BUNDLED) ? BUNDLED : "@duckdb/node-api") as typeof DuckDB;
+const api = require(existsSync(DUCKDB_BUNDLE) ? DUCKDB_BUNDLE : "@duckdb/node-api") as typeof DuckDB;
 
 export const { DuckDBInstance, DuckDBDataChunk, DuckDBTypeId, JSDuckDBValueConverter, createDuckDBValueConverter } = api;
 export type DuckDBInstance = DuckDB.DuckDBInstance;

@@ -17,11 +17,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DenomError } from "../errors.js";
+import { QUERIES_DIR } from "../paths.js";
 
-/** The folder shipped beside dist/: <package>/queries. */
-export const QUERIES_DIR = fileURLToPath(new URL("../../queries/", import.meta.url));
+/** The folder shipped beside dist/: <package>/queries (src/paths.ts). */
+export { QUERIES_DIR };
 
 /** The layer folders, in the order a session creates them; any other folder is a harness's, created with the marts. */
 export const LAYERS = ["reference", "staging", "intermediate", "marts"] as const;

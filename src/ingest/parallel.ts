@@ -17,6 +17,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { DataError } from "../errors.js";
+import { LINE_WORKER } from "../paths.js";
 import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "./lines.js";
 import { peekBytes } from "./peek.js";
 import type { LongBytes, TableColumns } from "./columns.js";
@@ -115,7 +116,7 @@ export function configureLineWorkers(env: Readonly<Record<string, string | undef
   return { ...settings };
 }
 
-const WORKER_FILE = new URL("./line-worker.js", import.meta.url);
+const WORKER_FILE = LINE_WORKER;
 /** The worker's compiled file sits beside this one in dist/; under vitest (TypeScript sources) it does not, and lines are read here. */
 const HAVE_WORKER_FILE = existsSync(fileURLToPath(WORKER_FILE));
 
