@@ -7,19 +7,32 @@ create or replace view id_lookalikes as
 with
 
 ids as (
+    -- the two fields' ids apart: no id of one is a duplicate of the other's
     select distinct 'task_id' as field, task_id as id from stg_attempts where is_kept
-    union
+    union all
     select distinct 'run_id', run_id from stg_attempts where is_kept and run_id is not null
+),
+
+folded_ids as (
+    select field, id, lower(trim(id)) as folded from ids
+),
+
+families as (
+    -- the folded forms that more than one id shares (few, or none): only these get a list
+    select field, folded
+    from folded_ids
+    group by field, folded
+    having count(*) > 1
 ),
 
 final as (
     select
         field,
-        lower(trim(id)) as folded,
+        folded,
         list(id order by id) as variants
-    from ids
-    group by field, lower(trim(id))
-    having count(*) > 1
+    from folded_ids
+    semi join families using (field, folded)
+    group by field, folded
 )
 
 select * from final;

@@ -8,11 +8,11 @@ kept as (
 ),
 
 retried as (
-    -- an attempt was retried when a later attempt of the same trial exists
+    -- an attempt was retried when a later attempt of the same trial exists: when it is
+    -- not its trial's final attempt (the highest number; a trial's numbers are distinct)
     select k.status
     from kept as k
-    join trials as t using (run_key, task_id, trial)
-    where k.attempt < t.final_attempt
+    anti join trials as t on t.final_attempt_id = k.attempt_id
 ),
 
 final as (

@@ -8,21 +8,27 @@
 create or replace view source_duplicates as
 with
 
-copies as (
+copies as not materialized (
     select run_key, task_id, trial, attempt, source_id, line_hash, is_kept from stg_attempts
+),
+
+dropped as materialized (
+    -- the dropped copies (few, or none) first: only their keys' kept copies are looked up
+    select run_key, task_id, trial, attempt, source_id, line_hash from copies where not is_kept
 ),
 
 kept as (
     select run_key, task_id, trial, attempt, source_id as kept_source_id, line_hash as kept_hash
     from copies
+    semi join dropped using (run_key, task_id, trial, attempt)
     where is_kept
 ),
 
 pairs as (
     select k.kept_source_id, c.source_id as dropped_source_id, count(*) as duplicates
-    from copies as c
+    from dropped as c
     join kept as k using (run_key, task_id, trial, attempt)
-    where not c.is_kept and c.source_id <> k.kept_source_id and c.line_hash <> k.kept_hash
+    where c.source_id <> k.kept_source_id and c.line_hash <> k.kept_hash
     group by all
 ),
 
