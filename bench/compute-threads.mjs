@@ -20,6 +20,8 @@ const { openSession, Session } = await import(join(dist, "db", "session.js"));
 const { queryCatalog, QUERIES_DIR } = await import(join(dist, "db", "queries.js"));
 const { ingest } = await import(join(dist, "ingest", "ingest.js"));
 const { readReport } = await import(join(dist, "commands", "report.js"));
+const { configureLineWorkers } = await import(join(dist, "ingest", "parallel.js"));
+configureLineWorkers(process.env); // DENOM_LINE_WORKERS and the rest, as the CLI reads them
 const { CHART_SELECTS } = await import(join(dist, "commands", "report-charts.js"));
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
@@ -39,7 +41,7 @@ const cpu = () => {
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const t = performance.now();
 const first = await openSession({ temporary: true, definitions: defs, load: (db) => ingest(db, [file], { stdin: process.stdin, onReject: () => {} }) });
-console.log(`ingest ${((performance.now() - t) / 1000).toFixed(1)} s`);
+console.log(`ingest ${((performance.now() - t) / 1000).toFixed(1)} s, CPU ${cpu().toFixed(1)} s, RSS ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MiB`);
 let peak = 0;
 setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), perRelation ? 20 : 200).unref();
 const catalog = queryCatalog(QUERIES_DIR);
