@@ -17,7 +17,8 @@ import { fileURLToPath } from "node:url";
 
 const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist");
 const { openSession, Session } = await import(join(dist, "db", "session.js"));
-const { queryCatalog, QUERIES_DIR } = await import(join(dist, "db", "queries.js"));
+const { queryCatalog } = await import(join(dist, "db", "queries.js"));
+const { QUERIES_DIR } = await import(join(dist, "paths.js"));
 const { ingest } = await import(join(dist, "ingest", "ingest.js"));
 const { readReport } = await import(join(dist, "commands", "report.js"));
 const { configureLineWorkers } = await import(join(dist, "ingest", "parallel.js"));

@@ -164,14 +164,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null, charts: out.format === "html" };
       const { prefetchReport, runReport } = await import("./commands/report.js");
       // the renderer loads while DuckDB computes (the main thread waits for it then)
-      const renderer =
-        out.format === "json"
-          ? import("./render/report-json.js").then((m) => (d: ReportData) => m.renderReportJson(d))
-          : out.format === "md"
-            ? import("./render/report-markdown.js").then((m) => (d: ReportData) => m.renderReportMarkdown(terminalSafe(d)))
-            : out.format === "html"
-              ? import("./render/report-html.js").then((m) => (d: ReportData) => m.renderReportHtml(d))
-              : import("./render/report-text.js").then((m) => (d: ReportData) => m.renderReportText(terminalSafe(d), { color: out.color }));
+      const renderer = reportRenderer(out.format, out.color);
       renderer.catch(() => {}); // awaited below, unless the report fails first
       const data = await withProgress(io, out.notices, options, () => inSession({ ...options, prefetch: prefetchReport }, (session) => runReport(session, options)));
       out.emit((await renderer)(data));
@@ -629,6 +622,23 @@ interface Output {
   emit(text: string): void;
 }
 
+/** `denom report`'s renderer for an output format (json, md, html, else text), its module imported on demand. */
+async function reportRenderer(format: string | null, color: boolean): Promise<(data: ReportData) => string> {
+  if (format === "json") {
+    const { renderReportJson } = await import("./render/report-json.js");
+    return (d) => renderReportJson(d);
+  }
+  if (format === "md") {
+    const { renderReportMarkdown } = await import("./render/report-markdown.js");
+    return (d) => renderReportMarkdown(terminalSafe(d));
+  }
+  if (format === "html") {
+    const { renderReportHtml } = await import("./render/report-html.js");
+    return (d) => renderReportHtml(d);
+  }
+  const { renderReportText } = await import("./render/report-text.js");
+  return (d) => renderReportText(terminalSafe(d), { color });
+}
 /**
  * Reads the output flags. `--format NAME`: an output format of the command, or
  * (commands that read inputs) an input format's name, taken as --input-format

@@ -20,8 +20,6 @@ import { join } from "node:path";
 import { DenomError } from "../errors.js";
 import { QUERIES_DIR } from "../paths.js";
 
-/** The folder shipped beside dist/: <package>/queries (src/paths.ts). */
-export { QUERIES_DIR };
 
 /** The layer folders, in the order a session creates them; any other folder is a harness's, created with the marts. */
 export const LAYERS = ["reference", "staging", "intermediate", "marts"] as const;

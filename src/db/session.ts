@@ -28,7 +28,7 @@ import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
 import { keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
-import { queryCatalog, QUERIES_DIR, type Catalog, type NamedSelect, type Relation } from "./queries.js";
+import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
 import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
@@ -430,7 +430,7 @@ function relationSql(relation: Relation, scope: "TEMP " | ""): string {
  * left open on a throw.
  */
 export async function openSession<T>(options: SessionOptions<T>): Promise<Session<T>> {
-  const catalog = queryCatalog(QUERIES_DIR);
+  const catalog = queryCatalog();
   // 1. schema (a kept file's is checked, and what it lacks added)
   const db = options.read
     ? await openStoredForReading(options.read, options.writable)

@@ -168,10 +168,14 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
           if (options.runPerFile) a.run_id = runOfFile(name.text, a.run_id);
           loader.attempt(a, { sourceId: id, line: p.line, location: p.location, format: adapter, lineHash: plan.lineHash as string, nonFinite: p.nonFinite });
         }
+        countRecord(plan.attempts.length, p.nonFinite);
+      };
+      // a record loaded: by load, or as rows a line worker wrote (gathered)
+      const countRecord = (attempts: number, nonFinite: number) => {
         counts.records++;
         recordsRead++;
-        counts.attempts += plan.attempts.length;
-        counts.nonFinite += p.nonFinite;
+        counts.attempts += attempts;
+        counts.nonFinite += nonFinite;
       };
       const apply = (p: PreparedUnit) => {
         if (p.duplicateKeys) {
@@ -201,15 +205,8 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
         if (!chosen) return null;
         for (const held of chosen.release) load(held, "canonical");
         formats.count(chosen.format.name);
-        let first = 0;
-        for (let i = 0; i < attempts; i++) {
-          const id = loader.takeAttemptId();
-          if (i === 0) first = id;
-        }
-        counts.records++;
-        recordsRead++;
-        counts.attempts += attempts;
-        counts.nonFinite += nonFinite;
+        const first = loader.takeAttemptIds(attempts);
+        countRecord(attempts, nonFinite);
         return first;
       };
       const appendGathered = (table: GatheredTable, rows: TableColumns, long: LongBytes) => loader.appendGathered(id, table, rows, long);

@@ -147,14 +147,16 @@ export class Loader {
     this.batches.events.row(eventRow(this.eventRow, attemptId, e));
   }
 
-  /** Hands out the next attempt id, for an attempt whose row a line worker gathered (appendGathered). */
-  takeAttemptId(): number {
-    return this.nextAttemptId++;
+  /** Hands out the next `count` attempt ids, for attempts whose rows a line worker gathered (appendGathered); returns the first. */
+  takeAttemptIds(count: number): number {
+    const first = this.nextAttemptId;
+    this.nextAttemptId += count;
+    return first;
   }
 
   /**
    * Appends attempts or events rows gathered in a line worker (packed.ts), their
-   * attempt ids already written (takeAttemptId), attempts of source `sourceId`
+   * attempt ids already written (takeAttemptIds), attempts of source `sourceId`
    * (written here, the worker knows no id), after every row gathered here
    * so far: the table's rows stay in the order they were applied.
    */

@@ -121,9 +121,8 @@ export function configureLineWorkers(env: Readonly<Record<string, string | undef
   return { ...settings };
 }
 
-const WORKER_FILE = LINE_WORKER;
 /** The worker's compiled file sits beside this one in dist/; under vitest (TypeScript sources) it does not, and lines are read here. */
-const HAVE_WORKER_FILE = existsSync(fileURLToPath(WORKER_FILE));
+const HAVE_LINE_WORKER = existsSync(fileURLToPath(LINE_WORKER));
 
 /**
  * Reads a JSONL source through the workers when it is at least `minBytes` long
@@ -137,7 +136,7 @@ export async function readJsonlInWorkers(
   maxLineBytes: number | undefined,
   inThread: (chunks: AsyncIterable<Buffer>) => Promise<ReadSummary>,
 ): Promise<ReadSummary> {
-  if (!context || !sink.prepared || !sink.gathered || settings.workers === 0 || !HAVE_WORKER_FILE) return inThread(chunks);
+  if (!context || !sink.prepared || !sink.gathered || settings.workers === 0 || !HAVE_LINE_WORKER) return inThread(chunks);
   const head = await peekBytes(chunks, settings.minBytes);
   if (head.ended && head.bytes.length < settings.minBytes) return inThread(head.rest);
   // what crosses to a worker: plain data, the forced adapter by its name
@@ -308,7 +307,7 @@ class LinePool {
 
   private constructor(n: number) {
     for (let i = 0; i < n; i++) {
-      const w = new Worker(WORKER_FILE);
+      const w = new Worker(LINE_WORKER);
       w.on("message", (r: BlockResult) => this.settle(r.id, (p) => p.resolve(r)));
       w.on("error", (e) => this.fail(e));
       w.on("exit", (code) => this.fail(new Error(`a line worker stopped (exit code ${code})`)));
