@@ -46,8 +46,8 @@ describe("a session's relations", () => {
         const session = await openRuns({ inputs: [SEED], ...definitions, stdin: Readable.from([]), oneConnection });
         try {
           reports.push(await readReport(session, definitions));
-          // trial_outcomes is materialized, attempts_classified a view (`Not materialized`)
-          for (const name of ["trial_outcomes", "attempts_classified"])
+          // trials is materialized, attempts_classified a view (`Not materialized`)
+          for (const name of ["trials", "attempts_classified"])
             expect(await placed(session, name), name).toEqual(oneConnection ? { main: 0, temp: 1 } : { main: 1, temp: 0 });
         } finally {
           session.close();

@@ -7,11 +7,33 @@ create or replace view trials as
 with
 
 attempts as not materialized (
-    -- read through by each use below (its columns only), not copied whole: a copy of every
-    -- column, what DuckDB makes of a CTE read three times, cost more than the three joins
-    -- to attempt_faults; arg_min/arg_max of the attempt instead of the two joins back held
-    -- 250 MiB more at the peak (1 GB of JSONL)
+    -- read through by each use below (its columns only), not copied whole
     select * from attempts_classified
+),
+
+-- Most trials hold one attempt, which is then its first and its final: those are read off the
+-- attempt itself, and only the attempts of the others are grouped by the trial and joined back
+-- to their first and final attempt. A trial's key is told apart by a 64-bit hash first: equal
+-- keys hash equal, so an attempt whose hash no other attempt shares is the one attempt of its
+-- trial (a collision of two keys only sends both trials the exact way). On 1 GB of JSONL
+-- (815,440 trials, 676,755 of one attempt) this took a third off the relation's CPU.
+trial_hashes as (
+    -- an attempt with a key part or attempt number NULL (none is loaded) goes the exact way too
+    select
+        hash(run_key, task_id, trial) as trial_hash,
+        count(*) = 1 and bool_and(task_id is not null and trial is not null and attempt is not null) as is_single
+    from attempts
+    group by trial_hash
+),
+
+single as (
+    select * from attempts
+    where hash(run_key, task_id, trial) in (select trial_hash from trial_hashes where is_single)
+),
+
+several as materialized (
+    select * from attempts
+    where hash(run_key, task_id, trial) in (select trial_hash from trial_hashes where not is_single)
 ),
 
 per_trial as (
@@ -35,11 +57,51 @@ per_trial as (
         max(ended_at) as trial_ended_at,
         epoch(max(ended_at)) - epoch(min(started_at)) as trial_wall_s,
         min(submitted_at) as first_submitted_at
-    from attempts
+    from several
     group by run_key, task_id, trial
 ),
 
 final as (
+    -- a trial of one attempt: each aggregate of per_trial over that one attempt
+    select
+        nullif(run_key, '') as run_id,
+        run_key,
+        task_id,
+        trial,
+        1::bigint as attempts,
+        attempt as first_attempt,
+        attempt as final_attempt,
+        attempt as attempts_made,
+        fault = 'environment' as any_environment,
+        status = 'timeout' as any_timeout,
+        status = 'timeout' and not coalesce(is_late_pass, false) as any_unverified_timeout,
+        fault = 'task' as any_invalid,
+        fault = 'unknown' as any_unrecognized,
+        started_at as trial_started_at,
+        ended_at as trial_ended_at,
+        epoch(ended_at) - epoch(started_at) as trial_wall_s,
+        submitted_at as first_submitted_at,
+        attempt_id as first_attempt_id,
+        status as first_status,
+        status_detail as first_status_detail,
+        fault as first_fault,
+        timeout_cause as first_timeout_cause,
+        is_late_pass as first_is_late_pass,
+        raw_status as first_raw_status,
+        attempt_id as final_attempt_id,
+        status as final_status,
+        status_detail as final_status_detail,
+        fault as final_fault,
+        timeout_cause as final_timeout_cause,
+        is_late_pass as final_is_late_pass,
+        raw_status as final_raw_status,
+        agent,
+        model,
+        category,
+        difficulty,
+        invocation
+    from single
+    union all
     select
         nullif(p.run_key, '') as run_id,
         p.*,
@@ -63,9 +125,9 @@ final as (
         coalesce(l.difficulty, f.difficulty) as difficulty,
         coalesce(l.invocation, f.invocation) as invocation
     from per_trial as p
-    join attempts as f
+    join several as f
         on f.run_key = p.run_key and f.task_id = p.task_id and f.trial = p.trial and f.attempt = p.first_attempt
-    join attempts as l
+    join several as l
         on l.run_key = p.run_key and l.task_id = p.task_id and l.trial = p.trial and l.attempt = p.final_attempt
 )
 

@@ -1,5 +1,5 @@
 -- scoped_attempts: kept attempts once per scope of their trial.
--- Reads: attempts_classified, scoped_trial_outcomes, format_traits.
+-- Reads: attempts_classified, trials, scoped_trial_outcomes, format_traits.
 -- Not materialized: every kept attempt once per scope: read through by attempt_figures and call_outcomes, not copied.
 --
 -- Attempts per trial count the attempts a trial made by number (its final attempt number,
@@ -12,27 +12,53 @@
 create or replace view scoped_attempts as
 with
 
-attempts as (
+attempts as not materialized (
     select * from attempts_classified
 ),
 
-trial_scope_keys as (
-    select scope_id, run_key, task_id, trial, attempts_made
-    from scoped_trial_outcomes
-    where basis = 'final' and attempts > 0
+final_attempts as (
+    select final_attempt_id from trials
 ),
 
-final as (
+overall as (
+    -- scope 0 holds every trial (scoped_trial_outcomes), so every kept attempt once, with no
+    -- join by the trial: its attempt number is below the number of attempts its trial made
+    -- exactly when it is not the trial's final attempt (attempt numbers of a trial's kept
+    -- attempts differ); an attempt with a key part NULL (none is loaded) has no trial
     select
-        t.scope_id,
+        0::bigint as scope_id,
         a.*,
         -- an earlier attempt of a per-task summary record (format_traits.is_summary_record:
         -- formats/task-summary.ts): the record's spend, tokens and calls are on its final
         -- attempt, so none is missing here
+        coalesce(f.is_summary_record, false) and a.attempt_id not in (select final_attempt_id from final_attempts)
+            as is_summary_earlier_attempt
+    from attempts as a
+    left join format_traits as f on f.format = a.format
+    where a.task_id is not null and a.trial is not null
+),
+
+group_keys as (
+    -- the groups of --by (none without it)
+    select scope_id, run_key, task_id, trial, attempts_made
+    from scoped_trial_outcomes
+    where is_group and basis = 'final' and attempts > 0
+),
+
+grouped as (
+    select
+        t.scope_id,
+        a.*,
         coalesce(f.is_summary_record, false) and a.attempt < t.attempts_made as is_summary_earlier_attempt
     from attempts as a
-    join trial_scope_keys as t using (run_key, task_id, trial)
+    join group_keys as t using (run_key, task_id, trial)
     left join format_traits as f on f.format = a.format
+),
+
+final as (
+    select * from overall
+    union all
+    select * from grouped
 )
 
 select * from final;

@@ -6,19 +6,25 @@
 create or replace view id_lookalikes as
 with
 
-ids as (
+ids as not materialized (
     -- the two fields' ids apart: no id of one is a duplicate of the other's
-    select distinct 'task_id' as field, task_id as id from stg_attempts where is_kept
+    select 'task_id' as field, task_id as id, lower(trim(task_id)) as folded from stg_attempts where is_kept
     union all
-    select distinct 'run_id', run_id from stg_attempts where is_kept and run_id is not null
+    select 'run_id', run_id, lower(trim(run_id)) from stg_attempts where is_kept and run_id is not null
+),
+
+changed as (
+    -- two different ids folding alike cannot both be their own folded form, so every family
+    -- holds an id that is not (few, or none): only the forms of those are looked at
+    select distinct field, folded from ids where id <> folded
 ),
 
 folded_ids as (
-    select field, id, lower(trim(id)) as folded from ids
+    select distinct field, id, folded from ids semi join changed using (field, folded)
 ),
 
 families as (
-    -- the folded forms that more than one id shares (few, or none): only these get a list
+    -- the folded forms that more than one id shares: only these get a list
     select field, folded
     from folded_ids
     group by field, folded

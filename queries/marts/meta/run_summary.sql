@@ -8,16 +8,23 @@ kept as (
     select task_id, run_key, started_at, ended_at from attempts_classified
 ),
 
-intervals as (
-    -- at one instant, ends come before starts: touching attempts do not overlap
-    select started_at as moment, 1 as delta from kept where started_at is not null and ended_at is not null
-    union all
-    select ended_at as moment, -1 as delta from kept where started_at is not null and ended_at is not null
+moments as (
+    -- the change of attempts in flight at each instant; the most in flight is reached at the
+    -- end of some instant (the running count only falls inside one, ends before starts, and
+    -- ends at 0), so the instants are summed first and the running count taken over them:
+    -- fewer rows to order than one per start and end
+    select moment, sum(delta) as delta
+    from (
+        select started_at as moment, 1 as delta from kept where started_at is not null and ended_at is not null
+        union all
+        select ended_at as moment, -1 as delta from kept where started_at is not null and ended_at is not null
+    )
+    group by moment
 ),
 
 running as (
-    select sum(delta) over (order by moment, delta rows between unbounded preceding and current row) as in_flight
-    from intervals
+    select sum(delta) over (order by moment rows between unbounded preceding and current row) as in_flight
+    from moments
 ),
 
 final as (
