@@ -171,7 +171,11 @@ export class TableColumns {
     if (v === null || v === undefined) {
       col.valid[r >> 3] &= ~bit;
       // a null string's slot holds an empty inlined string, never a stale one's pointer
-      if (col.layout === Layout.Str) col.u32.fill(0, 4 * r, 4 * r + 4);
+      // (four stores: TypedArray fill is a builtin call, about a tenth of a worker's row writing)
+      if (col.layout === Layout.Str) {
+        const u32 = col.u32;
+        u32[4 * r] = u32[4 * r + 1] = u32[4 * r + 2] = u32[4 * r + 3] = 0;
+      }
       return;
     }
     col.valid[r >> 3] |= bit;
