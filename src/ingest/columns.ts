@@ -342,22 +342,62 @@ export interface AttemptOrigin {
   nonFinite: number;
 }
 
-/** Writes the attempts row of `a` (id `id`, from `origin`) into `values`, in TABLES.attempts order. */
+/**
+ * Writes the attempts row of `a` (id `id`, from `origin`) into `values`, in
+ * TABLES.attempts order. Each field is read by its own name, written out
+ * (checked against ATTEMPT_VALUE_FIELDS below): read by a name that changes
+ * from one field to the next, each was a megamorphic load (issue 20).
+ */
 export function attemptRow(values: Value[], id: number, origin: AttemptOrigin, a: CanonicalAttempt): Value[] {
-  let i = 0;
-  values[i++] = id;
-  values[i++] = origin.sourceId;
-  values[i++] = origin.line;
-  values[i++] = origin.location;
-  values[i++] = origin.format;
-  values[i++] = origin.lineHash;
-  for (const f of ATTEMPT_VALUE_FIELDS) values[i++] = a[f] as Value;
-  values[i++] = a.events.length;
-  values[i++] = a.naive_timestamps;
-  values[i++] = origin.nonFinite;
-  values[i++] = a.extra;
-  for (const f of LATE_ATTEMPT_FIELDS) values[i++] = a[f] as Value;
+  values[0] = id;
+  values[1] = origin.sourceId;
+  values[2] = origin.line;
+  values[3] = origin.location;
+  values[4] = origin.format;
+  values[5] = origin.lineHash;
+  values[6] = a.run_id;
+  values[7] = a.task_id;
+  values[8] = a.trial;
+  values[9] = a.attempt;
+  values[10] = a.status;
+  values[11] = a.status_detail;
+  values[12] = a.fault;
+  values[13] = a.submitted_at;
+  values[14] = a.started_at;
+  values[15] = a.ended_at;
+  values[16] = a.timeout_limit_s;
+  values[17] = a.last_event;
+  values[18] = a.last_event_ts;
+  values[19] = a.repeated_tool_calls;
+  values[20] = a.llm_tokens;
+  values[21] = a.tool_call_count;
+  values[22] = a.cost_usd;
+  values[23] = a.score;
+  values[24] = a.resolved;
+  values[25] = a.constraint_ok;
+  values[26] = a.grader_error;
+  values[27] = a.error_message;
+  values[28] = a.agent;
+  values[29] = a.model;
+  values[30] = a.category;
+  values[31] = a.difficulty;
+  values[32] = a.events.length;
+  values[33] = a.naive_timestamps;
+  values[34] = origin.nonFinite;
+  values[35] = a.extra;
+  values[36] = a.waiting_s;
+  values[37] = a.invocation;
   return values;
+}
+
+{
+  // attemptRow reads the fields in ATTEMPT_VALUE_FIELDS order, then the counts and extra, then LATE_ATTEMPT_FIELDS
+  const probe = Object.fromEntries([...ATTEMPT_VALUE_FIELDS, ...LATE_ATTEMPT_FIELDS, "naive_timestamps", "extra"].map((f) => [f, f])) as unknown as CanonicalAttempt;
+  probe.events = [];
+  const row = attemptRow(TABLES.attempts.map(() => null), 0, { sourceId: 0, line: 0, location: null, format: "", lineHash: "", nonFinite: 0 }, probe);
+  const expected = [0, 0, 0, null, "", "", ...ATTEMPT_VALUE_FIELDS, 0, "naive_timestamps", 0, "extra", ...LATE_ATTEMPT_FIELDS];
+  if (row.length !== TABLES.attempts.length || row.length !== expected.length || expected.some((v, i) => row[i] !== v))
+    throw new DenomError("src/ingest/columns.ts: attemptRow does not follow the attempts columns");
 }
 
 /** Writes the events row of `e` (of attempt `attemptId`) into `values`, in TABLES.events order. */
