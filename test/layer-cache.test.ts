@@ -7,6 +7,7 @@
  * samples/seed-100.jsonl (one run, no run_id): final/total 82/100,
  * first/attributable 70/90.
  */
+import { spawnSync } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -41,13 +42,48 @@ async function edit(path: string, ...sql: string[]): Promise<void> {
   }
 }
 
-async function layerKey(path: string) {
+/** The rows of `sql` run on the file, opened read-only. */
+async function rowsOf(path: string, sql: string) {
   const db = await Database.open({ path, readOnly: true });
   try {
-    return await db.all("SELECT definitions, sources, computed_at::VARCHAR AS computed_at FROM layer_key");
+    return await db.all(sql);
   } finally {
     db.close();
   }
+}
+
+/** The tables of the file whose name starts with `layer_`, sorted. */
+async function layerTables(path: string): Promise<string[]> {
+  const rows = await rowsOf(path, "SELECT table_name FROM duckdb_tables() WHERE starts_with(table_name, 'layer_') ORDER BY table_name");
+  return rows.map((r) => String(r.table_name));
+}
+
+/**
+ * `denom ingest ...args` in a child of the built CLI (dist/) that kills itself
+ * (SIGKILL: no rollback, no cleanup, as a kill -9 or a power cut) the moment it
+ * is about to store layer `stopAt`: every layer before it is committed, the
+ * statement for it never runs. Returns the signal that ended the child.
+ */
+function ingestKilledAt(stopAt: string, args: string[]): NodeJS.Signals | null {
+  const script = `
+    const [{ Database }, { main }] = await Promise.all([import(${JSON.stringify(join(ROOT, "dist", "db", "database.js"))}), import(${JSON.stringify(join(ROOT, "dist", "cli.js"))})]);
+    const run = Database.prototype.run;
+    Database.prototype.run = function (sql, params) {
+      if (sql.startsWith(${JSON.stringify(`CREATE OR REPLACE TABLE layer_${stopAt} `)})) {
+        process.kill(process.pid, "SIGKILL");
+        return new Promise(() => {});
+      }
+      return run.call(this, sql, params);
+    };
+    process.exitCode = await main(${JSON.stringify(["ingest", ...args])}, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+  `;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+  expect(r.status, r.stderr).toBeNull();
+  return r.signal;
+}
+
+async function layerKey(path: string) {
+  return rowsOf(path, "SELECT definitions, sources, computed_at::VARCHAR AS computed_at FROM layer_key");
 }
 
 /** seed-100 copied into a folder of its own and ingested once into a file every test starts from (beforeAll) */
@@ -166,6 +202,54 @@ describe("stored layers of ingest --db", () => {
     expect(cell(stored, "final/total")).toMatchObject({ successes: 85, count: 104 });
     expect(cell(stored, "first/attributable")).toMatchObject({ successes: 73, count: 94 });
     expect(stored).toEqual(await inputReport([seed, more]));
+  });
+
+  // The writing session commits the layers a few at a time (Session.createViews): the key is
+  // dropped before the first and written with the last, so an ingest killed in between
+  // leaves layers that no reader takes, however the file's key stood before.
+  it("killed while storing them: no key is left beside the layers, report --db computes, the next ingest stores them", async () => {
+    const { seed, db } = seeded();
+    // the key matches (same sources, same queries) but one layer is missing: the ingest of
+    // nothing new stores them all again; figure_intervals says 0 successes if ever read
+    await edit(db, "UPDATE layer_figure_intervals SET successes = 0, value = 0 WHERE figure = 'rate'", "DROP TABLE layer_trials");
+    expect(ingestKilledAt("rate_grid", [seed, "--db", db])).toBe("SIGKILL");
+    // a key left beside these layers would have matched, and final/total read 0/100
+    const stored = await reportJson(["--db", db]);
+    expect(cell(stored, "final/total")).toMatchObject({ successes: 82, count: 100 });
+    expect(cell(stored, "first/attributable")).toMatchObject({ successes: 70, count: 90 });
+    expect(stored).toEqual(await inputReport([seed]));
+    // killed midway: layer_trials stored again (and committed), layer_figure_intervals (after
+    // rate_grid) as it was, with 0 successes in each of its 8 rate cells; no key
+    const layers = await layerTables(db);
+    expect(layers).toContain("layer_trials");
+    expect(layers).not.toContain("layer_key");
+    expect(await rowsOf(db, "SELECT count(*) AS cells, max(successes) AS most FROM layer_figure_intervals WHERE figure = 'rate'")).toEqual([{ cells: 8, most: 0 }]);
+
+    // the next ingest, though it adds nothing, stores every layer and the key again
+    const again = await denom(["ingest", seed, "--db", db, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ added: [] });
+    expect(await layerKey(db)).toHaveLength(1);
+    expect(await layerTables(db)).toEqual([...keptRelations(queryCatalog()).map((l) => `layer_${l}`), "layer_key"].sort());
+    expect(await reportJson(["--db", db])).toEqual(await inputReport([seed]));
+  });
+
+  it("killed while storing them for a new source: the source stays added, report --db gives the figures of both inputs", async () => {
+    const { dir, seed, db } = seeded({ "more.jsonl": MORE });
+    const more = join(dir, "more.jsonl");
+    expect(ingestKilledAt("figure_intervals", [more, "--db", db])).toBe("SIGKILL");
+    expect(await layerTables(db)).not.toContain("layer_key");
+    const stored = await reportJson(["--db", db]);
+    // 82/100 + 3/4 of the same run; first/attributable 70/90 + 3/4
+    expect(cell(stored, "final/total")).toMatchObject({ successes: 85, count: 104 });
+    expect(cell(stored, "first/attributable")).toMatchObject({ successes: 73, count: 94 });
+    expect(stored).toEqual(await inputReport([seed, more]));
+    // more.jsonl is in the file: ingesting it again adds nothing, and stores the layers
+    const again = await denom(["ingest", more, "--db", db, "--json"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json()).toMatchObject({ added: [] });
+    expect(await layerKey(db)).toHaveLength(1);
+    expect(await reportJson(["--db", db])).toEqual(stored);
   });
 
   it("a file ingested before the layers existed gets them on the next ingest, even one that adds nothing", async () => {

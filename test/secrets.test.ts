@@ -67,6 +67,53 @@ describe("the secrets corpus", () => {
   });
 });
 
+describe("the cheap test on raw lines (maySecret), at the edges of its hints", () => {
+  // each expected value worked out by hand from the hints in src/ingest/secrets.ts
+  it.each([
+    // `sk-` inside a word (task-) is no hint; the rest names nothing either
+    ['{"task_id":"task-001","status":"success"}', false],
+    // a keyed name in any case of its letters
+    ['{"note":"PASSWORD reset"}', true],
+    ['{"note":"PassWd"}', true],
+    ['{"Client_SECRET":1}', true],
+    ['{"x":"AuthoriZation"}', true],
+    // a name of `token` or `key` counts only before a quote, `=` or `:`, blanks (\s: tabs, no-break and line separators too) between
+    ['{"TOKEN" : 1}', true],
+    ['{"x":"tokens are counted"}', false],
+    ['{"x":"the token\u00a0= 1"}', true],
+    ['{"x":"token\t\t: 1"}', true],
+    ['{"x":"token\u2028= 1"}', true],
+    // a zero-width space is no blank (\s): no hint
+    ['{"x":"token\u200b= 1"}', false],
+    // `key` before a quote (the JSON key's own closing quote counts), or `key_id` / `keyid`
+    ['{"monkey":1}', true],
+    ['{"x":"KeY_Id"}', true],
+    ['{"x":"apikeyid"}', true],
+    ['{"x":"key__id"}', false],
+    ['{"x":"ke y: 1"}', false],
+    // only ASCII letters match another case: the Kelvin sign is no K, the long s no s
+    ['{"x":"\u212aey: 1"}', false],
+    ['{"x":"\u017fecret"}', false],
+    // the literal prefixes are case-sensitive
+    ['{"x":"WHSEC_abc"}', false],
+    ['{"x":"whsec_abc"}', true],
+    ['{"x":"rk_TEST_1"}', false],
+    ['{"x":"rk_test_1"}', true],
+    // a prefix that needs a word boundary: after a space, after an escape (\n, \u00e9), not after a letter
+    ['{"msg":"xsk-abc"}', false],
+    ['{"msg":"x sk-abc"}', true],
+    ['{"msg":"x\\nsk-abc"}', true],
+    ['{"msg":"caf\\u00e9sk-abc"}', true],
+    ['{"msg":"cafxhf_abc"}', false],
+    ['{"msg":"(ghp_abc"}', true],
+    ['{"msg":"aghp_abc"}', false],
+    ['{"msg":"axoxb-1"}', false],
+    ['{"msg":"-xoxb-1"}', true],
+  ] as const)("%s -> %s", (line, expected) => {
+    expect(maySecret(line)).toBe(expected);
+  });
+});
+
 describe("no secret survives in any place a string sits, nor in the --db file", () => {
   // names on disk hold no `/` and no newline; the longest stay under the 255-byte limit
   const nameable = SECRET_FORMS.map((f, i) => [i, f] as const).filter(([, f]) => !/[/\n]/.test(formText(f)) && formText(f).length < 200);

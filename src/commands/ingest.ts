@@ -55,8 +55,9 @@ export interface IngestData {
  * recomputes the stored layers when the sources or denom's queries changed
  * since they were stored (storeLayers; an ingest that adds nothing leaves them).
  * Throws DataError when an input or FILE cannot be read; nothing is added then.
- * An error while storing the layers comes after the sources were committed:
- * they stay added, and the old layers' key no longer matches, so readers compute.
+ * An error while storing the layers (or a kill) comes after the sources were
+ * committed: they stay added, and the layers' key was dropped before the first
+ * layer was stored, so readers compute (Session.createViews).
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind

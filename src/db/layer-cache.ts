@@ -111,9 +111,19 @@ export async function keptKeyMatches(db: Database, catalog: Catalog): Promise<bo
 }
 
 /**
- * In a writing session, inside its transaction, after every layer is stored:
- * writes the key they were computed under (the file holds either the old
- * layers and key or the new ones).
+ * In a writing session, before the first layer is stored: drops the key, in a
+ * commit of its own (autocommit), so that the layers stored after it, committed
+ * a few at a time (Session.createViews), never stand beside a key that still
+ * matches. Until storeKey is committed, no reader takes any layer of the file.
+ */
+export async function dropKey(db: Database): Promise<void> {
+  await db.run(`DROP TABLE IF EXISTS ${LAYER_KEY_TABLE}`);
+}
+
+/**
+ * In a writing session, in the transaction of the last layers it stores (the
+ * others committed before): writes the key they were computed under (the file
+ * holds the new layers and their key, or layers without a key: dropKey).
  */
 export async function storeKey(db: Database, catalog: Catalog): Promise<void> {
   await db.run(`DROP TABLE IF EXISTS ${LAYER_KEY_TABLE}`);

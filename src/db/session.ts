@@ -27,7 +27,7 @@
 import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
-import { keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
+import { dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
@@ -231,7 +231,11 @@ export class Session<T = unknown> {
     return row;
   }
 
-  /** Steps 4 to 6 for every relation, each as a view of its name in the main schema (SessionOptions.views). */
+  /**
+   * Steps 4 to 6 for every relation, each as a view of its name in the main schema
+   * (SessionOptions.views). A writing session (`write`) whose file's layers are not
+   * current stores each kept layer; returns whether it did.
+   */
   async createViews(write: boolean): Promise<boolean> {
     const storing = write ? !(await keptKeyMatches(this.db, this.catalog)) : false;
     if (write && !storing) {
@@ -239,20 +243,31 @@ export class Session<T = unknown> {
       this.kept = new Set(keptRelations(this.catalog));
       this.keptFrom = "main";
     }
-    await this.inTransaction(async () => {
-      for (const relation of this.catalog.relations) {
-        await createRelation(this.db, relation.sql, relation);
-        if (this.kept.has(relation.name)) await this.readKept(relation);
-        else if (storing && relation.kept) {
-          await this.db.run(`CREATE OR REPLACE TABLE ${layerTable(relation.name)} AS SELECT * FROM main.${relation.name}`);
-          await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM main.${layerTable(relation.name)}`);
-        } else if (relation.materialized && !write) {
-          await this.db.run(`CREATE OR REPLACE TEMP TABLE ${relation.name} AS SELECT * FROM main.${relation.name}`);
-        }
-        this.created.add(relation.name);
+    const create = async (relation: Relation) => {
+      await createRelation(this.db, relation.sql, relation);
+      if (this.kept.has(relation.name)) await this.readKept(relation);
+      else if (storing && relation.kept) {
+        await this.db.run(`CREATE OR REPLACE TABLE ${layerTable(relation.name)} AS SELECT * FROM main.${relation.name}`);
+        await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM main.${layerTable(relation.name)}`);
+      } else if (relation.materialized && !write) {
+        await this.db.run(`CREATE OR REPLACE TEMP TABLE ${relation.name} AS SELECT * FROM main.${relation.name}`);
       }
-      if (storing) await storeKey(this.db, this.catalog);
-    });
+      this.created.add(relation.name);
+    };
+    // Storing, the layers commit a few at a time (storingBatches), as need() commits each
+    // relation under a memory limit: in one transaction every layer stayed in DuckDB's
+    // transaction-local storage until the end (2.17 GB of JSONL: peak RSS 1,064-1,076 ->
+    // 954-969 MiB; docs/benchmarks.md, issue-20j). So the old key goes first, in a commit
+    // of its own, and the new one with the last layers: a file whose ingest stopped in
+    // between (Ctrl-C, a kill, a full disk) holds layers without a key, which no reader
+    // takes (usableLayers) and the next ingest stores again.
+    const batches = storing ? storingBatches(this.catalog.relations) : [this.catalog.relations];
+    if (storing) await dropKey(this.db);
+    for (const [i, batch] of batches.entries())
+      await this.inTransaction(async () => {
+        for (const relation of batch) await create(relation);
+        if (storing && i === batches.length - 1) await storeKey(this.db, this.catalog);
+      });
     // one transaction for the drops: one commit instead of one per kept layer
     if (write)
       await this.inTransaction(async () => {
@@ -409,6 +424,22 @@ export class Session<T = unknown> {
       throw e;
     }
   }
+}
+
+/**
+ * The transactions a writing session that stores its layers creates `relations`
+ * in (catalog order): one ending at each staging or intermediate layer it keeps
+ * (the big tables: layer_stg_attempts alone is the attempts again), and the
+ * rest (the marts, a block or two each) in the last, which also writes the key.
+ * One per relation cost a small ingest about 0.1 s more (seed-100: 86 commits).
+ */
+function storingBatches(relations: readonly Relation[]): Relation[][] {
+  const batches: Relation[][] = [[]];
+  for (const relation of relations) {
+    batches[batches.length - 1].push(relation);
+    if (relation.kept && relation.materialized) batches.push([]);
+  }
+  return batches;
 }
 
 const VIEW_HEAD = /^create or replace view (\w+) as/m;

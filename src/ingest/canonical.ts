@@ -121,24 +121,59 @@ for (const spec of ATTEMPT_FIELDS) {
 
 class FieldError extends Error {}
 
-/**
- * Every field of an attempt null, its keys in the order of ATTEMPT_FIELDS and
- * then naive_timestamps and extra: copied by emptyAttempt, so that
- * normalizeAttempt sets the fields of one object shape instead of adding them
- * one by one (issue 20: adding 30 keys to an empty object cost more than reading them).
- */
-const EMPTY_ATTEMPT: Readonly<Record<string, unknown>> = Object.fromEntries([
-  ...ATTEMPT_FIELDS.map((f) => [f.field, null] as const),
-  ["naive_timestamps", 0],
-  ["extra", null],
-]);
-
-function emptyAttempt(): Record<string, unknown> {
-  return { ...EMPTY_ATTEMPT };
+/** Largest value of each whole-number kind: `int` is an INTEGER column, `bigint` a BIGINT one (exact in a JS number); undefined for the others. */
+function maxWhole(kind: FieldKind): number | undefined {
+  return kind === "int" ? 2_147_483_647 : kind === "bigint" ? Number.MAX_SAFE_INTEGER : undefined;
 }
 
-/** Largest value of each whole-number kind: `int` is an INTEGER column, `bigint` a BIGINT one (exact in a JS number). */
-const MAX_WHOLE: Readonly<Record<string, number>> = { int: 2_147_483_647, bigint: Number.MAX_SAFE_INTEGER };
+/**
+ * ATTEMPT_FIELDS with every property present, so that all of them have one
+ * object shape: normalizeAttempt reads `kind`, `field`, `required`... of each in
+ * turn at the same places, which with eight shapes were megamorphic loads
+ * (issue 20: about a tenth of a line worker's time went to such loads).
+ */
+const FIELD_SPECS: readonly FieldSpec[] = ATTEMPT_FIELDS.map(uniformSpec);
+
+function uniformSpec(f: FieldSpec): FieldSpec {
+  return { field: f.field, aliases: f.aliases, kind: f.kind, required: f.required, min: f.min, exclusiveMin: f.exclusiveMin, doc: f.doc, late: f.late };
+}
+
+/** `retry` n is attempt n + 1. */
+const RETRY_SPEC = uniformSpec({ field: "retry", kind: "int", min: 0, doc: "" });
+
+const fieldIndex = (field: string) => ATTEMPT_FIELDS.findIndex((f) => f.field === field);
+const TRIAL = fieldIndex("trial");
+const ATTEMPT = fieldIndex("attempt");
+const STARTED_AT = fieldIndex("started_at");
+const ENDED_AT = fieldIndex("ended_at");
+
+/**
+ * The attempt whose fields are `v`, in ATTEMPT_FIELDS order, then
+ * naive_timestamps and extra: written out as one object literal, so that the
+ * fields are stored without a lookup by name (issue 20: setting them by name in
+ * a loop was a megamorphic store for each). Checked against ATTEMPT_FIELDS below.
+ */
+function attemptOf(v: readonly unknown[], naive: number, extra: string | null): CanonicalAttempt {
+  return {
+    run_id: v[0], task_id: v[1], trial: v[2], attempt: v[3], status: v[4], status_detail: v[5], fault: v[6], submitted_at: v[7], started_at: v[8],
+    ended_at: v[9], timeout_limit_s: v[10], waiting_s: v[11], last_event: v[12], last_event_ts: v[13], repeated_tool_calls: v[14], llm_tokens: v[15],
+    tool_call_count: v[16], cost_usd: v[17], score: v[18], resolved: v[19], constraint_ok: v[20], grader_error: v[21], error_message: v[22],
+    agent: v[23], model: v[24], category: v[25], difficulty: v[26], invocation: v[27], events: v[28],
+    naive_timestamps: naive, extra,
+  } as CanonicalAttempt;
+}
+
+{
+  // attemptOf puts each value under its own field's name, in the order of ATTEMPT_FIELDS
+  const names = ATTEMPT_FIELDS.map((f) => f.field);
+  const probe = attemptOf(names, 0, null) as unknown as Record<string, unknown>;
+  const keys = Object.keys(probe);
+  if (keys.length !== names.length + 2 || names.some((n, i) => keys[i] !== n || probe[n] !== n) || keys[names.length] !== "naive_timestamps" || keys[names.length + 1] !== "extra")
+    throw new Error("canonical.ts: attemptOf does not follow ATTEMPT_FIELDS");
+}
+
+/** The values of the attempt being normalized, in ATTEMPT_FIELDS order (one array, reused: normalizeAttempt is never reentered). */
+const values: unknown[] = ATTEMPT_FIELDS.map(() => null);
 
 /**
  * Checks and types one record already keyed by canonical names (or their aliases).
@@ -149,43 +184,42 @@ const MAX_WHOLE: Readonly<Record<string, number>> = { int: 2_147_483_647, bigint
  */
 export function normalizeAttempt(record: Record<string, unknown>): NormalizeResult {
   try {
-    const out = emptyAttempt();
     let naive = 0;
-    for (const spec of ATTEMPT_FIELDS) {
+    for (let i = 0; i < FIELD_SPECS.length; i++) {
+      const spec = FIELD_SPECS[i];
       const picked = pick(record, spec);
       // an integer beyond 2^53 keeps its text as an id; anywhere else it is its number
       const raw = spec.kind === "id" ? picked : plainNumber(picked);
       if (spec.kind === "events") {
         const events = readEvents(raw);
-        out.events = events.events;
+        values[i] = events.events;
         naive += events.naive;
         continue;
       }
       if (raw === undefined || raw === null) {
         if (spec.required) throw new FieldError(`${spec.field}: missing`);
-        out[spec.field] = null;
+        values[i] = null;
         continue;
       }
       if (spec.kind === "timestamp") {
         const t = parseTimestamp(raw);
         if ("error" in t) throw new FieldError(`${spec.field}: ${t.error}`);
         if (t.naive) naive++;
-        out[spec.field] = t.micros;
+        values[i] = t.micros;
         continue;
       }
-      out[spec.field] = readScalar(spec, raw);
+      values[i] = readScalar(spec, raw);
     }
-    if (out.attempt === null && record.retry !== undefined && record.retry !== null) {
-      out.attempt = readScalar({ field: "retry", kind: "int", min: 0, doc: "" }, record.retry) as number + 1;
+    if (values[ATTEMPT] === null && record.retry !== undefined && record.retry !== null) {
+      values[ATTEMPT] = (readScalar(RETRY_SPEC, record.retry) as number) + 1;
     }
-    out.trial ??= 0;
-    out.attempt ??= 1;
-    const { started_at: start, ended_at: end } = out as { started_at: number | null; ended_at: number | null };
+    values[TRIAL] ??= 0;
+    values[ATTEMPT] ??= 1;
+    const start = values[STARTED_AT] as number | null;
+    const end = values[ENDED_AT] as number | null;
     if (start !== null && end !== null && end < start)
       throw new FieldError(`ended_at is before started_at (${(start - end) / 1e6} s earlier)`);
-    out.naive_timestamps = naive;
-    out.extra = extraFields(record);
-    return { attempt: out as unknown as CanonicalAttempt };
+    return { attempt: attemptOf(values, naive, extraFields(record)) };
   } catch (e) {
     if (e instanceof FieldError) return { error: e.message };
     // JSON.parse reads any depth, but turning a value of 100,000 nested arrays back into
@@ -263,7 +297,7 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
       const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
       if (typeof n !== "number" || !Number.isFinite(n))
         throw new FieldError(`${spec.field}: expected a number, got ${JSON.stringify(raw)}`);
-      const max = MAX_WHOLE[spec.kind];
+      const max = maxWhole(spec.kind);
       if (max !== undefined && !Number.isInteger(n))
         throw new FieldError(`${spec.field}: expected a whole number, got ${n}`);
       if (max !== undefined && n > max)

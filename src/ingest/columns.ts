@@ -171,7 +171,11 @@ export class TableColumns {
     if (v === null || v === undefined) {
       col.valid[r >> 3] &= ~bit;
       // a null string's slot holds an empty inlined string, never a stale one's pointer
-      if (col.layout === Layout.Str) col.u32.fill(0, 4 * r, 4 * r + 4);
+      // (four stores: TypedArray fill is a builtin call, about a tenth of a worker's row writing)
+      if (col.layout === Layout.Str) {
+        const u32 = col.u32;
+        u32[4 * r] = u32[4 * r + 1] = u32[4 * r + 2] = u32[4 * r + 3] = 0;
+      }
       return;
     }
     col.valid[r >> 3] |= bit;
@@ -227,6 +231,35 @@ export function longBytes(long: LongStrings): LongBytes {
   let end = 0;
   for (let k = 0; k < ends.length; k++) ends[k] = end += ascii ? long.strings[k].length : Buffer.byteLength(long.strings[k], "utf8");
   return { columns: new Int32Array(long.columns), rows: new Int32Array(long.rows), ends, bytes: bytes.buffer as ArrayBuffer };
+}
+
+/**
+ * Writes the `duckdb_string_t` of every string of `long` into its slot of
+ * `columns`: its length, and its bytes inlined when 12 or fewer, else its first
+ * 4 bytes and the address of its bytes, `base` (the address of a copy of
+ * `long.bytes` that DuckDB holds: loader.ts) plus its start. `base` is a
+ * 64-bit address as its two 32-bit halves.
+ */
+export function setLongSlots(columns: TableColumns, long: LongBytes, baseLo: number, baseHi: number): void {
+  const bytes = new Uint8Array(long.bytes);
+  const { columns: cs, rows, ends } = long;
+  for (let k = 0, start = 0; k < cs.length; start = ends[k++]) {
+    const col = columns.columns[cs[k]];
+    const r = rows[k];
+    const n = ends[k] - start;
+    const data = col.data;
+    const at = r * 16 + 4;
+    col.u32[4 * r] = n;
+    if (n <= INLINE_MAX) {
+      for (let i = 0; i < INLINE_MAX; i++) data[at + i] = i < n ? bytes[start + i] : 0;
+      continue;
+    }
+    for (let i = 0; i < 4; i++) data[at + i] = bytes[start + i];
+    const lo = baseLo + start;
+    const carry = lo >= TWO_32 ? 1 : 0;
+    col.u32[4 * r + 2] = lo - carry * TWO_32;
+    col.u32[4 * r + 3] = baseHi + carry;
+  }
 }
 
 /** Writes the whole number `n` (exact: at most 2^53 in magnitude) as a little-endian 64-bit integer at row `r`. */
@@ -309,22 +342,62 @@ export interface AttemptOrigin {
   nonFinite: number;
 }
 
-/** Writes the attempts row of `a` (id `id`, from `origin`) into `values`, in TABLES.attempts order. */
+/**
+ * Writes the attempts row of `a` (id `id`, from `origin`) into `values`, in
+ * TABLES.attempts order. Each field is read by its own name, written out
+ * (checked against ATTEMPT_VALUE_FIELDS below): read by a name that changes
+ * from one field to the next, each was a megamorphic load (issue 20).
+ */
 export function attemptRow(values: Value[], id: number, origin: AttemptOrigin, a: CanonicalAttempt): Value[] {
-  let i = 0;
-  values[i++] = id;
-  values[i++] = origin.sourceId;
-  values[i++] = origin.line;
-  values[i++] = origin.location;
-  values[i++] = origin.format;
-  values[i++] = origin.lineHash;
-  for (const f of ATTEMPT_VALUE_FIELDS) values[i++] = a[f] as Value;
-  values[i++] = a.events.length;
-  values[i++] = a.naive_timestamps;
-  values[i++] = origin.nonFinite;
-  values[i++] = a.extra;
-  for (const f of LATE_ATTEMPT_FIELDS) values[i++] = a[f] as Value;
+  values[0] = id;
+  values[1] = origin.sourceId;
+  values[2] = origin.line;
+  values[3] = origin.location;
+  values[4] = origin.format;
+  values[5] = origin.lineHash;
+  values[6] = a.run_id;
+  values[7] = a.task_id;
+  values[8] = a.trial;
+  values[9] = a.attempt;
+  values[10] = a.status;
+  values[11] = a.status_detail;
+  values[12] = a.fault;
+  values[13] = a.submitted_at;
+  values[14] = a.started_at;
+  values[15] = a.ended_at;
+  values[16] = a.timeout_limit_s;
+  values[17] = a.last_event;
+  values[18] = a.last_event_ts;
+  values[19] = a.repeated_tool_calls;
+  values[20] = a.llm_tokens;
+  values[21] = a.tool_call_count;
+  values[22] = a.cost_usd;
+  values[23] = a.score;
+  values[24] = a.resolved;
+  values[25] = a.constraint_ok;
+  values[26] = a.grader_error;
+  values[27] = a.error_message;
+  values[28] = a.agent;
+  values[29] = a.model;
+  values[30] = a.category;
+  values[31] = a.difficulty;
+  values[32] = a.events.length;
+  values[33] = a.naive_timestamps;
+  values[34] = origin.nonFinite;
+  values[35] = a.extra;
+  values[36] = a.waiting_s;
+  values[37] = a.invocation;
   return values;
+}
+
+{
+  // attemptRow reads the fields in ATTEMPT_VALUE_FIELDS order, then the counts and extra, then LATE_ATTEMPT_FIELDS
+  const probe = Object.fromEntries([...ATTEMPT_VALUE_FIELDS, ...LATE_ATTEMPT_FIELDS, "naive_timestamps", "extra"].map((f) => [f, f])) as unknown as CanonicalAttempt;
+  probe.events = [];
+  const row = attemptRow(TABLES.attempts.map(() => null), 0, { sourceId: 0, line: 0, location: null, format: "", lineHash: "", nonFinite: 0 }, probe);
+  const expected = [0, 0, 0, null, "", "", ...ATTEMPT_VALUE_FIELDS, 0, "naive_timestamps", 0, "extra", ...LATE_ATTEMPT_FIELDS];
+  if (row.length !== TABLES.attempts.length || row.length !== expected.length || expected.some((v, i) => row[i] !== v))
+    throw new DenomError("src/ingest/columns.ts: attemptRow does not follow the attempts columns");
 }
 
 /** Writes the events row of `e` (of attempt `attemptId`) into `values`, in TABLES.events order. */

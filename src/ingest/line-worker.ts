@@ -31,7 +31,8 @@ export function processBlock(block: Block): { result: BlockResult; transfer: Arr
       start = end;
       continue;
     }
-    const r = lineOutcome({ no: block.firstLine + i, text: decodeLine(bytes.subarray(start, end)), bytes: end - start });
+    const body = bytes.subarray(start, end);
+    const r = lineOutcome({ no: block.firstLine + i, text: decodeLine(body), bytes: end - start });
     start = end;
     if (r.kind === "blank") kinds[i] = LineKind.Blank;
     else if (r.kind === "reject") {
@@ -40,7 +41,7 @@ export function processBlock(block: Block): { result: BlockResult; transfer: Arr
     } else {
       let p: PreparedUnit;
       try {
-        p = prepareUnit(r.unit, context);
+        p = prepareUnit(r.unit, context, body);
       } catch (e) {
         thrown = { name: (e as Error)?.name ?? "Error", message: String((e as Error)?.message ?? e) };
         lines = i;

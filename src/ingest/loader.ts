@@ -9,7 +9,7 @@ import { bindings as duckdb } from "../db/duckdb.js";
 import type { Database } from "../db/session.js";
 import { createTables, DuckDBDataChunk, TABLES, type Column } from "../db/session.js";
 import type { CanonicalAttempt, CanonicalEvent } from "./canonical.js";
-import { attemptRow, BYTES, eventRow, TableColumns, type AttemptOrigin, type LongBytes, type Value } from "./columns.js";
+import { attemptRow, BYTES, eventRow, setLongSlots, TableColumns, type AttemptOrigin, type LongBytes, type Value } from "./columns.js";
 import type { OwedTrials, RunLog, RunMetadata } from "./formats/types.js";
 
 /**
@@ -59,16 +59,19 @@ class ChunkBatch {
     chunk.rowCount = n;
     const buffer = columns.buffer;
     const vectors = this.vectors;
+    for (let c = 0; c < columns.columns.length; c++) vectors[c] = duckdb.data_chunk_get_vector(chunk.chunk, c);
+    // a worker's long strings: DuckDB copies all their bytes in one call, and their slots point into that copy
+    const pooled = bytes !== undefined && bytes.bytes.byteLength > 12 && bytes.bytes.byteLength <= POOL_MAX;
+    if (pooled) this.pointInto(columns, bytes);
     for (let c = 0; c < columns.columns.length; c++) {
       const col = columns.columns[c];
-      const vector = (vectors[c] = duckdb.data_chunk_get_vector(chunk.chunk, c));
-      duckdb.copy_data_to_vector(vector, 0, buffer, col.dataOffset, n * BYTES[col.layout]);
+      duckdb.copy_data_to_vector(vectors[c], 0, buffer, col.dataOffset, n * BYTES[col.layout]);
     }
-    if (bytes) {
+    if (bytes && !pooled) {
       const { columns: cs, rows, ends } = bytes;
       for (let k = 0, start = 0; k < cs.length; start = ends[k++])
         duckdb.vector_assign_string_element_len(vectors[cs[k]], rows[k], new Uint8Array(bytes.bytes, start, ends[k] - start));
-    } else {
+    } else if (!bytes) {
       const { columns: cs, rows, strings } = columns.long;
       for (let k = 0; k < cs.length; k++) duckdb.vector_assign_string_element(vectors[cs[k]], rows[k], strings[k]);
     }
@@ -79,9 +82,30 @@ class ChunkBatch {
     this.appender.appendDataChunk(chunk);
   }
 
+  /**
+   * Hands DuckDB the bytes of every long string of `bytes` as one string (into
+   * the vector of the first one's column, which owns the copy until the chunk is
+   * reset, after the append has copied the rows out), reads back where DuckDB put
+   * them, and writes each string's slot in `columns` pointing into that copy
+   * (columns.ts setLongSlots). The slot DuckDB wrote is written over by the
+   * columns' copy that follows, with the first string's own.
+   */
+  private pointInto(columns: TableColumns, bytes: LongBytes): void {
+    const vector = this.vectors[bytes.columns[0]];
+    const row = bytes.rows[0];
+    duckdb.vector_assign_string_element_len(vector, row, new Uint8Array(bytes.bytes));
+    const slot = duckdb.vector_get_data(vector, (row + 1) * 16);
+    const view = new DataView(slot.buffer, slot.byteOffset + row * 16, 16);
+    // duckdb_string_t of more than 12 bytes: length, 4 bytes of prefix, then the 64-bit address
+    setLongSlots(columns, bytes, view.getUint32(8, true), view.getUint32(12, true));
+  }
+
   /** The chunk's vectors, fetched once a chunk (reused) */
   private readonly vectors: Vector[] = [];
 }
+
+/** The most bytes of long strings a worker's chunk hands DuckDB as one string (duckdb_string_t's length is 32 bits); past it, one at a time. */
+const POOL_MAX = 1 << 30;
 
 /** A row of the sources table. */
 export interface SourceRow {

@@ -61,9 +61,11 @@ export interface PreparedUnit {
  * Prepares one unit read from a source (reader.ts). A record none recognises
  * is planned with the canonical adapter: that is how it is read once the
  * source is recognised, or when it is released from being held back.
+ * `lineBytes`, when given, are the UTF-8 bytes `raw.text` was decoded from (a
+ * line worker's), hashed instead of encoding the text again when nothing was masked.
  * Throws only what an adapter throws.
  */
-export function prepareUnit(raw: Unit, ctx: PrepareContext): PreparedUnit {
+export function prepareUnit(raw: Unit, ctx: PrepareContext, lineBytes?: Uint8Array): PreparedUnit {
   const { unit: u, masked } = maskUnit(raw);
   const context = { source: ctx.source, header: u.header ?? null, scoreKey: ctx.scoreKey };
   let detection: Detection | null = null;
@@ -80,7 +82,7 @@ export function prepareUnit(raw: Unit, ctx: PrepareContext): PreparedUnit {
     adapter = format;
     adapted = format.adapt(u.value, context);
   }
-  const plan = planOf(adapted, u.text);
+  const plan = planOf(adapted, lineBytes !== undefined && u.text === raw.text ? lineBytes : u.text);
   return {
     line: u.line,
     location: u.location,
@@ -99,8 +101,8 @@ export function runOfFile(source: string, runId: string | null): string {
   return runId === null ? source : `${source}#${runId}`;
 }
 
-/** The Plan of an adapted unit whose text is `text`. */
-function planOf(adapted: Adapted, text: string): Plan {
+/** The Plan of an adapted unit whose text is `text` (or its UTF-8 bytes). */
+function planOf(adapted: Adapted, text: string | Uint8Array): Plan {
   if ("error" in adapted) return { kind: "error", error: adapted.error };
   if ("metadata" in adapted) return { kind: "metadata", metadata: adapted.metadata };
   let dictTrials = 0;

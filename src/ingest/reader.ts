@@ -97,6 +97,8 @@ export interface DocumentOptions {
 
 const SNIFF_BYTES = 1 << 20;
 const SNIFF_LINES = 5;
+/** A JSON document is decoded and tokenized in pieces of at most this many bytes: small blocks decode faster than 64 KiB ones (PERF-NOTES). */
+const DECODE_CHUNK = 32 * 1024;
 const EXCERPT = 80;
 
 /** The start of a rejected text, as stored with the reject: at most 80 characters, `…` when cut. */
@@ -272,12 +274,13 @@ async function readDocument(
   for await (const chunk of chunks) {
     physicalLines += countNewlines(chunk);
     if (chunk.length) lastByte = chunk[chunk.length - 1];
-    if (broken) continue; // count the lines, parse no further
-    try {
-      feed(filter.push(decode(chunk)));
-    } catch (e) {
-      broken = true;
-      breakAt(e);
+    for (let at = 0; at < chunk.length && !broken; at += DECODE_CHUNK) {
+      try {
+        feed(filter.push(decode(chunk.subarray(at, at + DECODE_CHUNK))));
+      } catch (e) {
+        broken = true; // count the lines, parse no further
+        breakAt(e);
+      }
     }
   }
   if (!broken) {

@@ -262,7 +262,7 @@ const SCHEME = /^(?:Basic|Bearer|Token|Digest)[ \t]+/i;
 
 /**
  * The cheap test run on every line before any masking: regexes of plain
- * literals, which V8 scans fast, that every kind above needs. Three small ones
+ * literals, which V8 scans fast, that every kind above needs. Two small ones
  * rather than one big one: past about twenty alternatives V8's scan slows down
  * several times over (bench/secrets.mjs). The prefixes that need a word boundary
  * (`sk-`, `hf_`, `ghp_`, `xoxb-`...) are checked for one by hand
@@ -272,9 +272,15 @@ const SCHEME = /^(?:Basic|Bearer|Token|Digest)[ \t]+/i;
  * checks every form of its corpus against them).
  */
 const TOKEN_HINT = /-----BEGIN|earer|EARER|eyJ|A(?:KIA|SIA|BIA|CCA|3T|Iza)|github_pat_|:\/\/|\\u00[2-7]|sk-|hf_|gh[pousr]_|xox[abprs]-/g;
-const MORE_HINT = /xapp-|_(?:live|test|prod|v1)_|whsec_|sig=|npm_|glpat-|GOCSPX-|ya29\.|SG\.|FwoGZXIvYXdz|IQoJb3JpZ2lu/;
-/** The names of keyed secrets, any case: `password`, `secret`, `Authorization`, `..._token=`, `...key:`, `private_key_id` */
-const KEY_HINT = /passw|secret|authoriz|token\s*["'=:]|key\s*["'=:]|key_?id/i;
+/**
+ * The other literal prefixes, then the names of keyed secrets in any case
+ * (`password`, `secret`, `Authorization`, `..._token=`, `...key:`,
+ * `private_key_id`), their letters as classes (`[Pp]`: what the `i` flag
+ * matches, ASCII only) so that one scan does both: it was two, the second
+ * with the `i` flag (issue 20: a fifth less time on a generated log's lines).
+ */
+const MORE_HINT =
+  /xapp-|_(?:live|test|prod|v1)_|whsec_|sig=|npm_|glpat-|GOCSPX-|ya29\.|SG\.|FwoGZXIvYXdz|IQoJb3JpZ2lu|[Pp][Aa][Ss][Ss][Ww]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz]|[Tt][Oo][Kk][Ee][Nn]\s*["'=:]|[Kk][Ee][Yy](?:\s*["'=:]|_?[Ii][Dd])/;
 
 /** True when `text` may hold a secret (a cheap scan; maskSecrets decides). */
 export function maySecret(text: string): boolean {
@@ -285,7 +291,7 @@ export function maySecret(text: string): boolean {
     const bounded = found === "sk-" || found === "hf_" || (found.length === 4 && found[0] === "g") || found[0] === "x";
     if (!bounded || boundaryBefore(text, m.index)) return true;
   }
-  return MORE_HINT.test(text) || KEY_HINT.test(text);
+  return MORE_HINT.test(text);
 }
 
 /**
