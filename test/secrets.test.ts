@@ -109,8 +109,22 @@ describe("the cheap test on raw lines (maySecret), at the edges of its hints", (
     ['{"msg":"aghp_abc"}', false],
     ['{"msg":"axoxb-1"}', false],
     ['{"msg":"-xoxb-1"}', true],
+    // a hint that starts inside a bounded one whose boundary failed: `sk-` of `task-`, then `-----BEGIN` from its dash
+    ['{"msg":"task-----BEGIN RSA PRIVATE KEY-----\\nMIIB"}', true],
+    ['{"msg":"axoxb-----BEGIN EC PRIVATE KEY-----"}', true],
   ] as const)("%s -> %s", (line, expected) => {
     expect(maySecret(line)).toBe(expected);
+  });
+
+  it("masks a private key written right after a word that ends in a bounded hint (task-----BEGIN)", async () => {
+    const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----";
+    const dir = tempDir({ "run.jsonl": JSON.stringify({ task_id: "t1", status: "failure", error_message: `task${pem}` }) + "\n" });
+    const out = join(dir, "attempts.json");
+    const r = await denom(["export", join(dir, "run.jsonl"), "--out", out, "--what", "attempts"]);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(readFileSync(out, "utf8")) as { error_message: string }[];
+    // the whole block, from its BEGIN line to its END line, is one private_key mask after the word `task`
+    expect(rows.map((x) => x.error_message)).toEqual([`task${maskOf("private_key", pem)}`]);
   });
 });
 

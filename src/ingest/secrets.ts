@@ -290,6 +290,9 @@ export function maySecret(text: string): boolean {
     const found = m[0];
     const bounded = found === "sk-" || found === "hf_" || (found.length === 4 && found[0] === "g") || found[0] === "x";
     if (!bounded || boundaryBefore(text, m.index)) return true;
+    // a hint may start inside the one that failed its boundary: `task-----BEGIN` holds
+    // `sk-` and, from its dash, `-----BEGIN`; the scan resumes one character on, not past it
+    TOKEN_HINT.lastIndex = m.index + 1;
   }
   return MORE_HINT.test(text);
 }
