@@ -7,8 +7,17 @@ create or replace view trials as
 with
 
 attempts as not materialized (
-    -- read through by each use below (its columns only), not copied whole
-    select * from attempts_classified
+    -- read through by each use below (its columns only), not copied whole; with what each
+    -- attempt hit, defined here once: a trial hit it when any of its attempts did
+    select
+        *,
+        fault = 'environment' as hit_environment,
+        status = 'timeout' as hit_timeout,
+        -- timeouts that did not pass verification anyway (denom audit, late passes counted)
+        status = 'timeout' and not coalesce(is_late_pass, false) as hit_unverified_timeout,
+        fault = 'task' as hit_invalid,
+        fault = 'unknown' as hit_unrecognized
+    from attempts_classified
 ),
 
 -- Most trials hold one attempt, which is then its first and its final: those are read off the
@@ -46,12 +55,11 @@ per_trial as (
         max(attempt) as final_attempt,
         -- a per-task summary record loads attempts 1 and n only: the number says how many ran
         max(attempt) as attempts_made,
-        bool_or(fault = 'environment') as any_environment,
-        bool_or(status = 'timeout') as any_timeout,
-        -- timeouts that did not pass verification anyway (denom audit, late passes counted)
-        bool_or(status = 'timeout' and not coalesce(is_late_pass, false)) as any_unverified_timeout,
-        bool_or(fault = 'task') as any_invalid,
-        bool_or(fault = 'unknown') as any_unrecognized,
+        bool_or(hit_environment) as any_environment,
+        bool_or(hit_timeout) as any_timeout,
+        bool_or(hit_unverified_timeout) as any_unverified_timeout,
+        bool_or(hit_invalid) as any_invalid,
+        bool_or(hit_unrecognized) as any_unrecognized,
         -- trial wall time runs from the first start (queue time is not in it)
         min(started_at) as trial_started_at,
         max(ended_at) as trial_ended_at,
@@ -72,11 +80,11 @@ final as (
         attempt as first_attempt,
         attempt as final_attempt,
         attempt as attempts_made,
-        fault = 'environment' as any_environment,
-        status = 'timeout' as any_timeout,
-        status = 'timeout' and not coalesce(is_late_pass, false) as any_unverified_timeout,
-        fault = 'task' as any_invalid,
-        fault = 'unknown' as any_unrecognized,
+        hit_environment as any_environment,
+        hit_timeout as any_timeout,
+        hit_unverified_timeout as any_unverified_timeout,
+        hit_invalid as any_invalid,
+        hit_unrecognized as any_unrecognized,
         started_at as trial_started_at,
         ended_at as trial_ended_at,
         epoch(ended_at) - epoch(started_at) as trial_wall_s,

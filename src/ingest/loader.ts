@@ -60,20 +60,23 @@ class ChunkBatch {
     const buffer = columns.buffer;
     const vectors = this.vectors;
     for (let c = 0; c < columns.columns.length; c++) vectors[c] = duckdb.data_chunk_get_vector(chunk.chunk, c);
-    // a worker's long strings: DuckDB copies all their bytes in one call, and their slots point into that copy
+    // a worker's long strings: DuckDB copies all their bytes in one call, and their slots point
+    // into that copy, written before the slots are copied; 12 bytes or fewer in all would be
+    // inlined, with no address to read back
     const pooled = bytes !== undefined && bytes.bytes.byteLength > 12 && bytes.bytes.byteLength <= POOL_MAX;
     if (pooled) this.pointInto(columns, bytes);
     for (let c = 0; c < columns.columns.length; c++) {
       const col = columns.columns[c];
       duckdb.copy_data_to_vector(vectors[c], 0, buffer, col.dataOffset, n * BYTES[col.layout]);
     }
-    if (bytes && !pooled) {
+    // otherwise DuckDB writes each long string's slot, after the copy
+    if (bytes === undefined) {
+      const { columns: cs, rows, strings } = columns.long;
+      for (let k = 0; k < cs.length; k++) duckdb.vector_assign_string_element(vectors[cs[k]], rows[k], strings[k]);
+    } else if (!pooled) {
       const { columns: cs, rows, ends } = bytes;
       for (let k = 0, start = 0; k < cs.length; start = ends[k++])
         duckdb.vector_assign_string_element_len(vectors[cs[k]], rows[k], new Uint8Array(bytes.bytes, start, ends[k] - start));
-    } else if (!bytes) {
-      const { columns: cs, rows, strings } = columns.long;
-      for (let k = 0; k < cs.length; k++) duckdb.vector_assign_string_element(vectors[cs[k]], rows[k], strings[k]);
     }
     for (let c = 0; c < columns.columns.length; c++) {
       duckdb.vector_ensure_validity_writable(vectors[c]);
