@@ -289,28 +289,33 @@ describe("differing duplicates from two sources, lookalike ids, pooling: never q
 });
 
 describe("--run-per-file", () => {
-  it("makes each file its own run, so two agents without run_id keep their own figures", async () => {
-    // agent A: 82 of 100 tasks pass; agent B: none, ended a day later (its copy would win as a duplicate)
+  it("makes each file its own run; two agents without run_id are two runs anyway", async () => {
+    // agent A: 82 of 100 tasks pass; agent B: none, ended a day later (one run, its copy would win as a duplicate)
     const a = Array.from({ length: 100 }, (_, i) => rec(`t${i}`, i < 82 ? "success" : "failure", { agent: "A", ended_at: "2025-01-01T00:01:00Z" }));
     const b = Array.from({ length: 100 }, (_, i) => rec(`t${i}`, "failure", { agent: "B", ended_at: "2025-01-02T00:01:00Z" }));
     const dir = tempDir({ "a.jsonl": lines(...a), "b.jsonl": lines(...b) });
-    const run = await denom(["report", "--json", dir]);
-    expect(run.stderr).toContain(`${join(dir, "b.jsonl")} and ${join(dir, "a.jsonl")} hold 100 differing copies of the same (run, task, trial, attempt)`);
-    expect(run.stderr).toContain("--run-per-file makes each file its own run");
-    const pooled = run.json();
-    // one default run: every task twice, B's later copy kept: 0/100, 100 differing duplicates dropped
-    expect(pooled.rates[0]).toMatchObject({ basis: "first", denominator: "total", successes: 0, count: 100 });
-    expect(pooled.accounting.duplicates_differing).toBe(100);
-    const split = await denom(["report", "--json", "--run-per-file", "--by", "run_id", dir]);
+    const finalTotal = (g: { rates: { basis: string; denominator: string; successes: number; count: number }[] }) => {
+      const c = g.rates.find((r) => r.basis === "final" && r.denominator === "total");
+      return [c?.successes, c?.count];
+    };
+    // a run is run_id + agent + model: A's and B's default runs never merge, so nothing is dropped
+    const run = (await denom(["report", "--json", dir])).json();
+    expect(run.accounting.duplicates).toBe(0);
+    expect(run.meta.runs).toBe(2);
+    expect(finalTotal(run)).toEqual([82, 200]);
+    // the same agent in both files, no run_id: one run, B's later copies kept, said on stderr
+    const same = tempDir({ "a.jsonl": lines(...a), "b.jsonl": lines(...b.map((l) => l.replace('"agent":"B"', '"agent":"A"'))) });
+    const merged = await denom(["report", "--json", same]);
+    expect(merged.stderr).toContain(`${join(same, "b.jsonl")} and ${join(same, "a.jsonl")} hold 100 differing copies of the same (run, task, trial, attempt)`);
+    expect(merged.stderr).toContain("--run-per-file makes each file its own run");
+    expect(merged.json().accounting.duplicates_differing).toBe(100);
+    expect(finalTotal(merged.json())).toEqual([0, 100]);
+    const split = await denom(["report", "--json", "--run-per-file", "--by", "run_id", same]);
     const out = split.json();
     // two runs of 100 trials: 82 + 0 successes, no duplicate
     expect(out.accounting.duplicates).toBe(0);
     expect(out.rates[0]).toMatchObject({ successes: 82, count: 200 });
-    const groups = out.groups.map((g: { value: string; rates: { basis: string; denominator: string; successes: number; count: number }[] }) => [
-      g.value,
-      g.rates.find((c) => c.basis === "final" && c.denominator === "total")?.successes,
-      g.rates.find((c) => c.basis === "final" && c.denominator === "total")?.count,
-    ]);
-    expect(groups).toEqual([[join(dir, "a.jsonl"), 82, 100], [join(dir, "b.jsonl"), 0, 100]]);
+    const groups = out.groups.map((g: { value: string; rates: { basis: string; denominator: string; successes: number; count: number }[] }) => [g.value, ...finalTotal(g)]);
+    expect(groups).toEqual([[join(same, "a.jsonl"), 82, 100], [join(same, "b.jsonl"), 0, 100]]);
   });
 });

@@ -313,9 +313,11 @@ describe("the text report", () => {
     const from = r.stdout.indexOf("Success rate");
     const long = r.stdout.slice(from).split("\n").filter((l) => l.length > 80);
     expect(long).toEqual([]);
-    // four agents and the missing trials, which have no agent (the run has four): two tables
-    expect(r.stdout).toContain("By agent (1-3 of 5)");
-    expect(r.stdout).toContain("By agent (4-5 of 5)");
+    // four agents, four runs (a run is run_id + agent + model), each missing the 6 tasks it has
+    // no record of, in its 2 slots, under its own agent: two tables
+    expect(r.stdout).toContain("4/56");
+    expect(r.stdout).toContain("By agent (1-3 of 4)");
+    expect(r.stdout).toContain("By agent (4-4 of 4)");
   });
 
   it("--help of report shows examples of the new flags", () => {

@@ -3,7 +3,7 @@
 --   with no record: promised by its log (promised_by 'run_log': Inspect's sample_ids x epochs)
 --   or by its own metadata ('run_metadata': Harbor's n_total_trials, tau2's tasks x num_trials).
 --   Few, or none; trial_outcomes adds them to the recorded trials.
--- Reads: trials, owed_trials, run_logs, run_metadata; getvariable('expected_tasks'), getvariable('expected_count')
+-- Reads: trials, owed_trials, run_logs, named_run_keys; getvariable('expected_tasks'), getvariable('expected_count')
 --   (a VARCHAR list, an integer: --expect, --expect-count).
 -- is_named is false for the tasks --expect-count adds without knowing their names.
 create or replace view missing_trials as
@@ -36,6 +36,7 @@ run_slots as (
 runs as (
     select
         s.run_key,
+        any_value(nullif(p.run_id, '')) as run_id,
         count(distinct p.task_id) as tasks_seen,
         -- a missing trial takes the run's agent and model when the run has only one
         case when count(distinct p.agent) = 1 then max(p.agent) end as agent,
@@ -71,15 +72,16 @@ unnamed as (
 announced as (
     -- the trials a run's metadata says it owes (Harbor's n_total_trials, tau2-bench's
     -- tasks x num_trials); a task announced twice (two copies of a file) owes the larger count
-    select coalesce(run_id, '') as run_key, task_id, max(trials) as trials
-    from owed_trials
-    where promised_by = 'run_metadata'
+    select coalesce(k.run_key, '') as run_key, o.run_id, o.task_id, max(o.trials) as trials
+    from owed_trials as o
+    left join named_run_keys as k using (run_id)
+    where o.promised_by = 'run_metadata'
     group by all
 ),
 
 announced_named as (
     -- an announced task owes trials 0..n-1: each one with no record is missing
-    select a.run_key, a.task_id, t.trial, true as is_named
+    select a.run_key, a.run_id, a.task_id, t.trial, true as is_named
     from announced as a
     cross join unnest(range(a.trials)) as t (trial)
     where a.task_id is not null
@@ -90,10 +92,11 @@ announced_named as (
 
 announced_unnamed as (
     -- a run that owes n trials in all (tasks unnamed): n minus the trials it recorded
-    select run_key, '(no record ' || n || ')' as task_id, 0 as trial, false as is_named
+    select run_key, run_id, '(no record ' || n || ')' as task_id, 0 as trial, false as is_named
     from (
         select
             a.run_key,
+            a.run_id,
             unnest(range(1, greatest(a.trials - (select count(*) from recorded as p where p.run_key = a.run_key), 0) + 1)) as n
         from announced as a
         where a.task_id is null
@@ -102,9 +105,7 @@ announced_unnamed as (
 
 announced_runs as (
     -- agent and model of a run known only by its metadata (nothing recorded)
-    select coalesce(run_id, '') as run_key, max(agent) as agent, max(model) as model
-    from run_metadata
-    group by all
+    select run_key, agent, model from named_run_keys
 ),
 
 missing_ids as (
@@ -132,7 +133,7 @@ expected as (
     -- an expected trial with no record: in total, removed as environment (DESIGN section 3)
     select
         m.run_key,
-        nullif(m.run_key, '') as run_id,
+        r.run_id,
         m.task_id,
         s.trial,
         m.is_named,
@@ -150,7 +151,7 @@ expected as (
     -- announced by the run itself and not already expected by --expect / --expect-count
     select
         m.run_key,
-        nullif(m.run_key, '') as run_id,
+        m.run_id,
         m.task_id,
         m.trial,
         m.is_named,
@@ -185,7 +186,7 @@ owed as (
     -- a trial the run's log owes (Inspect: dataset.sample_ids x epochs) with no record and
     -- not already expected: in total as missing, like an expected one
     select distinct
-        o.run_id as run_key,
+        coalesce(nk.run_key, '') as run_key,
         o.run_id,
         o.task_id,
         o.trial,
@@ -197,11 +198,16 @@ owed as (
         k.category,
         k.difficulty
     from owed_trials as o
+    left join named_run_keys as nk using (run_id)
     left join log_runs as l using (run_id)
     left join task_keys as k using (task_id)
     where o.promised_by = 'run_log'
-        and not exists (select 1 from recorded as p where p.run_key = o.run_id and p.task_id = o.task_id and p.trial = o.trial)
-        and not exists (select 1 from expected as e where e.run_key = o.run_id and e.task_id = o.task_id and e.trial = o.trial)
+        and not exists (
+            select 1 from recorded as p where p.run_key = coalesce(nk.run_key, '') and p.task_id = o.task_id and p.trial = o.trial
+        )
+        and not exists (
+            select 1 from expected as e where e.run_key = coalesce(nk.run_key, '') and e.task_id = o.task_id and e.trial = o.trial
+        )
 ),
 
 missing as (

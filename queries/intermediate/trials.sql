@@ -1,4 +1,5 @@
--- trials: one row per trial = (run, task, trial): its first attempt (lowest attempt number) and
+-- trials: one row per trial = (run, task, trial), a run being its run_id, agent and model
+--   (run_key): its first attempt (lowest attempt number) and
 --   final attempt (highest), what any attempt hit, the attempts it made (its final attempt
 --   number: attempt 3 comes after 1 and 2, recorded or not), and its times: first start, last
 --   end and the wall time between them (DESIGN section 6), and its first submission.
@@ -72,7 +73,7 @@ per_trial as (
 final as (
     -- a trial of one attempt: each aggregate of per_trial over that one attempt
     select
-        nullif(run_key, '') as run_id,
+        nullif(run_id, '') as run_id,
         run_key,
         task_id,
         trial,
@@ -111,7 +112,7 @@ final as (
     from single
     union all
     select
-        nullif(p.run_key, '') as run_id,
+        nullif(f.run_id, '') as run_id,
         p.*,
         f.attempt_id as first_attempt_id,
         f.status as first_status,

@@ -3,8 +3,9 @@
 --   (format_traits.trial_numbering 'start_order': Harbor), numbered per task and run in
 --   started_at order, and the attempts that may be duplicates (DESIGN section 4), each with
 --   whether it is the copy kept and the last copy of its line. Every other attempt is the one
---   copy of its key, kept, with its own trial.
--- Reads: attempts, format_traits.
+--   copy of its key, kept, with its own trial. A run is its run_id, agent and model (run_key;
+--   an attempt naming no agent or model takes its run's metadata's, stg_run_defaults).
+-- Reads: attempts, format_traits, stg_run_defaults, run_key.
 --
 -- Narrow on purpose: stg_attempts reads the attempts through and joins these marks, instead of
 -- a copy of every attempt's 48 columns (on 1 GB of JSONL, 954,125 attempts: about 350 MiB of
@@ -25,24 +26,26 @@ start_trials as materialized (
     select
         a.attempt_id,
         (dense_rank() over (
-            partition by a.format, a.run_id, a.task_id
+            partition by a.format, run_key(a.run_id, coalesce(a.agent, d.agent), coalesce(a.model, d.model)), a.task_id
             order by a.started_at nulls last, json_extract_string(a.extra, '$.' || o.trial_tiebreak) nulls last
         ) - 1)::integer as trial
     from attempts as a
     join start_ordered as o using (format)
+    left join stg_run_defaults as d on d.run_id = a.run_id
 ),
 
 keys as not materialized (
     -- read through by each use below (its columns only), not copied whole
     select
         a.attempt_id,
-        coalesce(a.run_id, '') as run_key,
+        run_key(a.run_id, coalesce(a.agent, d.agent), coalesce(a.model, d.model)) as run_key,
         a.task_id,
         coalesce(st.trial, a.trial) as trial,
         a.attempt,
         a.ended_at,
         a.line_hash
     from attempts as a
+    left join stg_run_defaults as d on d.run_id = a.run_id
     left join start_trials as st using (attempt_id)
 ),
 

@@ -1,28 +1,14 @@
 -- stg_attempts: one row per loaded attempt: status mapped (DESIGN section 3), duplicates marked
 --   (section 4), durations in seconds (section 6); `agent` and `model` default to the run's
---   metadata (Terminal-Bench's run_metadata.json) when the record names none; the trials of a
+--   metadata (Terminal-Bench's run_metadata.json) when the record names none, and with run_id
+--   make the run (run_key); the trials of a
 --   format whose records carry no trial index (format_traits.trial_numbering 'start_order':
 --   Harbor) numbered per task and run in started_at order.
--- Reads: run_metadata, attempts, stg_attempt_marks, status_alias; getvariable('status_map').
+-- Reads: stg_run_defaults, attempts, stg_attempt_marks, status_alias, run_key; getvariable('status_map').
 -- status_map holds the --status-map pairs.
 -- Not materialized: every loaded attempt again: its readers read the attempts through, each its own columns.
 create or replace view stg_attempts as
 with
-
-metadata as (
-    select * from run_metadata
-),
-
-run_defaults as (
-    -- one row per run; two metadata records of one run: the first loaded that names each
-    select
-        run_id,
-        min_by(agent, source_id) filter (where agent is not null) as agent,
-        min_by(model, source_id) filter (where model is not null) as model
-    from metadata
-    where run_id is not null
-    group by run_id
-),
 
 loaded as (
     select
@@ -33,14 +19,14 @@ loaded as (
         ),
         a.fault as declared_fault,
         a.status_detail as raw_status_detail,
-        coalesce(a.run_id, '') as run_key,
+        run_key(a.run_id, coalesce(a.agent, d.agent), coalesce(a.model, d.model)) as run_key,
         lower(trim(a.raw_status)) as status_key,
         -- an attempt without a mark is the one copy of its key
         coalesce(m.is_kept_copy, true) as is_kept_copy,
         coalesce(m.is_last_copy, true) as is_last_copy
     from attempts as a
     left join stg_attempt_marks as m using (attempt_id)
-    left join run_defaults as d on d.run_id = a.run_id
+    left join stg_run_defaults as d on d.run_id = a.run_id
 ),
 
 mapped as (

@@ -252,7 +252,7 @@ function plural(n: number, word: string): string {
 function candidate(r: RowOf<"audit/audit_figures">): Candidate {
   const runs = r.run_figures.map((f) => ({
     run: f.run,
-    run_id: f.run_key || null,
+    run_id: f.run_id,
     trial: f.trial,
     successes: f.successes,
     count: f.count,

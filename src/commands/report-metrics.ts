@@ -99,6 +99,9 @@ export interface Inventory {
   expected: Expectation | null;
   runs: {
     run_id: string | null;
+    /** the run's agent and model (a run is its run_id, agent and model); null when it names none */
+    agent: string | null;
+    model: string | null;
     trial_slots: number;
     tasks_present: number;
     tasks_expected: number | null;

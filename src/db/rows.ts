@@ -48,7 +48,7 @@ export const SELECT_ROWS = {
     scope_by: "text?", scope_value: "text?", simplicity: "int", basis: "text", numerator: "text", invalid_scope: "text", environment_scope: "text", timeout_scope: "text",
     unrecognized_scope: "text", aggregation: "text", exclusions: "int", any_scopes: "int", is_strict: "bool", successes: "int",
     count: "int", rate: "num?", runs: "int",
-    run_figures: { list: { run: "text", run_key: "text", trial: "int", successes: "int", count: "int", rate: "num?" } }, left_out: "int", left_out_never_succeeded: "int",
+    run_figures: { list: { run: "text", run_key: "text", run_id: "text?", trial: "int", successes: "int", count: "int", rate: "num?" } }, left_out: "int", left_out_never_succeeded: "int",
     left_out_never_succeeded_retried: "int", late_passes_counted: "int", is_representative: "bool", equivalent_definitions: "int",
   },
   "audit/audit_pass_at_k": {
@@ -145,7 +145,7 @@ export const SELECT_ROWS = {
   },
   "report/incomplete_tasks": { run_id: "text?", task_id: "text", trials_present: "int", trial_slots: "int", missing_slots: "int[]", listed_of: "int" },
   "report/inventory_runs": {
-    run_id: "text?", trial_slots: "int", tasks_present: "int", tasks_expected: "int?", tasks_missing: "int", tasks_unexpected: "int?",
+    run_id: "text?", agent: "text?", model: "text?", trial_slots: "int", tasks_present: "int", tasks_expected: "int?", tasks_missing: "int", tasks_unexpected: "int?",
     trials_present: "int", trials_missing: "int", slots_missing_in_present_tasks: "int",
   },
   "report/inventory_totals": { tasks_missing: "int", trials_missing: "int", tasks_missing_unnamed: "int", tasks_unexpected: "int", tasks_incomplete: "int" },

@@ -136,7 +136,10 @@ function inventorySection(inv: Inventory): Block | null {
   if (!notable) return null;
   const lines: string[] = [];
   for (const r of inv.runs) {
-    const run = r.run_id ?? "(default run)";
+    const shared = inv.runs.filter((o) => o.run_id === r.run_id).length > 1;
+    const who = [r.agent && `agent ${r.agent}`, r.model && `model ${r.model}`].filter(Boolean).join(", ");
+    // a run is its run_id, agent and model: runs that share a run_id are told apart by the other two
+    const run = `${r.run_id ?? "(default run)"}${shared && who ? ` (${who})` : ""}`;
     const expected = r.tasks_expected === null ? "" : `; ${count(r.tasks_missing)} of ${count(r.tasks_expected)} expected missing`;
     const extra = !r.tasks_unexpected ? "" : inv.expected?.count ? `, ${count(r.tasks_unexpected)} more than --expect-count` : `, ${count(r.tasks_unexpected)} outside the list`;
     lines.push(...wrap(`${run}: ${count(r.tasks_present)} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));

@@ -28,6 +28,7 @@ run_figures as (
         scope_value,
         simplicity,
         run_key,
+        run_id,
         trial,
         run_label,
         coalesce(sum(trials) filter (where is_included and is_counted_success), 0)::bigint as successes,
@@ -42,7 +43,7 @@ run_figures as (
         coalesce(sum(trials) filter (where is_included and is_counted_late_pass), 0)::bigint
             as late_passes_counted
     from membership
-    group by scope_by, scope_value, simplicity, run_key, trial, run_label
+    group by scope_by, scope_value, simplicity, run_key, run_id, trial, run_label
 ),
 
 signatures as (
@@ -79,12 +80,13 @@ totals as (
             struct_pack(
                 run := run_label,
                 run_key := run_key,
+                run_id := run_id,
                 trial := trial,
                 successes := successes,
                 count := count,
                 rate := successes::double / nullif(count, 0)
             )
-            order by run_key, trial
+            order by coalesce(run_id, ''), run_key, trial
         ) as run_figures
     from run_figures
     group by scope_by, scope_value, simplicity

@@ -14,6 +14,7 @@ final as (
         simplicity,
         r.run,
         r.run_key,
+        r.run_id,
         r.trial,
         r.successes,
         r.count,

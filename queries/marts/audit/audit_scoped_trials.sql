@@ -2,7 +2,7 @@
 --   checks a claim against (issue 15): all trials (scope_by `all`, scope_value ''), and, where
 --   the trials hold more than one run, agent or model, each run (`run_id`), agent and model by
 --   itself, so that a figure published for one of several pooled runs is found in its group.
--- Reads: trials, missing_trials.
+-- Reads: trials, missing_trials, run_identities.
 -- Expected trials with no record (--expect / --expect-count) are in every trial count, as the
 -- strict figure's `total` holds them, fault environment.
 create or replace view audit_scoped_trials as
@@ -31,17 +31,21 @@ counts as (
     from trials_
 ),
 
+labelled as (
+    select t.*, i.run_id, i.run_label from trials_ as t join run_identities as i using (run_key)
+),
+
 final as (
-    select 'all' as scope_by, '' as scope_value, t.* from trials_ as t
+    select 'all' as scope_by, '' as scope_value, t.* from labelled as t
     union all
-    select 'run_id', coalesce(nullif(t.run_key, ''), 'default run'), t.*
-    from trials_ as t cross join counts as c where c.runs > 1
+    select 'run_id', t.run_label, t.*
+    from labelled as t cross join counts as c where c.runs > 1
     union all
     select 'agent', coalesce(t.agent, '(no agent)'), t.*
-    from trials_ as t cross join counts as c where c.agents > 1
+    from labelled as t cross join counts as c where c.agents > 1
     union all
     select 'model', coalesce(t.model, '(no model)'), t.*
-    from trials_ as t cross join counts as c where c.models > 1
+    from labelled as t cross join counts as c where c.models > 1
 )
 
 select * from final;

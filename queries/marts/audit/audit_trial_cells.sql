@@ -15,6 +15,8 @@ cells as (
         scope_by,
         scope_value,
         run_key,
+        run_id,
+        run_label as run_name,
         trial,
         first_status,
         first_fault,
@@ -47,8 +49,8 @@ final as (
         -- a run is a distinct (run, trial) pair: one file of 1-of-5 .. 5-of-5 holds five runs
         case
             when count(distinct trial) over (partition by scope_by, scope_value, run_key) > 1
-                then coalesce(nullif(run_key, ''), 'default run') || ' trial ' || trial
-            else coalesce(nullif(run_key, ''), 'default run')
+                then run_name || ' trial ' || trial
+            else run_name
         end as run_label
     from cells
 )

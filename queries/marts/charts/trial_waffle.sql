@@ -18,7 +18,7 @@ ranked as (
         o.trial,
         -- tasks line up across runs (the same task in the same column); rows are run x trial
         dense_rank() over (order by o.task_id) as task_index,
-        dense_rank() over (order by o.run_key, o.trial) as slot_index,
+        dense_rank() over (order by coalesce(o.run_id, ''), o.run_key, o.trial) as slot_index,
         o.status,
         o.status_detail,
         o.attempts_made as attempts,

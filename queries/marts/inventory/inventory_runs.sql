@@ -11,6 +11,8 @@ final as (
     select
         run_key,
         run_id,
+        agent,
+        model,
         max(slots_expected) as trial_slots,
         count(*) filter (where not is_missing_task) as tasks_present,
         case
@@ -29,7 +31,7 @@ final as (
         sum(len(missing_slots)) filter (where is_missing_task) as trials_missing,
         sum(len(missing_slots)) filter (where not is_missing_task) as slots_missing_in_present_tasks
     from inventory
-    group by run_key, run_id
+    group by run_key, run_id, agent, model
 )
 
 select * from final;

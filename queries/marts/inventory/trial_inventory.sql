@@ -1,6 +1,6 @@
 -- trial_inventory: per run and task: the run's trial slots against the trials present, the
 --   missing slot numbers, and whether --expect lists the task.
--- Reads: trials, missing_trials; getvariable('expected_tasks').
+-- Reads: trials, missing_trials, run_identities; getvariable('expected_tasks').
 --
 -- A run's trial slots are the trial numbers any of its tasks used. Slots that a present task
 -- lacks are listed here and feed pass@k's skipped count, but do not enter `total`: only an
@@ -49,6 +49,7 @@ short_tasks as (
     select t.run_key, t.task_id
     from tasks as t
     join run_slots as r using (run_key)
+    join run_identities as i using (run_key)
     where t.trials_present < r.slots_expected
 ),
 
@@ -68,7 +69,9 @@ missing_tasks as (
 final as (
     select
         t.run_key,
-        nullif(t.run_key, '') as run_id,
+        i.run_id,
+        i.agent,
+        i.model,
         t.task_id,
         r.slots_expected,
         t.trials_present,
@@ -81,6 +84,7 @@ final as (
         end as is_listed
     from tasks as t
     join run_slots as r using (run_key)
+    join run_identities as i using (run_key)
     left join absent as a using (run_key, task_id)
     left join missing_tasks as m using (run_key, task_id)
     left join listed as l using (task_id)

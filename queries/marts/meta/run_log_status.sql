@@ -2,7 +2,7 @@
 --   error, its own sample counts, incomplete when it was never finished) beside what denom
 --   found: the trials recorded for the run, the trials the log owes and how many of them have
 --   no record (in total as missing), and the trials left unscored for a dict-valued score.
--- Reads: run_logs, sources, trials, trial_outcomes.
+-- Reads: run_logs, sources, trials, trial_outcomes, named_run_keys.
 create or replace view run_log_status as
 with
 
@@ -37,8 +37,9 @@ final as (
         l.source_id
     from run_logs as l
     left join sources as s using (source_id)
-    left join recorded as r on r.run_key = l.run_id
-    left join owed_missing as m on m.run_key = l.run_id
+    left join named_run_keys as k using (run_id)
+    left join recorded as r on r.run_key = k.run_key
+    left join owed_missing as m on m.run_key = k.run_key
 )
 
 select * from final;

@@ -1,5 +1,5 @@
 -- run_summary: window from the first start to the last end, counts, concurrency.
--- Reads: attempts_classified, trials, run_logs.
+-- Reads: attempts_classified, trials, named_run_keys, run_logs.
 create or replace view run_summary as
 with
 
@@ -33,7 +33,9 @@ final as (
         (select count(*) from trials) as trials,
         (select count(*) from kept) as attempts,
         -- a run whose log owes trials but holds none counts too (run_logs)
-        (select count(*) from (select run_key from kept union select run_id from run_logs)) as runs,
+        (select count(*) from (
+            select run_key from kept union select k.run_key from run_logs join named_run_keys as k using (run_id)
+        )) as runs,
         -- like a trial's wall time, the window runs from the first start (DESIGN section 6)
         (select min(started_at) from kept) as window_start,
         (select max(ended_at) from kept) as window_end,

@@ -3,4 +3,4 @@
 select run_id, evaluation_failed, value, reference_value, tasks, tasks_invalidated, trials,
        evaluated, unavailable, invalidated, errors, passes
 from agentcompass_verdict
-order by run_key
+order by coalesce(run_id, ''), run_key

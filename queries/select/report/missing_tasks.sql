@@ -4,5 +4,5 @@
 select run_id, task_id, len(missing_slots) as trials, is_named as named, count(*) over () as listed_of
 from trial_inventory
 where is_missing_task
-order by run_key, task_id
+order by coalesce(run_id, ''), run_key, task_id
 limit $limit

@@ -4,5 +4,5 @@
 select run_id, task_id, trials_present as trials, count(*) over () as listed_of
 from trial_inventory
 where is_listed = false
-order by run_key, task_id
+order by coalesce(run_id, ''), run_key, task_id
 limit $limit

@@ -13,4 +13,4 @@ select
 from attempt_timeout_cause as c
 join attempts_classified as a using (attempt_id)
 where $cause::varchar is null or c.timeout_cause = $cause::varchar
-order by c.cause_order, a.run_key, a.task_id, a.trial, a.attempt
+order by c.cause_order, coalesce(a.run_id, ''), a.run_key, a.task_id, a.trial, a.attempt
