@@ -6,19 +6,19 @@
 import type { Readable } from "node:stream";
 import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
-import { prepareUnit, runOfFile, type PrepareContext, type PreparedUnit } from "./prepare.js";
-import type { LongBytes, TableColumns } from "./columns.js";
-import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapter, type Detection } from "./formats/index.js";
-import type { FormatAdapter, RunLog } from "./formats/types.js";
-import { readEvalArchive } from "./inspect-eval.js";
-import { Loader } from "./loader.js";
-import type { GatheredTable } from "./packed.js";
-import { closeLineWorkers } from "./parallel.js";
-import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
-import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
-import { maskSecrets } from "./secrets.js";
-import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
-import { ZipArchive } from "./zip.js";
+import { prepareUnit, runOfFile, type PrepareContext, type PreparedUnit } from "./load/prepare.js";
+import type { LongBytes, TableColumns } from "./load/columns.js";
+import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapter, type Detection } from "../formats/index.js";
+import type { FormatAdapter, RunLog } from "../formats/types.js";
+import { readEvalArchive } from "../formats/inspect-eval.js";
+import { Loader } from "./load/loader.js";
+import type { GatheredTable } from "./load/packed.js";
+import { closeLineWorkers } from "./load/parallel.js";
+import { EVAL_LOG_FILE, evalLogRecord } from "../formats/openhands-eval-log.js";
+import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./records/reader.js";
+import { maskSecrets } from "./records/secrets.js";
+import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./bytes/sources.js";
+import { ZipArchive } from "./bytes/zip.js";
 
 /** A line that was not loaded, as shown to the user. */
 export interface RejectNotice {

@@ -26,11 +26,11 @@
  * time and reduced to denom's compact events at once (inspectEvent), so a
  * sample with a long trajectory is never held whole.
  */
-import type { Assembler } from "./json-stream.js";
-import { inspectEvent } from "./formats/inspect.js";
-import { NonFiniteFilter } from "./non-finite.js";
-import { loadJsonStream, type ReadSummary, type UnitSink } from "./reader.js";
-import type { ZipArchive } from "./zip.js";
+import type { Assembler } from "../ingest/records/json-stream.js";
+import { inspectEvent } from "./inspect.js";
+import { NonFiniteFilter } from "../ingest/records/non-finite.js";
+import { loadJsonStream, type ReadSummary, type UnitSink } from "../ingest/records/reader.js";
+import type { ZipArchive } from "../ingest/bytes/zip.js";
 
 /** The keys of a sample never assembled: no adapter reads them, and they hold most of its bytes. */
 const SKIPPED_SAMPLE_KEYS = new Set([

@@ -10,9 +10,9 @@
  * into a record, a blank, or a reject reason; it never sees the stream.
  */
 import { constants, isUtf8 } from "node:buffer";
-import { needsLiteralRead, readLiterals } from "./literal.js";
-import { NonFiniteFilter } from "./non-finite.js";
-import type { ReadSummary, Unit } from "./reader.js";
+import { needsLiteralRead, readLiterals } from "../records/literal.js";
+import { NonFiniteFilter } from "../records/non-finite.js";
+import type { ReadSummary, Unit } from "../records/reader.js";
 
 /** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8, or the line is too long). */
 export interface PhysicalLine {

@@ -8,7 +8,7 @@
  */
 import { agentBenchFormat, agentBenchOverallFormat } from "./agentbench.js";
 import { agentCompassFormat } from "./agentcompass.js";
-import { canonicalFormat } from "./canonical.js";
+import { canonicalFormat } from "./canonical-format.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
 import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
@@ -22,7 +22,7 @@ import { tau2BenchFormat, tau2ResultsFormat } from "./tau2-bench.js";
 import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
 import { terminalBenchFormat } from "./terminal-bench.js";
-import type { DocumentOptions } from "../reader.js";
+import type { DocumentOptions } from "../ingest/records/reader.js";
 import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEntry, type FormatAdapter } from "./types.js";
 
 export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter, RunMetadata } from "./types.js";

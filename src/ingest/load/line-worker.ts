@@ -5,8 +5,8 @@
  * the same functions the main thread runs on a small source), in plain data.
  */
 import { isMainThread, parentPort } from "node:worker_threads";
-import { formatNamed } from "./formats/index.js";
-import { decodeLine, lineOutcome } from "./lines.js";
+import { formatNamed } from "../../formats/index.js";
+import { decodeLine, lineOutcome } from "../bytes/lines.js";
 import { PackWriter } from "./packed.js";
 import { LineKind, type Block, type BlockResult } from "./parallel.js";
 import { prepareUnit, type PrepareContext, type PreparedUnit } from "./prepare.js";

@@ -21,7 +21,7 @@
  * A source none of them recognises is an error naming the file and the formats tried.
  */
 
-import type { RowOf, SelectName } from "../../db/session.js";
+import type { RowOf, SelectName } from "../db/session.js";
 
 /** Where a raw record came from, for adapters that derive a run identity from it. */
 export interface AdaptContext {

@@ -16,15 +16,15 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { DataError } from "../errors.js";
-import { LINE_WORKER } from "../paths.js";
-import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "./lines.js";
-import { peekBytes } from "./peek.js";
+import { DataError } from "../../errors.js";
+import { LINE_WORKER } from "../../paths.js";
+import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "../bytes/lines.js";
+import { peekBytes } from "../bytes/peek.js";
 import type { LongBytes, TableColumns } from "./columns.js";
-import type { Detection } from "./formats/index.js";
+import type { Detection } from "../../formats/index.js";
 import { gatheredRows, PackedUnits, type GatheredTable, type Packed } from "./packed.js";
 import type { PrepareContext, PreparedUnit } from "./prepare.js";
-import type { ReadSummary, UnitSink } from "./reader.js";
+import type { ReadSummary, UnitSink } from "../records/reader.js";
 
 /** A block of whole physical lines, as posted to a worker. */
 export interface Block {

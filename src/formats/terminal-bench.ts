@@ -17,7 +17,7 @@
  * the run_metadata.json's (a name in a folder is no model id).
  */
 import { basename } from "node:path";
-import { readField, type FieldSpec } from "../canonical.js";
+import { readField, type FieldSpec } from "./canonical-record.js";
 import { folderOf } from "./shared.js";
 import type { Adapted, FormatAdapter } from "./types.js";
 

@@ -7,12 +7,12 @@
  * streamed entry by entry, one unit per entry or per element of an entry's id list.
  */
 import type { LiteralAssembler } from "./json-stream.js";
-import { jsonlSummary, LineSplitter, lineOutcome, parseLine, type PhysicalLine } from "./lines.js";
-import { readJsonlInWorkers } from "./parallel.js";
-import type { PrepareContext } from "./prepare.js";
+import { jsonlSummary, LineSplitter, lineOutcome, parseLine, type PhysicalLine } from "../bytes/lines.js";
+import { readJsonlInWorkers } from "../load/parallel.js";
+import type { PrepareContext } from "../load/prepare.js";
 import { NonFiniteFilter } from "./non-finite.js";
-import { peek } from "./peek.js";
-import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
+import { peek } from "../bytes/peek.js";
+import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "../../formats/types.js";
 
 /** One JSON value read from a source. */
 export interface Unit {

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { finished } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
-import { DataError } from "../errors.js";
+import { DataError } from "../../errors.js";
 import { gunzipMembers, isGzip } from "./gunzip.js";
 import { peekBytes } from "./peek.js";
 import { isZip } from "./zip.js";
