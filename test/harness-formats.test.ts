@@ -14,7 +14,8 @@ import { EXIT_STATUS, sweAgentFormat } from "../src/formats/swe-agent.js";
 import { NORMAL_ENDS, TERMINATION_STATUS, tau2BenchFormat } from "../src/formats/tau2-bench.js";
 import { STEP_LIMIT, tauBenchFormat } from "../src/formats/tau-bench.js";
 import { documentOptions, formatFor } from "../src/formats/index.js";
-import { readUnits, type Unit } from "../src/ingest/records/reader.js";
+import { readUnits } from "../src/ingest/records/reader.js";
+import type { Unit } from "../src/ingest/types.js";
 import { cell, denom, FIXTURES, hasShared, REAL, ROOT, tempDir } from "./helpers.js";
 
 type Out = any;

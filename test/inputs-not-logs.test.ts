@@ -12,7 +12,8 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { gunzipMembers } from "../src/ingest/bytes/gunzip.js";
 import { keyMarks, readLiterals, needsLiteralRead } from "../src/ingest/records/literal.js";
-import { LineSplitter, parseLine } from "../src/ingest/bytes/lines.js";
+import { LineSplitter } from "../src/ingest/bytes/lines.js";
+import { parseLine } from "../src/ingest/records/parse-line.js";
 import { looksLike, notALog } from "../src/ingest/bytes/sources.js";
 import { denom, tempDir } from "./helpers.js";
 

@@ -4,7 +4,7 @@
  * reading the whole text at once gives, wherever the pieces are cut.
  */
 import { describe, expect, it } from "vitest";
-import { replaceNonFinite } from "../src/ingest/bytes/lines.js";
+import { replaceNonFinite } from "../src/ingest/records/parse-line.js";
 import { NonFiniteFilter } from "../src/ingest/records/non-finite.js";
 
 /** Feeds `text` in pieces of `size` characters; returns the joined output and the count. */

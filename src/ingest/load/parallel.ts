@@ -4,7 +4,7 @@
  * only, so line numbers, line endings, the byte-order mark and overlong lines
  * are told exactly as in this thread), copies the lines into blocks of about
  * BLOCK_BYTES, and hands each block to a worker (line-worker.ts), which decodes,
- * parses, masks, adapts and normalizes every line (lines.ts lineOutcome,
+ * parses, masks, adapts and normalizes every line (records/parse-line.ts lineOutcome,
  * prepare.ts prepareUnit) and writes the common record's attempts and events
  * rows in the bytes of DuckDB's vectors (packed.ts). The results come back in
  * plain data and are applied in line order, block after block (the rows
@@ -24,7 +24,7 @@ import type { LongBytes, TableColumns } from "./columns.js";
 import type { Detection } from "../../formats/index.js";
 import { gatheredRows, PackedUnits, type GatheredTable, type Packed } from "./packed.js";
 import type { PrepareContext, PreparedUnit } from "./prepare.js";
-import type { ReadSummary, UnitSink } from "../records/reader.js";
+import type { ReadSummary, UnitSink } from "../types.js";
 
 /** A block of whole physical lines, as posted to a worker. */
 export interface Block {

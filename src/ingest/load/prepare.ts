@@ -11,7 +11,7 @@ import { normalizeAttempt, type CanonicalAttempt } from "../../formats/canonical
 import { canonicalFormat } from "../../formats/canonical-format.js";
 import { detectRecord, recordFormatNamed, type Detection } from "../../formats/index.js";
 import type { Adapted, Adapter, FormatAdapter, RunMetadata } from "../../formats/types.js";
-import type { Unit } from "../records/reader.js";
+import type { Unit } from "../types.js";
 import { maskUnit, type SecretCounts } from "../records/secrets.js";
 
 /** What prepareUnit needs of the source being read. */
