@@ -429,8 +429,9 @@ Examples:
   $ denom query --db runs.duckdb --schema      # tables and views with their columns
 
 The file is opened read-only; the views are today's, built on its tables. The session
-cannot reach other files, the network or extensions; only queries run (SELECT, WITH,
-FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), anything else exits 2.`;
+cannot reach other files, the network or extensions; only one query runs (SELECT, WITH,
+FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW) over the stored tables
+and views, as DuckDB's own parser reads it; anything else exits 2.`;
 
 /** export, ingest and query: the commands that take the figures elsewhere. */
 function addStoreCommands(program: Command, io: Io, setExit: (code: number) => void): void {

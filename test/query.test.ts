@@ -66,7 +66,7 @@ describe("query --db", () => {
     // a statement that writes is refused before it runs (usage error), whatever it targets
     const r = await denom(["query", "--db", db, "DELETE FROM attempts"]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("read-only queries (SELECT, WITH, FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), not DELETE");
+    expect(r.stderr).toContain("read-only queries (SELECT, WITH, FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW), not DELETE");
     const create = await denom(["query", "--db", db, "CREATE TABLE x AS SELECT 1"]);
     expect(create.code).toBe(2);
     const count = await denom(["query", "--db", db, "--json", "SELECT count(*) AS n FROM attempts"]);

@@ -3,12 +3,12 @@
  * tables and today's views, and `--schema`: the tables and views with their
  * columns. The session is locked down (src/db/sandbox.ts): FILE attached
  * READ_ONLY, no other file, no network, no extension, its settings locked; and
- * a statement is judged by what it does before it runs (a query, or EXPLAIN of
- * one), never by preparing it.
+ * a statement is judged from DuckDB's own parse before it runs (one query over
+ * the stored tables and views), never by preparing it.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Database, cellConverter, copyTo, countStatements, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Session } from "../db/session.js";
+import { Database, cellConverter, copyTo, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Session } from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
@@ -31,7 +31,7 @@ export interface Relation {
  */
 export async function runQuery(session: Session, sql: string): Promise<QueryRows> {
   return withDatabase(session, async (db) => {
-    await checkOneStatement(db, sql);
+    await checkOneStatement(db, sql, await relationNames(session));
     try {
       const reader = await db.connection.runAndReadAll(sql);
       const names = reader.columnNames();
@@ -50,7 +50,7 @@ export async function runQuery(session: Session, sql: string): Promise<QueryRows
  */
 export async function runQueryCsv(session: Session, sql: string, neutraliseFormulas: boolean): Promise<string> {
   return withDatabase(session, async (db) => {
-    await checkOneStatement(db, sql);
+    await checkOneStatement(db, sql, await relationNames(session));
     // the session's own spill folder: the one place the locked session may write (removed at close)
     if (!db.scratch) throw new UsageError("--csv needs --db FILE: the rows are written in the session's own folder");
     const path = join(db.scratch, "result.csv");
@@ -89,6 +89,11 @@ export async function precheckStatement(sql: string): Promise<void> {
   }
 }
 
+/** The names (lower case) a query may read: the relations readSchema lists. */
+async function relationNames(session: Session): Promise<Set<string>> {
+  return new Set((await session.select("query/schema")).map((r) => r.name.toLowerCase()));
+}
+
 async function withDatabase<T>(session: Session, work: (db: Database) => Promise<T>): Promise<T> {
   // a --db session is locked down as it opens (stored.ts); any other is locked here, before user SQL
   if (!(await isLockedDown(session.db))) await lockDown(session.db);
@@ -96,28 +101,26 @@ async function withDatabase<T>(session: Session, work: (db: Database) => Promise
 }
 
 /**
- * Checks that `sql` is one statement and only reads (sandbox.ts `refusal`:
- * from its text and the parser, never by preparing it). Throws UsageError
- * otherwise, and when it does not parse.
+ * Checks that `sql` is one read-only query (sandbox.ts `refusal`: from DuckDB's
+ * own parse, never from its text and never by preparing it), reading only
+ * `relations` when given. Throws UsageError otherwise, and when it does not parse.
  */
-async function checkOneStatement(db: Database, sql: string): Promise<void> {
+async function checkOneStatement(db: Database, sql: string, relations?: ReadonlySet<string>): Promise<void> {
   let refused: string | null;
   try {
-    // parsing only: extractStatements neither binds nor runs
-    // DuckDB's parser may count more: it expands a PIVOT of unlisted values into two statements
-    const extracted = await db.connection.extractStatements(sql);
-    const count = countStatements(sql);
-    if (count !== 1 || (extracted.count !== 1 && !/^\s*(?:EXPLAIN\s+(?:ANALYZE\s+)?)?(?:PIVOT|UNPIVOT)\b/i.test(sql)))
-      throw new UsageError(`SQL: expected one statement, got ${Math.max(count, extracted.count)}; run them one by one (e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid")`);
-    refused = await refusal(db, sql);
+    refused = await refusal(db, sql, relations);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
     throw queryError(e);
   }
-  if (refused !== null)
+  if (refused === null) return;
+  const many = /^(\d+) statements$/.exec(refused);
+  if (many)
     throw new UsageError(
-      `SQL: denom query runs read-only queries (SELECT, WITH, FROM, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW, EXPLAIN of one), not ${refused}; denom ingest adds runs, denom export writes files`,
+      `SQL: expected one statement, got ${many[1]} (DuckDB's parser; a PIVOT without IN (...) values is two: list them); run them one by one (e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid")`,
     );
+  throw new UsageError(
+    `SQL: denom query runs read-only queries (SELECT, WITH, FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW), not ${refused}; denom ingest adds runs, denom export writes files`,
+  );
 }
 
 /**

@@ -8,12 +8,19 @@
  *    autoinstalled), except the session's own spill folder and the paths denom
  *    itself writes (an export being staged), and locks the configuration so no
  *    statement can undo it;
- *  - `refusal` judges a statement by what it does, from its text, without
- *    preparing it (preparing `EXPORT DATABASE` creates its folder): a query
- *    (SELECT, WITH, FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE,
- *    SHOW) and EXPLAIN [ANALYZE] of one read; anything else (COPY, EXPORT,
- *    ATTACH, INSTALL, LOAD, CALL, PRAGMA, SET, CHECKPOINT, CREATE, INSERT...)
- *    is refused before DuckDB sees it run.
+ *  - `refusal` judges a statement by DuckDB's own parse of it, never by a scan
+ *    of its text and never by preparing it (preparing `EXPORT DATABASE` creates
+ *    its folder): DuckDB's parser must find exactly one statement, and that
+ *    statement must be a query (json_serialize_sql serializes SELECT nodes
+ *    only: SELECT, WITH, FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE,
+ *    DESCRIBE, SHOW parse as one); anything else (COPY, EXPORT, ATTACH, DETACH,
+ *    INSTALL, LOAD, CALL, PRAGMA, SET, CHECKPOINT, CREATE, INSERT, EXPLAIN...)
+ *    is refused before DuckDB binds it. The parse tree is then walked: every
+ *    table it names must be one of the session's relations (or a CTE of the
+ *    query), every table function one of a few generators, and no function may
+ *    read the session's settings or state (current_setting, duckdb_settings(),
+ *    duckdb_databases, pg_settings... reveal the temp folder, the db path and
+ *    the writable paths) or be a macro defined outside DuckDB itself.
  */
 import type { Database } from "./database.js";
 import { sqlString } from "./database.js";
@@ -45,105 +52,128 @@ export async function isLockedDown(db: Database): Promise<boolean> {
   return row?.locked === true;
 }
 
-/** Statements that are queries whatever follows their first word. */
-const READ_STATEMENTS = new Set(["PIVOT", "PIVOT_WIDER", "UNPIVOT", "PIVOT_LONGER", "SUMMARIZE", "DESCRIBE", "DESC", "SHOW"]);
-/** Statements that start like a query but may hide a write (`WITH ... INSERT`): the parser has the last word. */
-const QUERY_STATEMENTS = new Set(["SELECT", "WITH", "FROM", "VALUES", "TABLE"]);
+/**
+ * Table functions a query may call: generators of rows that read nothing but
+ * their arguments. Every other one (read_*, glob, query(), duckdb_settings(),
+ * checkpoint(), pragma_*...) reads a file, the catalog or the session, or runs SQL.
+ */
+const TABLE_FUNCTIONS = new Set(["range", "generate_series", "unnest", "json_each", "json_tree", "repeat", "repeat_row"]);
+/** Scalar functions that read or change the session's settings or state. */
+const SESSION_FUNCTIONS = new Set(["current_setting", "getvariable", "setseed", "nextval", "currval", "write_log", "json_execute_serialized_sql"]);
+/** Catalogs and schemas a table may be named in: the session's own and the attached --db file's. */
+const CATALOGS = new Set(["", "memory", "stored"]);
+const SCHEMAS = new Set(["", "main"]);
+
+/** What a query's parse tree names, gathered by `walk`. */
+interface Named {
+  tables: { catalog: string; schema: string; name: string }[];
+  tableFunctions: string[];
+  functions: string[];
+  ctes: string[];
+}
+
+/** Gathers every table, table function, function and CTE name of a json_serialize_sql tree. */
+function walk(node: unknown, into: Named): Named {
+  if (Array.isArray(node)) {
+    for (const item of node) walk(item, into);
+    return into;
+  }
+  if (node === null || typeof node !== "object") return into;
+  const o = node as Record<string, unknown>;
+  if (o.type === "BASE_TABLE") into.tables.push({ catalog: String(o.catalog_name ?? ""), schema: String(o.schema_name ?? ""), name: String(o.table_name ?? "") });
+  if (o.type === "TABLE_FUNCTION") {
+    const fn = (o.function ?? {}) as Record<string, unknown>;
+    into.tableFunctions.push(String(fn.function_name ?? ""));
+    walk(fn.children, into);
+    for (const [k, v] of Object.entries(o)) if (k !== "function") walk(v, into);
+    return into;
+  }
+  if (typeof o.function_name === "string") into.functions.push(o.function_name);
+  const ctes = (o.cte_map as { map?: { key?: string }[] } | undefined)?.map;
+  if (Array.isArray(ctes)) for (const c of ctes) if (typeof c.key === "string") into.ctes.push(c.key);
+  for (const v of Object.values(o)) walk(v, into);
+  return into;
+}
 
 /**
- * The statements of `sql` as its text separates them: semicolons outside
- * quotes ('...', "...", E'...' with backslash escapes, $tag$...$tag$) and
- * comments, empty pieces dropped. DuckDB's own count can be higher: it expands
- * a PIVOT whose values are not listed into a statement that first collects them.
+ * The first words of `sql`, read past comments (nested, as DuckDB nests them),
+ * blanks and parentheses: for naming a refused statement in the message only.
+ * No decision reads them; what runs is decided from DuckDB's parse.
  */
-export function countStatements(sql: string): number {
-  let count = 0;
-  let piece = false;
-  for (let i = 0; i < sql.length; i++) {
+export function leadingWords(sql: string, count = 3): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < sql.length && words.length < count) {
     const c = sql[i];
-    if (c === ";") {
-      if (piece) count++;
-      piece = false;
-      continue;
-    }
-    if (/\s/.test(c)) continue;
-    if (c === "-" && sql[i + 1] === "-") {
+    if (/[\s(]/.test(c)) i++;
+    else if (c === "-" && sql[i + 1] === "-") {
       const nl = sql.indexOf("\n", i);
-      i = nl < 0 ? sql.length : nl;
-      continue;
-    }
-    if (c === "/" && sql[i + 1] === "*") {
-      const end = sql.indexOf("*/", i + 2);
-      i = end < 0 ? sql.length : end + 1;
-      continue;
-    }
-    piece = true;
-    if (c === "'" || c === '"') {
-      const escapes = c === "'" && /[eE]/.test(sql[i - 1] ?? "") && !/[A-Za-z0-9_]/.test(sql[i - 2] ?? "");
-      for (i++; i < sql.length; i++) {
-        if (escapes && sql[i] === "\\") i++;
-        else if (sql[i] === c) {
-          if (sql[i + 1] === c) i++;
-          else break;
+      i = nl < 0 ? sql.length : nl + 1;
+    } else if (c === "/" && sql[i + 1] === "*") {
+      let depth = 0;
+      for (; i < sql.length; i++) {
+        if (sql[i] === "/" && sql[i + 1] === "*") (depth++, i++);
+        else if (sql[i] === "*" && sql[i + 1] === "/") {
+          i++;
+          if (--depth === 0) break;
         }
       }
-      continue;
-    }
-    if (c === "$") {
-      const tag = /^\$[A-Za-z_]*\$/.exec(sql.slice(i))?.[0];
-      if (tag) {
-        const end = sql.indexOf(tag, i + tag.length);
-        i = end < 0 ? sql.length : end + tag.length - 1;
-      }
+      i++;
+    } else {
+      const m = /^[A-Za-z_]+/.exec(sql.slice(i, i + 64));
+      if (!m) break;
+      words.push(m[0].toUpperCase());
+      i += m[0].length;
     }
   }
-  return count + (piece ? 1 : 0);
+  return words;
+}
+
+/** The statement a refused text holds, in words: `COPY`, `EXPLAIN ANALYZE COPY`. */
+function statementName(sql: string): string {
+  const words = leadingWords(sql, 4);
+  const name: string[] = [];
+  for (const w of words) {
+    name.push(w);
+    if (w !== "EXPLAIN" && w !== "ANALYZE" && w !== "ANALYSE") break;
+  }
+  const first = name[name.length - 1] ?? "";
+  if (["SELECT", "WITH", "FROM", "VALUES", "TABLE"].includes(first) && name.length === 1) return `a ${first} that is not a query (it writes or changes the session)`;
+  return name.join(" ") || "(no statement)";
 }
 
 /**
- * `sql` (one statement) without its leading comments, blanks and opening
- * parentheses, and its first word in upper case.
+ * Why `sql` may not run in `denom query`, in words (`COPY`, `2 statements`,
+ * `the table function read_text()`, `duckdb_databases (...)`), or null when it
+ * is one read-only query. `relations` are the names a query may read (the
+ * session's tables and views, lower case); without it (a bare session before
+ * --db is read) table names are left to the binder and checked again later.
+ * Decides from DuckDB's parser only (extractStatements, json_serialize_sql:
+ * both parse and neither binds nor runs). Throws DuckDB's parser error when
+ * `sql` does not parse.
  */
-function firstWord(sql: string): { word: string; rest: string } {
-  let s = sql;
-  for (;;) {
-    const t = s.replace(/^[\s(]+/, "");
-    if (t.startsWith("--")) s = t.slice(t.indexOf("\n") < 0 ? t.length : t.indexOf("\n") + 1);
-    else if (t.startsWith("/*")) s = t.slice(t.indexOf("*/") < 0 ? t.length : t.indexOf("*/") + 2);
-    else {
-      s = t;
-      break;
-    }
+export async function refusal(db: Database, sql: string, relations?: ReadonlySet<string>): Promise<string | null> {
+  const statements = (await db.connection.extractStatements(sql)).count;
+  if (statements !== 1) return statements === 0 ? "an empty statement" : `${statements} statements`;
+  const row = await db.one("SELECT json_serialize_sql($query::VARCHAR) AS tree", { query: sql });
+  const tree = JSON.parse(String(row?.tree ?? "{}")) as { error?: boolean; error_message?: string; statements?: unknown[] };
+  if (tree.error) return statementName(sql);
+  const named = walk(tree.statements, { tables: [], tableFunctions: [], functions: [], ctes: [] });
+  const fn = named.tableFunctions.find((f) => !TABLE_FUNCTIONS.has(f.toLowerCase()));
+  if (fn !== undefined) return `the table function ${fn}() (a query reads the stored tables and views; ${[...TABLE_FUNCTIONS].join(", ")} generate rows)`;
+  const session = named.functions.find((f) => SESSION_FUNCTIONS.has(f.toLowerCase()));
+  if (session !== undefined) return `${session}(), which reads or changes the session's state`;
+  const ctes = new Set(named.ctes.map((c) => c.toLowerCase()));
+  for (const t of named.tables) {
+    const known = relations === undefined || relations.has(t.name.toLowerCase()) || ctes.has(t.name.toLowerCase());
+    if (!CATALOGS.has(t.catalog.toLowerCase()) || !SCHEMAS.has(t.schema.toLowerCase()) || !known)
+      return `${[t.catalog, t.schema, t.name].filter(Boolean).join(".")} (a query reads the stored tables and denom's views: denom query --db FILE --schema lists them)`;
   }
-  const m = /^[A-Za-z_]+/.exec(s);
-  return { word: (m?.[0] ?? "").toUpperCase(), rest: s.slice(m?.[0].length ?? 0) };
-}
-
-/**
- * Why `sql` (one statement) may not run in `denom query`, in words (`COPY`,
- * `EXPLAIN ANALYZE COPY`, `a WITH that writes`), or null when it only reads.
- * Reads the text and DuckDB's parser (json_serialize_sql, which parses and
- * never binds or runs); never prepares the statement.
- */
-export async function refusal(db: Database, sql: string): Promise<string | null> {
-  if (countStatements(sql) > 1) return "several statements";
-  let { word, rest } = firstWord(sql);
-  const said: string[] = [];
-  while (word === "EXPLAIN") {
-    said.push("EXPLAIN");
-    ({ word, rest } = firstWord(rest));
-    if (word === "ANALYZE" || word === "ANALYSE") {
-      said.push("ANALYZE");
-      ({ word, rest } = firstWord(rest));
-    }
+  if (named.functions.length) {
+    const own = await db.all(`SELECT DISTINCT function_name FROM duckdb_functions() WHERE NOT internal AND list_contains(from_json($names::VARCHAR, '["VARCHAR"]'), function_name)`, {
+      names: JSON.stringify([...new Set(named.functions)]),
+    });
+    if (own.length) return `${String(own[0].function_name)}(), a macro not defined by DuckDB`;
   }
-  const name = [...said, word || "(no statement)"].join(" ");
-  if (READ_STATEMENTS.has(word)) return null;
-  if (!QUERY_STATEMENTS.has(word)) return name;
-  // the query itself, as the parser reads it: only a SELECT serializes
-  const query = sql.slice(sql.length - rest.length - word.length);
-  const row = await db.one("SELECT json_serialize_sql($query::VARCHAR) AS tree", { query });
-  const tree = JSON.parse(String(row?.tree ?? "{}")) as { error?: boolean; error_message?: string };
-  if (tree.error && /only select statements/i.test(tree.error_message ?? "")) return `a ${word} that is not a query (it writes or changes the session)`;
   return null;
 }
