@@ -21,7 +21,7 @@ const { queryCatalog } = await import(join(dist, "db", "queries.js"));
 const { QUERIES_DIR } = await import(join(dist, "paths.js"));
 const { ingest } = await import(join(dist, "ingest", "ingest.js"));
 const { readReport } = await import(join(dist, "commands", "report.js"));
-const { configureLineWorkers } = await import(join(dist, "ingest", "parallel.js"));
+const { configureLineWorkers } = await import(join(dist, "ingest", "load", "parallel.js"));
 configureLineWorkers(process.env); // DENOM_LINE_WORKERS and the rest, as the CLI reads them
 const { CHART_SELECTS } = await import(join(dist, "commands", "report-charts.js"));
 

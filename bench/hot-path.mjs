@@ -15,7 +15,7 @@ import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath } from "node:url";
 import { medianMs } from "./median.mjs";
 
-const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "ingest");
+const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "dist", "ingest", "records");
 const { NonFiniteFilter } = await import(join(dist, "non-finite.js"));
 const { readUnits } = await import(join(dist, "reader.js"));
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Issue 20: the JSONL line path in this thread against the worker threads
-// (src/ingest/parallel.ts), on one input. Runs `denom ingest --db` twice,
+// (src/ingest/load/parallel.ts), on one input. Runs `denom ingest --db` twice,
 // DENOM_LINE_WORKERS=0 and DENOM_LINE_WORKERS=N with DENOM_LINE_WORKER_MIN_BYTES=0
 // (every source through the workers), then compares stdout, stderr, the exit code
 // and every loaded table row for row (an md5 of its rows sorted as text;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Issue 20: reading + loading one JSONL file in this process (into an in-memory
 // DuckDB, no relations computed), in this thread and through 1 and 2 line
-// workers (src/ingest/parallel.ts), in alternation: wall seconds, CPU seconds
+// workers (src/ingest/load/parallel.ts), in alternation: wall seconds, CPU seconds
 // of the process (every thread), the main thread's busy share (event-loop
 // utilization), each thread's CPU seconds (Linux /proc) and peak RSS. Not part of npm test. Run after `npm run build`:
 //   node bench/line-workers.mjs FILE [--rounds N] [--modes 0,1,2]
@@ -19,7 +19,7 @@ const opt = (name, dflt) => {
 
 if (args[0] === "--child") {
   const dist = join(here, "..", "dist");
-  const { configureLineWorkers } = await import(join(dist, "ingest", "parallel.js"));
+  const { configureLineWorkers } = await import(join(dist, "ingest", "load", "parallel.js"));
   const { ingest } = await import(join(dist, "ingest", "ingest.js"));
   configureLineWorkers({ DENOM_LINE_WORKERS: args[2], DENOM_LINE_WORKER_MIN_BYTES: "0" });
   const { Database } = await import(join(dist, "db", "database.js"));

@@ -13,7 +13,7 @@ import { medianMs } from "./median.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const n = Number(process.argv[2] ?? 100000);
-const versions = [["this", join(here, "..", "dist", "ingest", "secrets.js")]];
+const versions = [["this", join(here, "..", "dist", "ingest", "records", "secrets.js")]];
 if (process.argv[3]) versions.push(["other", process.argv[3]]);
 
 const lines = Array.from({ length: n }, (_, i) =>

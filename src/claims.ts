@@ -13,7 +13,7 @@
  */
 import { readFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
-import { FORMATS } from "./ingest/formats/index.js";
+import { FORMATS } from "./formats/index.js";
 
 /** An exact fraction `num/den`, den > 0: non-negative, except an offset from a claim (offsetFromClaim). */
 export interface Fraction {
@@ -136,7 +136,7 @@ export function parseClaimsText(text: string, name: string): Claim[] {
 /**
  * The claims of a harness's own file of published figures, or null when `text`
  * is none: each format adapter that declares `claims` (OpenHands Index
- * `scores.json`, AgentBench `overall.json`; src/ingest/formats/) is asked in
+ * `scores.json`, AgentBench `overall.json`; src/formats/) is asked in
  * turn, and each figure it finds parsed here (its tolerance from its digits).
  */
 function publishedClaims(text: string, name: string): Claim[] | null {

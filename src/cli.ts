@@ -19,10 +19,10 @@ import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { progressLine } from "./render/progress.js";
 import { escapeMessage, terminalSafe } from "./render/terminal.js";
 import type { RejectNotice } from "./ingest/ingest.js";
-import { ALL_FORMATS, formatNamed, type Adapter } from "./ingest/formats/index.js";
-import { MAX_LINE_BYTES } from "./ingest/lines.js";
-import { configureLineWorkers } from "./ingest/parallel.js";
-import { maskSecrets } from "./ingest/secrets.js";
+import { ALL_FORMATS, formatNamed, type Adapter } from "./formats/index.js";
+import { MAX_LINE_BYTES } from "./ingest/bytes/lines.js";
+import { configureLineWorkers } from "./ingest/load/parallel.js";
+import { maskSecrets } from "./ingest/records/secrets.js";
 import { VERSION } from "./version.js";
 
 /** Rejects printed one by one on stderr before the rest are summarised. */

@@ -15,5 +15,5 @@ export const PACKAGE_JSON = new URL("../package.json", import.meta.url);
 /** @duckdb/node-api bundled into one file at build time (dist/vendor/; none beside src/) */
 export const DUCKDB_BUNDLE = fileURLToPath(new URL("./vendor/duckdb-node-api.cjs", import.meta.url));
 
-/** the line worker's compiled file (dist/ingest/line-worker.js; none beside src/, under vitest) */
-export const LINE_WORKER = new URL("./ingest/line-worker.js", import.meta.url);
+/** the line worker's compiled file (dist/ingest/load/line-worker.js; none beside src/, under vitest) */
+export const LINE_WORKER = new URL("./ingest/load/line-worker.js", import.meta.url);

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentCompassFormat, ISSUE_RULES, OUTCOMES, SKIPPED_OUTCOME } from "../src/ingest/formats/agentcompass.js";
+import { agentCompassFormat, ISSUE_RULES, OUTCOMES, SKIPPED_OUTCOME } from "../src/formats/agentcompass.js";
 import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";
 
 type Issue = { severity: string; phase?: string; code?: string; message?: string };

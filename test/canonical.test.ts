@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, normalizeAttempt } from "../src/ingest/canonical.js";
-import { parseLine } from "../src/ingest/lines.js";
+import { canonicalJson, normalizeAttempt } from "../src/formats/canonical-record.js";
+import { parseLine } from "../src/ingest/records/parse-line.js";
 import { TABLES } from "../src/db/schema.js";
 
 function ok(record: Record<string, unknown>) {

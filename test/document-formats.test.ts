@@ -9,8 +9,9 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ALL_FORMATS, DOCUMENT_FORMATS } from "../src/ingest/formats/index.js";
-import { readUnits, type Unit } from "../src/ingest/reader.js";
+import { ALL_FORMATS, DOCUMENT_FORMATS } from "../src/formats/index.js";
+import { readUnits } from "../src/ingest/records/reader.js";
+import type { Unit } from "../src/ingest/types.js";
 import { cell, denom, FIXTURES, hasShared, jsonl, REAL, tempDir } from "./helpers.js";
 
 /** final/total, final/valid, final/attributable as [successes, count]. */

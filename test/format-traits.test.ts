@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ALL_FORMATS } from "../src/ingest/formats/index.js";
-import { formatTraitsSql, phaseMarkersSql } from "../src/ingest/formats/traits.js";
-import type { Adapter } from "../src/ingest/formats/types.js";
+import { ALL_FORMATS } from "../src/formats/index.js";
+import { formatTraitsSql, phaseMarkersSql } from "../src/formats/traits.js";
+import type { Adapter } from "../src/formats/types.js";
 import { parseClaimsText } from "../src/claims.js";
 import { ROOT } from "./helpers.js";
 
@@ -24,7 +24,7 @@ function sqlFiles(dir: string, prefix = ""): string[] {
 }
 
 describe("format traits", () => {
-  it("queries/reference/format_traits.sql and phase_markers.sql are what the adapters declare (regenerate: see src/ingest/formats/traits.ts)", () => {
+  it("queries/reference/format_traits.sql and phase_markers.sql are what the adapters declare (regenerate: see src/formats/traits.ts)", () => {
     expect(read("reference/format_traits.sql")).toBe(formatTraitsSql());
     expect(read("reference/phase_markers.sql")).toBe(phaseMarkersSql());
   });

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runFormats } from "../src/commands/formats.js";
-import { ALL_FORMATS } from "../src/ingest/formats/index.js";
+import { ALL_FORMATS } from "../src/formats/index.js";
 import { renderFormatsMarkdown } from "../src/render/formats-markdown.js";
 import { denom, ROOT } from "./helpers.js";
 

@@ -12,8 +12,8 @@
 import { join } from "node:path";
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { exceptionRule, EXCEPTION_RULES } from "../src/ingest/formats/harbor.js";
-import { classifyError } from "../src/ingest/formats/openhands-output.js";
+import { exceptionRule, EXCEPTION_RULES } from "../src/formats/harbor.js";
+import { classifyError } from "../src/formats/openhands-output.js";
 import { cell, denom, FIXTURES, hasShared, jsonl, once, REAL, tempDir } from "./helpers.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 

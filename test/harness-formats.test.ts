@@ -9,12 +9,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inspectFormat, LIMIT_STATUS } from "../src/ingest/formats/inspect.js";
-import { EXIT_STATUS, sweAgentFormat } from "../src/ingest/formats/swe-agent.js";
-import { NORMAL_ENDS, TERMINATION_STATUS, tau2BenchFormat } from "../src/ingest/formats/tau2-bench.js";
-import { STEP_LIMIT, tauBenchFormat } from "../src/ingest/formats/tau-bench.js";
-import { documentOptions, formatFor } from "../src/ingest/formats/index.js";
-import { readUnits, type Unit } from "../src/ingest/reader.js";
+import { inspectFormat, LIMIT_STATUS } from "../src/formats/inspect.js";
+import { EXIT_STATUS, sweAgentFormat } from "../src/formats/swe-agent.js";
+import { NORMAL_ENDS, TERMINATION_STATUS, tau2BenchFormat } from "../src/formats/tau2-bench.js";
+import { STEP_LIMIT, tauBenchFormat } from "../src/formats/tau-bench.js";
+import { documentOptions, formatFor } from "../src/formats/index.js";
+import { readUnits } from "../src/ingest/records/reader.js";
+import type { Unit } from "../src/ingest/types.js";
 import { cell, denom, FIXTURES, hasShared, REAL, ROOT, tempDir } from "./helpers.js";
 
 type Out = any;

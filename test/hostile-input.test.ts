@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { constants, crc32, deflateRawSync, gzipSync } from "node:zlib";
 import { describe, expect, it, vi } from "vitest";
 import { Database } from "../src/db/database.js";
-import { maskOf, maskSecrets, maySecret } from "../src/ingest/secrets.js";
+import { maskOf, maskSecrets, maySecret } from "../src/ingest/records/secrets.js";
 import { cell, denom, hasShared, jsonl, ROOT, SHARED, tarOf, tempDir } from "./helpers.js";
 
 // whole-command runs over big inputs (30 MB lines, 200 MB of gzip) on a shared machine

@@ -10,10 +10,11 @@ import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { gunzipMembers } from "../src/ingest/gunzip.js";
-import { keyMarks, readLiterals, needsLiteralRead } from "../src/ingest/literal.js";
-import { LineSplitter, parseLine } from "../src/ingest/lines.js";
-import { looksLike, notALog } from "../src/ingest/sources.js";
+import { gunzipMembers } from "../src/ingest/bytes/gunzip.js";
+import { keyMarks, readLiterals, needsLiteralRead } from "../src/ingest/records/literal.js";
+import { LineSplitter } from "../src/ingest/bytes/lines.js";
+import { parseLine } from "../src/ingest/records/parse-line.js";
+import { looksLike, notALog } from "../src/ingest/bytes/sources.js";
 import { denom, tempDir } from "./helpers.js";
 
 const rec = (task: string | number, status: string, extra: Record<string, unknown> = {}) => JSON.stringify({ task_id: task, status, ...extra });

@@ -1,19 +1,19 @@
 /**
- * The JSONL line path in worker threads (src/ingest/parallel.ts, issue 20):
+ * The JSONL line path in worker threads (src/ingest/load/parallel.ts, issue 20):
  * forced on a small input (DENOM_LINE_WORKER_MIN_BYTES=0, tiny blocks so that
  * nearly every line is a block of its own), it must account every line as the
- * in-thread path does. Spawns the built CLI (the worker runs dist/ingest/line-worker.js).
+ * in-thread path does. Spawns the built CLI (the worker runs dist/ingest/load/line-worker.js).
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { CanonicalAttempt } from "../src/ingest/canonical.js";
+import type { CanonicalAttempt } from "../src/formats/canonical-record.js";
 import { TABLES } from "../src/db/schema.js";
-import { attemptRow, getInt64, TableColumns } from "../src/ingest/columns.js";
-import { gatheredRows, PackWriter } from "../src/ingest/packed.js";
-import { configureLineWorkers } from "../src/ingest/parallel.js";
-import type { PreparedUnit } from "../src/ingest/prepare.js";
+import { attemptRow, getInt64, TableColumns } from "../src/ingest/load/columns.js";
+import { gatheredRows, PackWriter } from "../src/ingest/load/packed.js";
+import { configureLineWorkers } from "../src/ingest/load/parallel.js";
+import type { PreparedUnit } from "../src/ingest/load/prepare.js";
 import { ROOT, tempDir } from "./helpers.js";
 
 const SECRET = "sk-proj-a1B2c3D4a1B2c3D4a1B2c3D4a1B2c3D4";

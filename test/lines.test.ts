@@ -1,6 +1,7 @@
 /** The line splitter and the per-line parser, apart from any stream (STYLE convention 5). */
 import { describe, expect, it } from "vitest";
-import { LineSplitter, overlongReason, parseLine, replaceNonFinite, type PhysicalLine } from "../src/ingest/lines.js";
+import { LineSplitter, overlongReason, type PhysicalLine } from "../src/ingest/bytes/lines.js";
+import { parseLine, replaceNonFinite } from "../src/ingest/records/parse-line.js";
 
 /** Feeds `bytes` to a splitter in chunks of `size` bytes and returns every line. */
 function split(bytes: Buffer, size: number, maxBytes?: number): PhysicalLine[] {

@@ -4,8 +4,8 @@
  * reading the whole text at once gives, wherever the pieces are cut.
  */
 import { describe, expect, it } from "vitest";
-import { replaceNonFinite } from "../src/ingest/lines.js";
-import { NonFiniteFilter } from "../src/ingest/non-finite.js";
+import { replaceNonFinite } from "../src/ingest/records/parse-line.js";
+import { NonFiniteFilter } from "../src/ingest/records/non-finite.js";
 
 /** Feeds `text` in pieces of `size` characters; returns the joined output and the count. */
 function chunked(text: string, size: number): { text: string; count: number } {

@@ -9,12 +9,12 @@ import { Readable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
 import { Database } from "../src/db/database.js";
 import { ingest } from "../src/ingest/ingest.js";
-import { fileSha256 } from "../src/ingest/sources.js";
+import { fileSha256 } from "../src/ingest/bytes/sources.js";
 import { jsonl, tarOf, tempDir } from "./helpers.js";
 
 // count the files hashed before reading, and hash them as usual
-vi.mock("../src/ingest/sources.js", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("../src/ingest/sources.js")>();
+vi.mock("../src/ingest/bytes/sources.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("../src/ingest/bytes/sources.js")>();
   return { ...actual, fileSha256: vi.fn(actual.fileSha256) };
 });
 

@@ -1,7 +1,8 @@
 /** JSONL vs JSON documents, and the document walker over stream-json tokens. */
 import { describe, expect, it } from "vitest";
-import { peek } from "../src/ingest/peek.js";
-import { readUnits, sniff, type RejectKind, type Unit } from "../src/ingest/reader.js";
+import { peek } from "../src/ingest/bytes/peek.js";
+import { readUnits, sniff } from "../src/ingest/records/reader.js";
+import type { RejectKind, Unit } from "../src/ingest/types.js";
 
 async function read(text: string | Buffer, chunk = 7) {
   const units: Unit[] = [];

@@ -10,9 +10,9 @@ import { cpSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ATTEMPT_FIELDS } from "../src/ingest/canonical.js";
-import { FAILURE_MODE_STATUS } from "../src/ingest/formats/terminal-bench.js";
-import { SECRET_KINDS } from "../src/ingest/secrets.js";
+import { ATTEMPT_FIELDS } from "../src/formats/canonical-record.js";
+import { FAILURE_MODE_STATUS } from "../src/formats/terminal-bench.js";
+import { SECRET_KINDS } from "../src/ingest/records/secrets.js";
 import { ROOT, denom, denomIn } from "./helpers.js";
 
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -153,7 +153,7 @@ function fieldTable(): string {
 }
 
 describe("docs/inputs.md", () => {
-  it("shows the canonical record's fields as declared in src/ingest/canonical.ts", () => {
+  it("shows the canonical record's fields as declared in src/formats/canonical-record.ts", () => {
     expect(formatsDoc).toContain(fieldTable());
   });
 
@@ -165,7 +165,7 @@ describe("docs/inputs.md", () => {
     expect(readme).toContain("[docs/formats.md](docs/formats.md)");
   });
 
-  it("lists the secrets masked as declared in src/ingest/secrets.ts", () => {
+  it("lists the secrets masked as declared in src/ingest/records/secrets.ts", () => {
     // the table lives in docs/security.md; the README links to it
     const security = readFileSync(join(ROOT, "docs", "security.md"), "utf8");
     const rows = SECRET_KINDS.map((k) => `| \`${k.kind}\` | ${k.describes.replaceAll("|", "\\|")} | ${k.gitleaks ?? ""} |`);

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { Database, sqlString } from "../src/db/database.js";
-import { keyedKind, maskOf, maskSecrets, maskValue, maySecret, SECRET_KINDS } from "../src/ingest/secrets.js";
+import { keyedKind, maskOf, maskSecrets, maskValue, maySecret, SECRET_KINDS } from "../src/ingest/records/secrets.js";
 import { formText, ORDINARY, SECRET_FORMS, survivors, type SecretForm } from "./fixtures/secrets-corpus.js";
 import { denom, tarOf, tempDir } from "./helpers.js";
 
@@ -68,7 +68,7 @@ describe("the secrets corpus", () => {
 });
 
 describe("the cheap test on raw lines (maySecret), at the edges of its hints", () => {
-  // each expected value worked out by hand from the hints in src/ingest/secrets.ts
+  // each expected value worked out by hand from the hints in src/ingest/records/secrets.ts
   it.each([
     // `sk-` inside a word (task-) is no hint; the rest names nothing either
     ['{"task_id":"task-001","status":"success"}', false],

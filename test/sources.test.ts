@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { gunzipSync, gzipSync, constants as zlibConstants } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { DataError } from "../src/errors.js";
-import { expandInputs, namedFormat, openSources } from "../src/ingest/sources.js";
+import { expandInputs, namedFormat, openSources } from "../src/ingest/bytes/sources.js";
 import { denom, jsonl, tarOf, tempDir } from "./helpers.js";
 
 const A = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" });

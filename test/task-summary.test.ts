@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FINAL_ATTEMPT_FIELDS, taskSummaryFormat } from "../src/ingest/formats/task-summary.js";
+import { FINAL_ATTEMPT_FIELDS, taskSummaryFormat } from "../src/formats/task-summary.js";
 import { denom, jsonl, tempDir } from "./helpers.js";
 
 function adapt(record: Record<string, unknown>): Record<string, unknown>[] {

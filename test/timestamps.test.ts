@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTimestamp } from "../src/ingest/timestamps.js";
+import { parseTimestamp } from "../src/formats/timestamps.js";
 
 // 2025-03-12T09:00:00Z = 1741770000 s since the epoch
 const T = 1_741_770_000;

@@ -1,5 +1,5 @@
 -- format_traits: what each input format's adapter declares the SQL must know of its attempts
---   (src/ingest/formats/types.ts FormatTraits), one row per format, so that queries/ tests a
+--   (src/formats/types.ts FormatTraits), one row per format, so that queries/ tests a
 --   declared property, never a harness's name: trial_numbering (`as_recorded`, or
 --   `start_order`: the records carry no trial index, a task's trials of a run are numbered by
 --   started_at, then by the raw field trial_tiebreak), is_summary_record (a record stands for a
@@ -7,7 +7,7 @@
 --   the harness's own views, which read its attempts).
 -- Reads: nothing.
 --
--- Generated from the adapters' declarations (src/ingest/formats/traits.ts, FormatAdapter.traits):
+-- Generated from the adapters' declarations (src/formats/traits.ts, FormatAdapter.traits):
 -- do not edit by hand; test/format-traits.test.ts checks it.
 create or replace table format_traits as
 select

@@ -4,7 +4,7 @@
 --   classifier's setup and agent-phase times and its agent_never_started read them.
 -- Reads: nothing.
 --
--- Generated from the adapters' declarations (src/ingest/formats/traits.ts, FormatAdapter.traits):
+-- Generated from the adapters' declarations (src/formats/traits.ts, FormatAdapter.traits):
 -- do not edit by hand; test/format-traits.test.ts checks it.
 create or replace table phase_markers as
 select event_name::varchar as event_name, marks::varchar as marks

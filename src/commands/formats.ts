@@ -1,9 +1,9 @@
 /**
  * `denom formats`: the input formats denom reads, each with the fields it reads
  * and the canonical fields they become (the adapters' own declarations,
- * src/ingest/formats/). Reads no input.
+ * src/formats/). Reads no input.
  */
-import { ALL_FORMATS, type FieldRead } from "../ingest/formats/index.js";
+import { ALL_FORMATS, type FieldRead } from "../formats/index.js";
 
 /** One adapter as listed. */
 export interface FormatInfo {

@@ -14,7 +14,7 @@ import { DEFAULT_DEFINITIONS, openSession } from "../db/session.js";
 import { DataError } from "../errors.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
 import type { RunsOptions } from "../ingest/runs.js";
-import { expandInputs } from "../ingest/sources.js";
+import { expandInputs } from "../ingest/bytes/sources.js";
 
 export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile"> {
   /** the database file; created when missing */

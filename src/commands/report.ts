@@ -9,8 +9,8 @@
 import type { Session } from "../db/session.js";
 import type { Cell, Params, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
-import { ALL_FORMATS } from "../ingest/formats/index.js";
-import type { RunLog } from "../ingest/formats/types.js";
+import { ALL_FORMATS } from "../formats/index.js";
+import type { RunLog } from "../formats/types.js";
 import type { GroupKey, Thresholds } from "../definitions.js";
 import { CHART_SELECTS, readChartData, type ChartData } from "./report-charts.js";
 import { INVENTORY_PARAMS, readMetrics, type Metrics, type RateCell } from "./report-metrics.js";

@@ -26,5 +26,5 @@ export type DuckDBInstance = DuckDB.DuckDBInstance;
 export type DuckDBDataChunk = DuckDB.DuckDBDataChunk;
 export type DuckDBTypeId = DuckDB.DuckDBTypeId;
 
-/** The package's native bindings, for what node-api does slowly: ingest/loader.ts writes its data chunks' vectors with them. */
+/** The package's native bindings, for what node-api does slowly: ingest/load/loader.ts writes its data chunks' vectors with them. */
 export const bindings = require("@duckdb/node-bindings") as typeof Bindings;

@@ -3,8 +3,8 @@
  * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys` and `masked_secrets`, with their
  * columns in order. This is the one declaration of them: CREATE TABLE, the
  * check of a kept `--db` file and the loader's appenders all come from it
- * (src/ingest/loader.ts checks at load that the attempts columns follow the
- * canonical record's fields, src/ingest/canonical.ts).
+ * (src/ingest/load/loader.ts checks at load that the attempts columns follow the
+ * canonical record's fields, src/formats/canonical-record.ts).
  */
 import type { Database } from "./database.js";
 
@@ -51,7 +51,7 @@ export const TABLES: Record<string, Column[]> = {
   run_metadata: [
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER"),
   ],
-  // a harness log's own account of its run (ingest/formats/types.ts RunLog; Inspect's header), one row per log
+  // a harness log's own account of its run (formats/types.ts RunLog; Inspect's header), one row per log
   run_logs: [
     c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("invocation", "VARCHAR"), c("task", "VARCHAR"), c("model", "VARCHAR"),
     c("status", "VARCHAR"), c("error_message", "VARCHAR"), c("total_samples", "BIGINT"), c("completed_samples", "BIGINT"),

@@ -6,19 +6,18 @@
 import type { Readable } from "node:stream";
 import type { Database } from "../db/session.js";
 import { DataError } from "../errors.js";
-import { prepareUnit, runOfFile, type PrepareContext, type PreparedUnit } from "./prepare.js";
-import type { LongBytes, TableColumns } from "./columns.js";
-import { CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, type Adapter, type Detection } from "./formats/index.js";
-import type { FormatAdapter, RunLog } from "./formats/types.js";
-import { readEvalArchive } from "./inspect-eval.js";
-import { Loader } from "./loader.js";
-import type { GatheredTable } from "./packed.js";
-import { closeLineWorkers } from "./parallel.js";
-import { EVAL_LOG_FILE, evalLogRecord } from "./formats/openhands-eval-log.js";
-import { excerpt, readTextRecord, readUnits, type ReadSummary, type RejectKind, type Unit } from "./reader.js";
-import { maskSecrets } from "./secrets.js";
-import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SourceStream } from "./sources.js";
-import { ZipArchive } from "./zip.js";
+import { ARCHIVE_READER, CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats, textRecordOf, type Adapter, type Detection } from "../formats/index.js";
+import type { FormatAdapter, RunLog } from "../formats/types.js";
+import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SkippedMember, type SourceStream } from "./bytes/sources.js";
+import { ZipArchive } from "./bytes/zip.js";
+import type { LongBytes, TableColumns } from "./load/columns.js";
+import { Loader } from "./load/loader.js";
+import type { GatheredTable } from "./load/packed.js";
+import { closeLineWorkers, readJsonlInWorkers, type PreparedSink } from "./load/parallel.js";
+import { prepareUnit, runOfFile, type PrepareContext, type PreparedUnit } from "./load/prepare.js";
+import { excerpt, readTextRecord, readUnits } from "./records/reader.js";
+import { maskSecrets } from "./records/secrets.js";
+import type { ArchiveSink, ReadSummary, RejectKind, Unit } from "./types.js";
 
 /** A line that was not loaded, as shown to the user. */
 export interface RejectNotice {
@@ -64,7 +63,7 @@ export interface IngestOptions {
    * so that records of two files never collapse as duplicates of one run.
    */
   runPerFile?: boolean;
-  /** `--max-line-bytes N`: the longest JSONL line read (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
+  /** `--max-line-bytes N`: the longest JSONL line read (bytes/lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
   /** `--score-key KEY`: the key of a dict-valued score that decides success (Inspect) */
   scoreKey?: string | null;
@@ -99,215 +98,356 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
   return ingestSpecs(db, specs, options);
 }
 
+/**
+ * Reads `allSpecs` (expandInputs' expansion) into `db`: every source in turn,
+ * through one SourceRead each (its counts and its sink), into one IngestRun
+ * (the loader, what is known already, and the totals). Throws as `ingest` does.
+ */
 export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
-  const result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] };
-  const containers = new ContainerTally();
-  const loader = await Loader.open(db);
-  let sourceId = await loader.nextSourceId();
-  const known = options.skipKnownSources
-    ? { digests: await loader.sourceDigests(), sizes: await loader.sourceSizes(), skippedFiles: await loader.skippedKeys() }
-    : null;
+  const run = await IngestRun.open(db, options);
   try {
     // a file loaded before is skipped on its hash alone, without parsing it again;
-    // archive members, stdin and repeats within this call are caught once read, below
-    const specs = known ? await withoutKnownFiles(allSpecs, known.digests, known.sizes, result.skipped) : allSpecs;
-    const total = specs.every((s) => s.kind !== "stdin") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
-    let read = 0;
-    let recordsRead = 0;
-    let repeatedKeys = 0;
-    // sources with lines but no record: what each looks like, said when nothing at all was read
-    const noRecord: string[] = [];
-    const onBytes = options.onProgress ? (n: number) => options.onProgress!((read += n), total, recordsRead) : undefined;
-    for await (const src of openSources(specs, options.stdin, onBytes)) {
-      if ("skipped" in src) {
-        const skipped = maskSecrets(src.skipped).text;
-        if (src.container !== undefined) containers.found(src.container, `${skipped} (${src.reason})`);
-        const key = `${skipped}\t${src.reason}`;
-        if (known?.skippedFiles.has(key)) continue;
-        known?.skippedFiles.add(key);
-        loader.skipped(skipped, src.reason, null);
-        continue;
-      }
-      const id = sourceId++;
-      const counts = { records: 0, blank: 0, rejected: 0, attempts: 0, nonFinite: 0 };
-      // secrets are masked here, before anything is stored or shown (secrets.ts)
-      const name = maskSecrets(src.name);
-      if (name.masked) loader.masked(id, null, "source name", name.counts);
-      const reject = (line: number, location: string | null, why: string, text: string, kind: RejectKind) => {
-        counts.rejected++;
-        const shown = maskSecrets(text);
-        if (shown.masked) loader.masked(id, line, location, shown.counts);
-        const reason = shortReason(maskSecrets(why).text);
-        loader.reject(id, line, location, reason, excerpt(shown.text));
-        options.onReject?.({ source: name.text, line, location, reason, kind });
-      };
-      const formats = new SourceFormats<PreparedUnit>(name.text, options.format ?? null);
-      // what the source's run headers say (Inspect), stored once the source is read
-      const logs: RunLog[] = [];
-      const dict = { trials: 0, keys: new Set<string>() };
-      const onHeader = (header: Record<string, unknown>) => {
-        const adapter = headerAdapter(header, options.format ?? null);
-        if (adapter) logs.push(adapter.header!.adapt(header, { source: name.text, header, scoreKey: options.scoreKey ?? null }));
-      };
-      // a PreparedUnit (prepare.ts: made here, or in a worker thread) applied in input order
-      const load = (p: PreparedUnit, adapter: string) => {
-        const plan = p.plan;
-        const kind: RejectKind = p.location === null ? "line" : "element";
-        if (plan.kind === "error") return reject(p.line, p.location, plan.error, p.text as string, kind);
-        formats.count(adapter);
-        if (plan.kind === "metadata") {
-          counts.records++;
-          loader.runMetadata(id, plan.metadata);
-          if (plan.metadata.warning) options.onWarning?.(maskSecrets(plan.metadata.warning).text);
-          return;
-        }
-        dict.trials += plan.dictTrials;
-        for (const k of plan.dictKeys) dict.keys.add(k);
-        if (plan.error !== null) return reject(p.line, p.location, plan.error, p.text as string, kind);
-        for (const a of plan.attempts) {
-          if (options.runPerFile) a.run_id = runOfFile(name.text, a.run_id);
-          loader.attempt(a, { sourceId: id, line: p.line, location: p.location, format: adapter, lineHash: plan.lineHash as string, nonFinite: p.nonFinite });
-        }
-        countRecord(plan.attempts.length, p.nonFinite);
-      };
-      // a record loaded: by load, or as rows a line worker wrote (gathered)
-      const countRecord = (attempts: number, nonFinite: number) => {
-        counts.records++;
-        recordsRead++;
-        counts.attempts += attempts;
-        counts.nonFinite += nonFinite;
-      };
-      const apply = (p: PreparedUnit) => {
-        if (p.duplicateKeys) {
-          for (const key of p.duplicateKeys) {
-            const shown = maskSecrets(key).text;
-            loader.duplicateKey(id, p.line, p.location, shown);
-            if (++repeatedKeys <= REPEATED_KEYS_SHOWN) {
-              const where = p.location ? `${name.text} (${p.location})` : `${name.text}:${p.line}`;
-              options.onWarning?.(`${where}: key ${JSON.stringify(shown)} is written twice in one object; the last value is read, as JSON.parse does`);
-            }
-          }
-        }
-        if (p.masked) loader.masked(id, p.line, p.location, p.masked);
-        if (p.detection === null) return load(p, p.adapter);
-        const chosen = formats.take(p.detection, p);
-        if (!chosen) return; // held back until the source shows its format
-        for (const held of chosen.release) load(held, "canonical");
-        load(p, chosen.format.name);
-      };
-      const context: PrepareContext = { source: name.text, scoreKey: options.scoreKey ?? null, forced: options.format ?? null, runPerFile: options.runPerFile };
-      const onUnit = (raw: Unit) => apply(prepareUnit(raw, context));
-      // a unit whose attempts' rows a line worker wrote (packed.ts): applied as `apply` applies it
-      // (the adapter detected, nothing masked or repeated), its attempts given the next ids; the
-      // first of them, or null when the source holds its records back no more (it gave up)
-      const gathered = (detection: Detection, attempts: number, nonFinite: number): number | null => {
-        const chosen = formats.take(detection, null);
-        if (!chosen) return null;
-        for (const held of chosen.release) load(held, "canonical");
-        formats.count(chosen.format.name);
-        const first = loader.takeAttemptIds(attempts);
-        countRecord(attempts, nonFinite);
-        return first;
-      };
-      const appendGathered = (table: GatheredTable, rows: TableColumns, long: LongBytes) => loader.appendGathered(id, table, rows, long);
-      const sink = { unit: onUnit, prepared: apply, gathered, appendGathered, blank: () => void counts.blank++, reject, header: onHeader };
-      let zipProblem: string | null = null;
-      const summary = src.zip
-        ? await readZip(src, name.text, sink, (text) => (zipProblem = text))
-        : EVAL_LOG_FILE.test(src.name)
-          ? await readTextRecord(src.chunks, sink, (text) => evalLogRecord(text, src.name))
-          : await readUnits(src.chunks, CONTAINER_KEYS, sink, namedFormat(src.name), { ...documentOptions(src.name), chooseDocument: formats.chooseDocument, maxLineBytes: options.maxLineBytes, prepareContext: context });
-      for (const log of logs) loader.runLog(id, log, { trials: dict.trials, keys: [...dict.keys] });
-      if (dict.trials > 0)
-        options.onWarning?.(
-          `${name.text}: ${dict.trials} trial${dict.trials === 1 ? " has" : "s have"} a dict-valued score (keys ${[...dict.keys].join(", ")}) and ${dict.trials === 1 ? "is" : "are"} unscored: name the key that decides success with --score-key KEY`,
-        );
-      const unreadable = formats.unreadable();
-      if (unreadable) {
-        if (src.container === undefined) throw new DataError(unreadable);
-        // a side file of a folder or an archive (a config, notes, another tool's JSON): named once and listed, never fatal
-        await loader.discardSource(id);
-        sourceId = id;
-        const keys = formats.firstKeys();
-        const reason = `${SIDE_FILE_REASON}${keys === null ? "" : keys.length ? `; top keys ${keys.join(", ")}` : "; an empty object"}`;
-        containers.found(src.container, `${name.text} (${reason})`);
-        options.onWarning?.(`${name.text}: skipped: ${reason}`);
-        const key = `${name.text}\t${SIDE_FILE_REASON}`;
-        if (!known?.skippedFiles.has(key)) {
-          known?.skippedFiles.add(key);
-          loader.skipped(name.text, SIDE_FILE_REASON, keys);
-        }
-        continue;
-      }
-      if (src.container !== undefined) {
-        containers.read(src.container, counts.records);
-        if (counts.records === 0)
-          containers.found(src.container, `${name.text} (${counts.rejected ? `${counts.rejected} rejected, no record` : summary.physicalLines ? "only blank lines" : "empty"})`);
-      }
-      const { sha256, bytes } = src.digest();
-      const sameAs = known?.digests.get(sha256);
-      if (sameAs !== undefined) {
-        if (src.container !== undefined) containers.read(src.container, 1);
-        await loader.discardSource(id);
-        sourceId = id;
-        result.skipped.push({ name: name.text, sha256, same_as: sameAs });
-        continue;
-      }
-      known?.digests.set(sha256, name.text);
-      const problem = zipProblem ?? src.problem();
-      if (problem) options.onWarning?.(`${name.text}: ${problem}`);
-      const endings = summary.endings;
-      if (endings && endings.mixed > 0)
-        options.onWarning?.(
-          endings.mode === "cr"
-            ? `${name.text}: mixed line endings: its lines end with a lone CR, but ${endings.mixed} end with LF or CRLF (each ends a line all the same)`
-            : `${name.text}: mixed line endings: ${endings.mixed} line${endings.mixed === 1 ? " holds" : "s hold"} a lone CR (not a line end in a file of LF lines; such a line is read whole)`,
-        );
-      // JSONL: the splitter's count, so lines = records + blank + rejected is a
-      // real check (the accounting view says what does not add up); a document
-      // counts its elements, which are records or rejects by construction
-      const lines = summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected;
-      loader.source({
-        source_id: id,
-        name: name.text,
-        sha256,
-        bytes,
-        format: summary.format,
-        physical_lines: summary.physicalLines,
-        lines,
-        records: counts.records,
-        blank: counts.blank,
-        rejected: counts.rejected,
-        attempts: counts.attempts,
-        non_finite: counts.nonFinite + summary.nonFinite,
-        problem,
-        loaded_at: Date.now() * 1000,
-        adapter: formats.adapters(),
-      });
-      if (counts.records === 0 && lines > counts.blank && src.head) {
-        const n = summary.physicalLines;
-        const what = `${name.text}: ${n} line${n === 1 ? "" : "s"} but no record (${counts.rejected} rejected): it looks like ${looksLike(src.head())}`;
-        noRecord.push(what);
-      }
-      result.sources++;
-      result.records += counts.records;
-      result.rejected += counts.rejected;
-      result.attempts += counts.attempts;
-      if (problem) result.broken++;
+    // archive members, stdin and repeats within this call are caught once read (IngestRun.source)
+    const specs = await run.fresh(allSpecs);
+    for await (const src of openSources(specs, options.stdin, run.onBytes(specs))) {
+      if ("skipped" in src) run.skippedFile(src);
+      else await run.source(src);
     }
-    const empty = containers.empty();
+    run.finish();
+  } finally {
+    closeLineWorkers();
+    run.close();
+  }
+  return run.result;
+}
+
+/** What `--db` already holds (IngestOptions.skipKnownSources): digests and sizes of its sources, and its skipped files. */
+interface Known {
+  /** sha256 -> name of the source that has it */
+  digests: Map<string, string>;
+  sizes: ReadonlySet<number>;
+  /** `name\treason` of every skipped file listed */
+  skippedFiles: Set<string>;
+}
+
+/**
+ * One call of ingestSpecs: the loader and the ids it hands out, what the
+ * database held before (`known`), and the counts and findings every source
+ * adds to. Each source is read by a SourceRead, then stored or left out here.
+ */
+class IngestRun {
+  readonly result: IngestResult = { sources: 0, records: 0, rejected: 0, attempts: 0, broken: 0, skipped: [] };
+  readonly containers = new ContainerTally();
+  /** records read so far in all sources (progress) */
+  recordsRead = 0;
+  /** keys written twice in one object, in all sources (the first REPEATED_KEYS_SHOWN are named) */
+  repeatedKeys = 0;
+  /** sources with lines but no record: what each looks like, said when nothing at all was read */
+  private readonly noRecord: string[] = [];
+  /** raw bytes read so far (progress) */
+  private bytesRead = 0;
+
+  private constructor(
+    readonly loader: Loader,
+    readonly options: IngestOptions,
+    /** the id the next source gets (given back when a source is left out) */
+    private nextId: number,
+    private readonly known: Known | null,
+  ) {}
+
+  static async open(db: Database, options: IngestOptions): Promise<IngestRun> {
+    const loader = await Loader.open(db);
+    const nextId = await loader.nextSourceId();
+    const known = options.skipKnownSources
+      ? { digests: await loader.sourceDigests(), sizes: await loader.sourceSizes(), skippedFiles: await loader.skippedKeys() }
+      : null;
+    return new IngestRun(loader, options, nextId, known);
+  }
+
+  /** `specs` without the plain files already stored (withoutKnownFiles), when skipping known sources. */
+  async fresh(specs: readonly InputSpec[]): Promise<readonly InputSpec[]> {
+    return this.known ? await withoutKnownFiles(specs, this.known.digests, this.known.sizes, this.result.skipped) : specs;
+  }
+
+  /** What openSources tells of every raw byte read: progress (IngestOptions.onProgress), or nothing. */
+  onBytes(specs: readonly InputSpec[]): ((n: number) => void) | undefined {
+    const total = specs.every((s) => s.kind !== "stdin") ? specs.reduce((n, s) => n + (s.kind === "file" ? s.size : 0), 0) : null;
+    return this.options.onProgress ? (n: number) => this.options.onProgress!((this.bytesRead += n), total, this.recordsRead) : undefined;
+  }
+
+  /** A file or member left out by its name (openSources): told to its container, listed once in meta.skipped_files. */
+  skippedFile(src: SkippedMember): void {
+    const skipped = maskSecrets(src.skipped).text;
+    if (src.container !== undefined) this.containers.found(src.container, `${skipped} (${src.reason})`);
+    this.listSkipped(skipped, src.reason, null);
+  }
+
+  /**
+   * Reads one source and stores it, or leaves it out: a side file of a folder
+   * or archive that no adapter reads, a copy of a source already stored.
+   * Throws DataError when a source named directly is in no format denom reads.
+   */
+  async source(src: SourceStream): Promise<void> {
+    const read = new SourceRead(this, src, this.nextId++);
+    const summary = await read.read();
+    read.storeRunLogs();
+    const unreadable = read.formats.unreadable();
+    if (unreadable) return this.sideFile(read, unreadable);
+    const { counts } = read;
+    if (src.container !== undefined) {
+      this.containers.read(src.container, counts.records);
+      if (counts.records === 0)
+        this.containers.found(src.container, `${read.name} (${counts.rejected ? `${counts.rejected} rejected, no record` : summary.physicalLines ? "only blank lines" : "empty"})`);
+    }
+    const { sha256, bytes } = src.digest();
+    const sameAs = this.known?.digests.get(sha256);
+    if (sameAs !== undefined) {
+      if (src.container !== undefined) this.containers.read(src.container, 1);
+      await this.loader.discardSource(read.id);
+      this.nextId = read.id;
+      this.result.skipped.push({ name: read.name, sha256, same_as: sameAs });
+      return;
+    }
+    this.known?.digests.set(sha256, read.name);
+    this.store(read, summary, sha256, bytes);
+  }
+
+  /** A side file of a folder or an archive (a config, notes, another tool's JSON): named once and listed, never fatal; named directly, an error. */
+  private async sideFile(read: SourceRead, unreadable: string): Promise<void> {
+    const container = read.src.container;
+    if (container === undefined) throw new DataError(unreadable);
+    await this.loader.discardSource(read.id);
+    this.nextId = read.id;
+    const keys = read.formats.firstKeys();
+    const reason = `${SIDE_FILE_REASON}${keys === null ? "" : keys.length ? `; top keys ${keys.join(", ")}` : "; an empty object"}`;
+    this.containers.found(container, `${read.name} (${reason})`);
+    this.options.onWarning?.(`${read.name}: skipped: ${reason}`);
+    this.listSkipped(read.name, SIDE_FILE_REASON, keys);
+  }
+
+  /** Lists a skipped file in meta.skipped_files, once per name and reason (also across `--db` calls). */
+  private listSkipped(name: string, reason: string, keys: string[] | null): void {
+    const key = `${name}\t${reason}`;
+    if (this.known?.skippedFiles.has(key)) return;
+    this.known?.skippedFiles.add(key);
+    this.loader.skipped(name, reason, keys);
+  }
+
+  /** Stores a source read (table sources) with its warnings, and adds it to the totals. */
+  private store(read: SourceRead, summary: ReadSummary, sha256: string, bytes: number): void {
+    const { name, counts, src } = read;
+    const warn = (text: string) => this.options.onWarning?.(text);
+    const problem = read.zipProblem ?? src.problem();
+    if (problem) warn(`${name}: ${problem}`);
+    const endings = summary.endings;
+    if (endings && endings.mixed > 0)
+      warn(
+        endings.mode === "cr"
+          ? `${name}: mixed line endings: its lines end with a lone CR, but ${endings.mixed} end with LF or CRLF (each ends a line all the same)`
+          : `${name}: mixed line endings: ${endings.mixed} line${endings.mixed === 1 ? " holds" : "s hold"} a lone CR (not a line end in a file of LF lines; such a line is read whole)`,
+      );
+    // JSONL: the splitter's count, so lines = records + blank + rejected is a
+    // real check (the accounting view says what does not add up); a document
+    // counts its elements, which are records or rejects by construction
+    const lines = summary.format === "jsonl" ? summary.physicalLines : counts.records + counts.blank + counts.rejected;
+    this.loader.source({
+      source_id: read.id,
+      name,
+      sha256,
+      bytes,
+      format: summary.format,
+      physical_lines: summary.physicalLines,
+      lines,
+      records: counts.records,
+      blank: counts.blank,
+      rejected: counts.rejected,
+      attempts: counts.attempts,
+      non_finite: counts.nonFinite + summary.nonFinite,
+      problem,
+      loaded_at: Date.now() * 1000,
+      adapter: read.formats.adapters(),
+    });
+    if (counts.records === 0 && lines > counts.blank && src.head) {
+      const n = summary.physicalLines;
+      this.noRecord.push(`${name}: ${n} line${n === 1 ? "" : "s"} but no record (${counts.rejected} rejected): it looks like ${looksLike(src.head())}`);
+    }
+    this.result.sources++;
+    this.result.records += counts.records;
+    this.result.rejected += counts.rejected;
+    this.result.attempts += counts.attempts;
+    if (problem) this.result.broken++;
+  }
+
+  /**
+   * Once every source is read: throws DataError when a folder or archive gave
+   * no record, or no input gave one while some had lines; warns of the rest.
+   */
+  finish(): void {
+    const empty = this.containers.empty();
     if (empty) throw new DataError(empty);
     // an input with lines but no record is no log: an error naming what it looks like (issue 15);
     // beside inputs that gave records, a warning
-    if (noRecord.length && result.records === 0) throw new DataError(noRecord.join("\n"));
-    for (const what of noRecord) options.onWarning?.(what);
-    if (repeatedKeys > REPEATED_KEYS_SHOWN)
-      options.onWarning?.(`${repeatedKeys} keys in all are written twice in one object (the first ${REPEATED_KEYS_SHOWN} named above; accounting.duplicate_keys counts them, table duplicate_keys lists them)`);
-  } finally {
-    closeLineWorkers();
-    loader.close();
+    if (this.noRecord.length && this.result.records === 0) throw new DataError(this.noRecord.join("\n"));
+    for (const what of this.noRecord) this.options.onWarning?.(what);
+    if (this.repeatedKeys > REPEATED_KEYS_SHOWN)
+      this.options.onWarning?.(
+        `${this.repeatedKeys} keys in all are written twice in one object (the first ${REPEATED_KEYS_SHOWN} named above; accounting.duplicate_keys counts them, table duplicate_keys lists them)`,
+      );
   }
-  return result;
+
+  close(): void {
+    this.loader.close();
+  }
+}
+
+/**
+ * One source being read: its id and name (secrets masked), its counts, the
+ * adapters that read it (SourceFormats) and what its run headers say. It is the
+ * sink its units, blanks and rejects go to, from this thread's reader or from
+ * the line workers (PreparedSink), and applies each in input order.
+ */
+class SourceRead implements PreparedSink, ArchiveSink {
+  readonly counts = { records: 0, blank: 0, rejected: 0, attempts: 0, nonFinite: 0 };
+  /** the source's name as shown and stored, secrets masked (secrets.ts), before anything is stored or shown */
+  readonly name: string;
+  readonly formats: SourceFormats<PreparedUnit>;
+  /** set when a zip's central directory cannot be read: the source is broken, and holds nothing */
+  zipProblem: string | null = null;
+  /** what the source's run headers say (Inspect), stored once the source is read */
+  private readonly logs: RunLog[] = [];
+  /** trials with a dict-valued score, and its keys, for the warning that names --score-key */
+  private readonly dict = { trials: 0, keys: new Set<string>() };
+  private readonly context: PrepareContext;
+  private readonly loader: Loader;
+  private readonly options: IngestOptions;
+
+  constructor(
+    private readonly run: IngestRun,
+    readonly src: SourceStream,
+    readonly id: number,
+  ) {
+    ({ loader: this.loader, options: this.options } = run);
+    const name = maskSecrets(src.name);
+    if (name.masked) this.loader.masked(id, null, "source name", name.counts);
+    this.name = name.text;
+    this.formats = new SourceFormats<PreparedUnit>(this.name, this.options.format ?? null);
+    this.context = { source: this.name, scoreKey: this.options.scoreKey ?? null, forced: this.options.format ?? null, runPerFile: this.options.runPerFile };
+  }
+
+  /**
+   * Reads the source's bytes into this sink: a zip by the adapters' archive
+   * reader, a text record by its adapter, anything else as JSONL or a JSON
+   * document (records/reader.ts), JSONL lines of a big source in the line
+   * workers (load/parallel.ts).
+   */
+  async read(): Promise<ReadSummary> {
+    const { src, options } = this;
+    if (src.zip) return await readZip(src, this.name, this, (text) => (this.zipProblem = text));
+    const toRecord = textRecordOf(src.name);
+    if (toRecord) return await readTextRecord(src.chunks, this, toRecord);
+    return await readUnits(src.chunks, CONTAINER_KEYS, this, namedFormat(src.name), {
+      ...documentOptions(src.name),
+      chooseDocument: this.formats.chooseDocument,
+      maxLineBytes: options.maxLineBytes,
+      readJsonl: (chunks, inThread) => readJsonlInWorkers(chunks, this, this.context, options.maxLineBytes, inThread),
+    });
+  }
+
+  /** Stores the run logs its headers gave, and warns of trials left unscored by a dict-valued score. */
+  storeRunLogs(): void {
+    const { dict } = this;
+    for (const log of this.logs) this.loader.runLog(this.id, log, { trials: dict.trials, keys: [...dict.keys] });
+    if (dict.trials > 0)
+      this.options.onWarning?.(
+        `${this.name}: ${dict.trials} trial${dict.trials === 1 ? " has" : "s have"} a dict-valued score (keys ${[...dict.keys].join(", ")}) and ${dict.trials === 1 ? "is" : "are"} unscored: name the key that decides success with --score-key KEY`,
+      );
+  }
+
+  readonly reject = (line: number, location: string | null, why: string, text: string, kind: RejectKind): void => {
+    this.counts.rejected++;
+    const shown = maskSecrets(text);
+    if (shown.masked) this.loader.masked(this.id, line, location, shown.counts);
+    const reason = shortReason(maskSecrets(why).text);
+    this.loader.reject(this.id, line, location, reason, excerpt(shown.text));
+    this.options.onReject?.({ source: this.name, line, location, reason, kind });
+  };
+
+  readonly blank = (): void => void this.counts.blank++;
+
+  readonly header = (header: Record<string, unknown>): void => {
+    const adapter = headerAdapter(header, this.options.format ?? null);
+    if (adapter) this.logs.push(adapter.header!.adapt(header, { source: this.name, header, scoreKey: this.options.scoreKey ?? null }));
+  };
+
+  readonly unit = (raw: Unit): void => this.prepared(prepareUnit(raw, this.context));
+
+  /** A PreparedUnit (load/prepare.ts: made here, or in a worker thread), applied in input order. */
+  readonly prepared = (p: PreparedUnit): void => {
+    if (p.duplicateKeys) {
+      for (const key of p.duplicateKeys) {
+        const shown = maskSecrets(key).text;
+        this.loader.duplicateKey(this.id, p.line, p.location, shown);
+        if (++this.run.repeatedKeys <= REPEATED_KEYS_SHOWN) {
+          const where = p.location ? `${this.name} (${p.location})` : `${this.name}:${p.line}`;
+          this.options.onWarning?.(`${where}: key ${JSON.stringify(shown)} is written twice in one object; the last value is read, as JSON.parse does`);
+        }
+      }
+    }
+    if (p.masked) this.loader.masked(this.id, p.line, p.location, p.masked);
+    if (p.detection === null) return this.load(p, p.adapter);
+    const chosen = this.formats.take(p.detection, p);
+    if (!chosen) return; // held back until the source shows its format
+    for (const held of chosen.release) this.load(held, "canonical");
+    this.load(p, chosen.format.name);
+  };
+
+  /**
+   * A unit whose attempts' rows a line worker wrote (load/packed.ts): applied as
+   * `prepared` applies it (the adapter detected, nothing masked or repeated),
+   * its attempts given the next ids; the first of them, or null when the source
+   * holds its records back no more (it gave up).
+   */
+  readonly gathered = (detection: Detection, attempts: number, nonFinite: number): number | null => {
+    const chosen = this.formats.take(detection, null);
+    if (!chosen) return null;
+    for (const held of chosen.release) this.load(held, "canonical");
+    this.formats.count(chosen.format.name);
+    const first = this.loader.takeAttemptIds(attempts);
+    this.countRecord(attempts, nonFinite);
+    return first;
+  };
+
+  readonly appendGathered = (table: GatheredTable, rows: TableColumns, long: LongBytes): void => this.loader.appendGathered(this.id, table, rows, long);
+
+  /** Loads a prepared unit as read by `adapter`: a reject, run metadata, or a record's attempts. */
+  private load(p: PreparedUnit, adapter: string): void {
+    const plan = p.plan;
+    const kind: RejectKind = p.location === null ? "line" : "element";
+    if (plan.kind === "error") return this.reject(p.line, p.location, plan.error, p.text as string, kind);
+    this.formats.count(adapter);
+    if (plan.kind === "metadata") {
+      this.counts.records++;
+      this.loader.runMetadata(this.id, plan.metadata);
+      if (plan.metadata.warning) this.options.onWarning?.(maskSecrets(plan.metadata.warning).text);
+      return;
+    }
+    this.dict.trials += plan.dictTrials;
+    for (const k of plan.dictKeys) this.dict.keys.add(k);
+    if (plan.error !== null) return this.reject(p.line, p.location, plan.error, p.text as string, kind);
+    for (const a of plan.attempts) {
+      if (this.options.runPerFile) a.run_id = runOfFile(this.name, a.run_id);
+      this.loader.attempt(a, { sourceId: this.id, line: p.line, location: p.location, format: adapter, lineHash: plan.lineHash as string, nonFinite: p.nonFinite });
+    }
+    this.countRecord(plan.attempts.length, p.nonFinite);
+  }
+
+  /** A record loaded: by `load`, or as rows a line worker wrote (`gathered`). */
+  private countRecord(attempts: number, nonFinite: number): void {
+    this.counts.records++;
+    this.run.recordsRead++;
+    this.counts.attempts += attempts;
+    this.counts.nonFinite += nonFinite;
+  }
 }
 
 /** Why a side file of a folder or archive was skipped (meta.skipped_files `reason`). */
@@ -358,13 +498,14 @@ function headerAdapter(header: Record<string, unknown>, forced: Adapter | null):
 }
 
 /**
- * Reads a zip source (an Inspect `.eval`) member by member, then drains its
+ * Reads a zip source (an Inspect `.eval`) member by member (the adapters'
+ * archive reader, formats/index.ts ARCHIVE_READER), then drains its
  * bytes for the digest and removes any temporary copy. A zip whose central
  * directory cannot be read (a cut or damaged file) is a broken source
  * (`onBroken`: warned about, counted, fatal under --strict) holding nothing.
  * Throws DataError when it is a zip but no Inspect log.
  */
-async function readZip(src: SourceStream, name: string, sink: Parameters<typeof readEvalArchive>[1], onBroken: (problem: string) => void): Promise<ReadSummary> {
+async function readZip(src: SourceStream, name: string, sink: ArchiveSink, onBroken: (problem: string) => void): Promise<ReadSummary> {
   const { path, cleanup } = src.zip!;
   try {
     let zip: ZipArchive;
@@ -375,7 +516,7 @@ async function readZip(src: SourceStream, name: string, sink: Parameters<typeof 
       return { format: "json", physicalLines: 0, nonFinite: 0 };
     }
     try {
-      return await readEvalArchive(zip, sink);
+      return await ARCHIVE_READER(zip, sink);
     } catch (e) {
       throw e instanceof DataError ? e : new DataError(`${name}: ${(e as Error).message}`);
     } finally {

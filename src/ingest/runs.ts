@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { openSession, type Definitions, type Session, type Writable } from "../db/session.js";
 import { ingestSpecs, type IngestOptions, type IngestResult } from "./ingest.js";
 import { noticeLines, readNotices } from "./notices.js";
-import { expandedBytes, expandInputs, type InputSpec } from "./sources.js";
+import { expandedBytes, expandInputs, type InputSpec } from "./bytes/sources.js";
 
 /** Options of every command that loads runs. */
 export interface RunsOptions extends Definitions {

@@ -34,7 +34,7 @@ attempt_checks as (
 ),
 
 masked as (
-    -- secrets masked at ingest (src/ingest/secrets.ts), in lines and source names
+    -- secrets masked at ingest (src/ingest/records/secrets.ts), in lines and source names
     select coalesce(sum(secrets), 0) as secrets_masked
     from masked_secrets
 ),

@@ -5,7 +5,7 @@
  * run named after the file's folder. Instances the run did not attempt are
  * simply absent: `--expect-count 731` (or `--expect FILE`) puts them in `total`.
  */
-import { keyedByTaskIds } from "./canonical.js";
+import { keyedByTaskIds } from "./canonical-format.js";
 import { folderOf } from "./shared.js";
 import type { DocumentAdapter, FieldRead } from "./types.js";
 

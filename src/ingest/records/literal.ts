@@ -15,7 +15,7 @@
  * A JSON integer beyond 2^53, kept with the text it was written with. It is a
  * Number object: arithmetic and comparisons see the (rounded) double, while
  * `String(x)` and template strings give the literal, so an id built from it
- * keeps every digit; canonical.ts reads an id field as its `text`.
+ * keeps every digit; formats/canonical-record.ts reads an id field as its `text`.
  */
 export class BigLiteral extends Number {
   constructor(readonly text: string) {
@@ -50,7 +50,7 @@ export function needsLiteralRead(value: unknown, text: string): boolean {
   try {
     keys = countKeys(value);
   } catch (e) {
-    // nested too deeply to walk: such a record is rejected later on (canonical.ts)
+    // nested too deeply to walk: such a record is rejected later on (formats/canonical-record.ts)
     if (e instanceof RangeError) return false;
     throw e;
   }

@@ -5,12 +5,12 @@
  */
 import type { DuckDBAppender } from "@duckdb/node-api";
 import type { Vector } from "@duckdb/node-bindings";
-import { bindings as duckdb } from "../db/duckdb.js";
-import type { Database } from "../db/session.js";
-import { createTables, DuckDBDataChunk, TABLES, type Column } from "../db/session.js";
-import type { CanonicalAttempt, CanonicalEvent } from "./canonical.js";
+import { bindings as duckdb } from "../../db/duckdb.js";
+import type { Database } from "../../db/session.js";
+import { createTables, DuckDBDataChunk, TABLES, type Column } from "../../db/session.js";
+import type { CanonicalAttempt, CanonicalEvent } from "../../formats/canonical-record.js";
 import { attemptRow, BYTES, eventRow, setLongSlots, TableColumns, type AttemptOrigin, type LongBytes, type Value } from "./columns.js";
-import type { OwedTrials, RunLog, RunMetadata } from "./formats/types.js";
+import type { OwedTrials, RunLog, RunMetadata } from "../../formats/types.js";
 
 /**
  * Rows of one table gathered in the bytes DuckDB's vectors hold (columns.ts

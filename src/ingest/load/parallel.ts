@@ -4,7 +4,7 @@
  * only, so line numbers, line endings, the byte-order mark and overlong lines
  * are told exactly as in this thread), copies the lines into blocks of about
  * BLOCK_BYTES, and hands each block to a worker (line-worker.ts), which decodes,
- * parses, masks, adapts and normalizes every line (lines.ts lineOutcome,
+ * parses, masks, adapts and normalizes every line (records/parse-line.ts lineOutcome,
  * prepare.ts prepareUnit) and writes the common record's attempts and events
  * rows in the bytes of DuckDB's vectors (packed.ts). The results come back in
  * plain data and are applied in line order, block after block (the rows
@@ -16,15 +16,15 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { DataError } from "../errors.js";
-import { LINE_WORKER } from "../paths.js";
-import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "./lines.js";
-import { peekBytes } from "./peek.js";
+import { DataError } from "../../errors.js";
+import { LINE_WORKER } from "../../paths.js";
+import { jsonlSummary, LineSplitter, overlongReason, type PhysicalLine } from "../bytes/lines.js";
+import { peekBytes } from "../bytes/peek.js";
 import type { LongBytes, TableColumns } from "./columns.js";
-import type { Detection } from "./formats/index.js";
+import type { Detection } from "../../formats/index.js";
 import { gatheredRows, PackedUnits, type GatheredTable, type Packed } from "./packed.js";
 import type { PrepareContext, PreparedUnit } from "./prepare.js";
-import type { ReadSummary, UnitSink } from "./reader.js";
+import type { ReadSummary, UnitSink } from "../types.js";
 
 /** A block of whole physical lines, as posted to a worker. */
 export interface Block {

@@ -9,9 +9,9 @@
  * of an attempts row and an events row (attemptRow, eventRow), one declaration
  * for both threads.
  */
-import { TABLES, type Column, type SqlType } from "../db/schema.js";
-import { DenomError } from "../errors.js";
-import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "./canonical.js";
+import { TABLES, type Column, type SqlType } from "../../db/schema.js";
+import { DenomError } from "../../errors.js";
+import { ATTEMPT_FIELDS, type CanonicalAttempt, type CanonicalEvent, type FieldKind } from "../../formats/canonical-record.js";
 
 /** A value of a loaded table's cell. */
 export type Value = string | number | boolean | null;
@@ -327,7 +327,7 @@ const follows = (columns: readonly Column[], specs: typeof ATTEMPT_VALUE_SPECS) 
   columns.length === specs.length &&
   specs.every((f, i) => columns[i].name === columnName(f.field) && columns[i].type === SQL_TYPE[f.kind as Exclude<FieldKind, "events">]);
 if (!follows(ATTEMPT_VALUE_COLUMNS, ATTEMPT_VALUE_SPECS) || !follows(LATE_ATTEMPT_COLUMNS, LATE_ATTEMPT_SPECS))
-  throw new DenomError("src/db/schema.ts: the attempts columns do not follow the canonical fields of src/ingest/canonical.ts");
+  throw new DenomError("src/db/schema.ts: the attempts columns do not follow the canonical fields of src/formats/canonical-record.ts");
 
 const ATTEMPT_VALUE_FIELDS = ATTEMPT_VALUE_SPECS.map((f) => f.field as keyof CanonicalAttempt);
 const LATE_ATTEMPT_FIELDS = LATE_ATTEMPT_SPECS.map((f) => f.field as keyof CanonicalAttempt);
@@ -397,7 +397,7 @@ export function attemptRow(values: Value[], id: number, origin: AttemptOrigin, a
   const row = attemptRow(TABLES.attempts.map(() => null), 0, { sourceId: 0, line: 0, location: null, format: "", lineHash: "", nonFinite: 0 }, probe);
   const expected = [0, 0, 0, null, "", "", ...ATTEMPT_VALUE_FIELDS, 0, "naive_timestamps", 0, "extra", ...LATE_ATTEMPT_FIELDS];
   if (row.length !== TABLES.attempts.length || row.length !== expected.length || expected.some((v, i) => row[i] !== v))
-    throw new DenomError("src/ingest/columns.ts: attemptRow does not follow the attempts columns");
+    throw new DenomError("src/ingest/load/columns.ts: attemptRow does not follow the attempts columns");
 }
 
 /** Writes the events row of `e` (of attempt `attemptId`) into `values`, in TABLES.events order. */

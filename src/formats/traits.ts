@@ -5,7 +5,7 @@
  * queries/reference/phase_markers.sql (the phase events that bound the agent's
  * own phase). Generated, never edited by hand: test/format-traits.test.ts
  * checks that the files are what this module renders; regenerate with
- *   node -e 'import("./dist/ingest/formats/traits.js").then((m) => m.writeTraitFiles("queries/reference"))'
+ *   node -e 'import("./dist/formats/traits.js").then((m) => m.writeTraitFiles("queries/reference"))'
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ import type { Adapter, FormatTraits } from "./types.js";
 
 const GENERATED = [
   "--",
-  "-- Generated from the adapters' declarations (src/ingest/formats/traits.ts, FormatAdapter.traits):",
+  "-- Generated from the adapters' declarations (src/formats/traits.ts, FormatAdapter.traits):",
   "-- do not edit by hand; test/format-traits.test.ts checks it.",
 ];
 
@@ -41,7 +41,7 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
   });
   return [
     "-- format_traits: what each input format's adapter declares the SQL must know of its attempts",
-    "--   (src/ingest/formats/types.ts FormatTraits), one row per format, so that queries/ tests a",
+    "--   (src/formats/types.ts FormatTraits), one row per format, so that queries/ tests a",
     "--   declared property, never a harness's name: trial_numbering (`as_recorded`, or",
     "--   `start_order`: the records carry no trial index, a task's trials of a run are numbered by",
     "--   started_at, then by the raw field trial_tiebreak), is_summary_record (a record stands for a",

@@ -7,12 +7,12 @@
  * one code path; ingest.ts then applies the PreparedUnit in input order.
  */
 import { hash } from "node:crypto";
-import { normalizeAttempt, type CanonicalAttempt } from "./canonical.js";
-import { canonicalFormat } from "./formats/canonical.js";
-import { detectRecord, recordFormatNamed, type Detection } from "./formats/index.js";
-import type { Adapted, Adapter, FormatAdapter, RunMetadata } from "./formats/types.js";
-import type { Unit } from "./reader.js";
-import { maskUnit, type SecretCounts } from "./secrets.js";
+import { normalizeAttempt, type CanonicalAttempt } from "../../formats/canonical-record.js";
+import { canonicalFormat } from "../../formats/canonical-format.js";
+import { detectRecord, recordFormatNamed, type Detection } from "../../formats/index.js";
+import type { Adapted, Adapter, FormatAdapter, RunMetadata } from "../../formats/types.js";
+import type { Unit } from "../types.js";
+import { maskUnit, type SecretCounts } from "../records/secrets.js";
 
 /** What prepareUnit needs of the source being read. */
 export interface PrepareContext {

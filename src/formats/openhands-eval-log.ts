@@ -4,14 +4,18 @@
  * (../shared/data/real/openhands-v0-swebench-eval-report/MAPPING.md). When the
  * run's `output.swebench_eval.jsonl` is gone, the logs are the per-instance
  * record of the evaluation. A log is not JSON: the reader hands its whole text
- * to `evalLogRecord` (reader.ts readTextRecord), which keeps the lines that
- * matter as one record; the adapter maps that record.
+ * to `evalLogRecord` (the adapter's `textRecords`; records/reader.ts
+ * readTextRecord), which keeps the lines that matter as one record; the
+ * adapter maps that record.
  */
 import { folderOf } from "./shared.js";
 import type { FieldRead, FormatAdapter } from "./types.js";
 
-/** A per-instance evaluation log, by its path (a folder walk keeps such files although they end `.log`). */
-export const EVAL_LOG_FILE = /(^|[/\\!])output\.swebench_eval\.logs[/\\]instance_[^/\\]+\.log$/i;
+/** A per-instance evaluation log, by its source name (an archive member's too). */
+const EVAL_LOG_FILE = /(^|[/\\!])output\.swebench_eval\.logs[/\\]instance_[^/\\]+\.log$/i;
+
+/** A per-instance evaluation log, by its path in a folder walk, which keeps such files although they end `.log`. */
+const WALKED_EVAL_LOG = /(^|[/\\])output\.swebench_eval\.logs[/\\]instance_[^/\\]+\.log$/i;
 
 const RESULT = /^Result for (.+?): resolved: (True|False)\s*$/m;
 const STARTED = /Starting evaluation for instance /g;
@@ -54,6 +58,7 @@ export const openHandsEvalLogFormat: FormatAdapter = {
   name: "openhands-eval-log",
   describes: "OpenHands SWE-bench evaluation logs output.swebench_eval.logs/instance_<id>.log (text, one instance each)",
   reads: READS,
+  textRecords: { walked: WALKED_EVAL_LOG, named: EVAL_LOG_FILE, record: evalLogRecord },
   detect: (r) => typeof r.eval_log === "object" && r.eval_log !== null,
   adapt(record, context) {
     const log = record.eval_log as ReturnType<typeof evalLogRecord>["eval_log"] & Record<string, unknown>;

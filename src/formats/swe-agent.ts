@@ -3,7 +3,7 @@
  * history, info{exit_status, submission, model_stats}}`;
  * ../shared/data/real/multi-swe-bench-java/MAPPING.md). One file is one attempt
  * of one instance: its `trajectory` and `history` (the bulk of the file) are
- * skipped as the file is streamed, never assembled (reader.ts DocumentOptions).
+ * skipped as the file is streamed, never assembled (ingest/types.ts DocumentOptions).
  *
  * A trajectory says how the agent stopped, not whether its patch resolved the
  * issue: that is the evaluation's (`results.json`). So `info.exit_status` is

@@ -8,7 +8,7 @@
  */
 import { agentBenchFormat, agentBenchOverallFormat } from "./agentbench.js";
 import { agentCompassFormat } from "./agentcompass.js";
-import { canonicalFormat } from "./canonical.js";
+import { canonicalFormat } from "./canonical-format.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
 import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
@@ -22,7 +22,7 @@ import { tau2BenchFormat, tau2ResultsFormat } from "./tau2-bench.js";
 import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
 import { terminalBenchFormat } from "./terminal-bench.js";
-import type { DocumentOptions } from "../reader.js";
+import type { ArchiveReader, DocumentOptions } from "../ingest/types.js";
 import { isDocumentAdapter, type Adapter, type DocumentAdapter, type DocumentEntry, type FormatAdapter } from "./types.js";
 
 export type { AdaptContext, Adapted, Adapter, DocumentAdapter, DocumentEntry, FieldRead, FormatAdapter, RunMetadata } from "./types.js";
@@ -223,3 +223,28 @@ export function documentOptions(sourceName: string): DocumentOptions {
 
 /** Container keys whose empty array yields the document's header as a record (FormatAdapter.emptyContainerKeys). */
 const EMPTY_CONTAINER_KEYS: ReadonlySet<string> = new Set(FORMATS.flatMap((f) => f.emptyContainerKeys ?? []));
+
+/**
+ * The file rules the adapters declare, for the byte stage (ingest/bytes/sources.ts):
+ * files another file beside them replaces (FormatAdapter.supersededFiles), side
+ * files that hold no trial (sideFiles), and the paths of text files a folder
+ * walk keeps as records (textRecords.walked).
+ */
+export const FILE_RULES: {
+  superseded: readonly { file: RegExp; by: RegExp; reason: string }[];
+  sideFiles: readonly { names: RegExp; reason: string }[];
+  textRecordPaths: readonly RegExp[];
+} = {
+  superseded: FORMATS.flatMap((f) => f.supersededFiles ?? []),
+  sideFiles: FORMATS.flatMap((f) => (f.sideFiles ? [f.sideFiles] : [])),
+  textRecordPaths: FORMATS.flatMap((f) => (f.textRecords ? [f.textRecords.walked] : [])),
+};
+
+/** How a text source is made one record (FormatAdapter.textRecords), by the source's name; null when no adapter reads it as text. */
+export function textRecordOf(source: string): ((text: string) => Record<string, unknown>) | null {
+  const rule = FORMATS.find((f) => f.textRecords?.named.test(source))?.textRecords;
+  return rule ? (text) => rule.record(text, source) : null;
+}
+
+/** The reader of zip archives: the `archive` of the adapter that declares one (Inspect's `.eval`). */
+export const ARCHIVE_READER: ArchiveReader = inspectFormat.archive;

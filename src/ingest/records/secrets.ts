@@ -13,7 +13,7 @@
  * is safe inside JSON text.
  */
 import { createHash } from "node:crypto";
-import type { Unit } from "./reader.js";
+import type { Unit } from "../types.js";
 
 /** One kind of secret: its name, what it is, and how it is found. */
 export interface SecretKind {

@@ -2,7 +2,7 @@
  * The canonical attempt record itself (DESIGN section 2): passed through as is;
  * field aliases and types are checked by ../canonical.ts.
  */
-import { ATTEMPT_FIELDS } from "../canonical.js";
+import { ATTEMPT_FIELDS } from "./canonical-record.js";
 import type { FormatAdapter } from "./types.js";
 
 /** Every canonical field name and alias (`task_id`, `instance_id`, `epoch`, ...). */

@@ -1,18 +1,15 @@
 /**
- * Physical lines and the pure per-line parser (STYLE convention 5).
+ * Physical lines (the pure per-line parser is records/parse-line.ts).
  *
  * `LineSplitter` cuts a byte stream into physical lines: `\n` ends a line, a `\r`
  * before it is dropped, a UTF-8 byte-order mark at the very start is dropped, and
  * a last line without a newline still counts. A file whose first line ends with
  * a lone `\r` (old Mac line endings) is split on `\r` (a `\r\n` or `\n` there
  * ends a line too); line endings that differ from the file's own are counted
- * (`mixedEndings`), for a warning. `parseLine` turns one line's text
- * into a record, a blank, or a reject reason; it never sees the stream.
+ * (`mixedEndings`), for a warning.
  */
 import { constants, isUtf8 } from "node:buffer";
-import { needsLiteralRead, readLiterals } from "./literal.js";
-import { NonFiniteFilter } from "./non-finite.js";
-import type { ReadSummary, Unit } from "./reader.js";
+import type { ReadSummary } from "../types.js";
 
 /** One physical line: 1-based number, and its text (null when the bytes are not valid UTF-8, or the line is too long). */
 export interface PhysicalLine {
@@ -271,21 +268,6 @@ export function decodeLine(body: Buffer): string | null {
   return isUtf8(body) ? body.toString("utf8") : null;
 }
 
-/** What one physical line becomes: a blank, a reject (reason, and the text stored with it), or a unit. */
-export type LineOutcome = { kind: "blank" } | { kind: "reject"; reason: string; text: string } | { kind: "unit"; unit: Unit };
-
-/** The outcome of one physical line of a JSONL source (reader.ts in this thread, line-worker.ts in a worker). */
-export function lineOutcome(line: PhysicalLine): LineOutcome {
-  const { no, text } = line;
-  if (line.overlong) return { kind: "reject", reason: overlongReason(line), text: line.overlong.head };
-  const r = parseLine(text);
-  if (r.kind === "blank") return BLANK;
-  if (r.kind === "reject") return { kind: "reject", reason: r.reason, text: text ?? "(bytes that are not UTF-8)" };
-  return { kind: "unit", unit: { line: no, location: null, value: r.value, text: text as string, nonFinite: r.nonFinite, duplicateKeys: r.duplicateKeys } };
-}
-
-const BLANK: LineOutcome = { kind: "blank" };
-
 /** The reject reason of an overlong line. */
 export function overlongReason(line: PhysicalLine): string {
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(n % (1024 * 1024) === 0 ? 0 : 1)} MiB`;
@@ -296,67 +278,6 @@ function isBomPrefix(buf: Buffer): boolean {
   const bom = [0xef, 0xbb, 0xbf];
   for (let i = 0; i < buf.length && i < 3; i++) if (buf[i] !== bom[i]) return false;
   return true;
-}
-
-/** What one physical line holds. */
-export type LineResult =
-  | { kind: "blank" }
-  | { kind: "value"; value: Record<string, unknown>; nonFinite: number; duplicateKeys?: string[] }
-  | { kind: "reject"; reason: string };
-
-/**
- * Parses one JSONL line. Pure: the same text always gives the same result.
- * - whitespace only -> blank;
- * - a JSON object -> value; bare `NaN`, `Infinity`, `-Infinity` tokens (Python's json
- *   module writes them) are read as null and counted in `nonFinite`;
- * - anything else -> reject with a reason (invalid JSON and where, or not an object).
- * An integer beyond 2^53 is kept with its text (a BigLiteral), and a key repeated in
- * one object is listed in `duplicateKeys` (the last value wins, as in JSON.parse).
- */
-export function parseLine(text: string | null): LineResult {
-  if (text === null) return { kind: "reject", reason: "invalid UTF-8" };
-  if (text.trim() === "") return { kind: "blank" };
-  let value: unknown;
-  let nonFinite = 0;
-  let parsed = text;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    const replaced = replaceNonFinite(text);
-    if (replaced.count === 0) return { kind: "reject", reason: `invalid JSON (${jsonErrorText(e)})` };
-    try {
-      value = JSON.parse(replaced.text);
-      nonFinite = replaced.count;
-      parsed = replaced.text;
-    } catch (e2) {
-      return { kind: "reject", reason: `invalid JSON (${jsonErrorText(e2)})` };
-    }
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return { kind: "reject", reason: `expected a JSON object, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)?.slice(0, 20)}` };
-  if (needsLiteralRead(value, parsed)) {
-    const exact = readLiterals(parsed);
-    if (exact) return { kind: "value", value: exact.value as Record<string, unknown>, nonFinite, duplicateKeys: exact.duplicateKeys };
-  }
-  return { kind: "value", value: value as Record<string, unknown>, nonFinite };
-}
-
-function jsonErrorText(e: unknown): string {
-  const msg = (e as Error).message ?? String(e);
-  // V8: `Unexpected end of JSON input`, `Expected ',' or '}' after property value in JSON at position 71 (line 1 column 72)`,
-  // `Unexpected token 'B', "{"a": Bearer sk-"... is not valid JSON`: that quoted piece of the line is
-  // dropped (the excerpt shows the line, secrets masked; a piece cut mid-key could not be masked)
-  return msg
-    .replace(/ \(line \d+ column \d+\)$/, "")
-    .replace(/ in JSON at position (\d+)/, (_m, pos: string) => ` at column ${Number(pos) + 1}`)
-    .replace(/, ".*"(\.\.\.)? is not valid JSON$/s, "");
-}
-
-/** Replaces bare NaN / Infinity / -Infinity tokens outside strings with `null`; returns the text and the count. */
-export function replaceNonFinite(text: string): { text: string; count: number } {
-  const filter = new NonFiniteFilter();
-  const out = filter.push(text, true);
-  return { text: out, count: filter.count };
 }
 
 /** The ReadSummary of a JSONL source its splitter has read to the end. */

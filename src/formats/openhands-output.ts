@@ -6,7 +6,7 @@
  * is the same records with the SWE-bench evaluation in `test_result.report`;
  * `output.critic_attempt_<n>.jsonl` holds attempt n of the same trials (the SDK's
  * critic retries; `output.jsonl` beside them is their aggregate, not read then:
- * sources.ts SUPERSEDED).
+ * `supersededFiles` below).
  *
  * Status: the evaluation decides when the record carries one (TEST_RESULT_GRADES);
  * else an error that is the system's (ERROR_CLASSES) makes the trial aborted; else
@@ -98,6 +98,21 @@ export const openHandsOutputFormat: FormatAdapter = {
   name: "openhands-output",
   describes: "OpenHands evaluation output.jsonl (also output.swebench_eval.jsonl, output.critic_attempt_<n>.jsonl): one instance a line",
   reads: READS,
+  // OpenHands writes `output.jsonl` and then the same records with their SWE-bench evaluation
+  // (`output.swebench_eval.jsonl`), or the critic's attempts (`output.critic_attempt_<n>.jsonl`)
+  // whose aggregate output.jsonl is; reading both would load each trial twice
+  supersededFiles: [
+    {
+      file: /^output\.jsonl$/i,
+      by: /^output\.swebench_eval\.jsonl$/i,
+      reason: "OpenHands output.swebench_eval.jsonl beside it holds the same records with their evaluation (read instead)",
+    },
+    {
+      file: /^output\.jsonl$/i,
+      by: /^output\.critic_attempt_\d+\.jsonl$/i,
+      reason: "the aggregate of the OpenHands critic attempts beside it (output.critic_attempt_<n>.jsonl, read as attempts 1..n)",
+    },
+  ],
   detect: isOutput,
   adapt(record, context) {
     const testResult = objectOf(record.test_result);

@@ -15,10 +15,10 @@
  * before each such unit, so the main thread appends every row in the order
  * the units are applied, as in one thread.
  */
-import { TABLES } from "../db/schema.js";
-import type { CanonicalAttempt } from "./canonical.js";
+import { TABLES } from "../../db/schema.js";
+import type { CanonicalAttempt } from "../../formats/canonical-record.js";
 import { attemptRow, CHUNK_ROWS, eventRow, getInt64, longBytes, setInt64, TableColumns, type AttemptOrigin, type LongBytes, type Value } from "./columns.js";
-import type { Detection } from "./formats/index.js";
+import type { Detection } from "../../formats/index.js";
 import { runOfFile, type PreparedUnit } from "./prepare.js";
 
 /** The tables whose rows a worker gathers. */

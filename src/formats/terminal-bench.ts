@@ -17,7 +17,7 @@
  * the run_metadata.json's (a name in a folder is no model id).
  */
 import { basename } from "node:path";
-import { readField, type FieldSpec } from "../canonical.js";
+import { readField, type FieldSpec } from "./canonical-record.js";
 import { folderOf } from "./shared.js";
 import type { Adapted, FormatAdapter } from "./types.js";
 
@@ -36,7 +36,7 @@ const PHASE_FIELDS = ["agent_started_at", "agent_ended_at", "test_started_at", "
 
 /**
  * The trial's typed fields under their results.json names, checked by the
- * canonical checks (../canonical.ts) so a reject names the field as the file
+ * canonical checks (canonical-record.ts) so a reject names the field as the file
  * writes it: `is_resolved: "yes"` is not a failure, `total_input_tokens: "many"`
  * is not a count.
  */

@@ -26,11 +26,12 @@
  * time and reduced to denom's compact events at once (inspectEvent), so a
  * sample with a long trajectory is never held whole.
  */
-import type { Assembler } from "./json-stream.js";
-import { inspectEvent } from "./formats/inspect.js";
-import { NonFiniteFilter } from "./non-finite.js";
-import { loadJsonStream, type ReadSummary, type UnitSink } from "./reader.js";
-import type { ZipArchive } from "./zip.js";
+import type { Assembler } from "../ingest/records/json-stream.js";
+import { inspectEvent } from "./inspect-events.js";
+import { NonFiniteFilter } from "../ingest/records/non-finite.js";
+import { loadJsonStream } from "../ingest/records/reader.js";
+import type { ArchiveSink, ReadSummary } from "../ingest/types.js";
+import type { ZipArchive } from "../ingest/bytes/zip.js";
 
 /** The keys of a sample never assembled: no adapter reads them, and they hold most of its bytes. */
 const SKIPPED_SAMPLE_KEYS = new Set([
@@ -42,12 +43,6 @@ const CHUNKED_SHELL = /^samples\/(.+)_epoch_(\d+)\/sample\.json$/;
 const HEADER = "header.json";
 const START = "_journal/start.json";
 
-/** Receives what an archive holds; `header` comes first, once. */
-export interface EvalSink extends UnitSink {
-  /** the log's header, or its journal start with `status: "started"` when it has no header.json */
-  header(header: Record<string, unknown>): void;
-}
-
 /**
  * Reads one `.eval` archive into `sink`: the header, then one unit per sample
  * (value: the sample with its events reduced; line: 1-based sample number;
@@ -56,7 +51,7 @@ export interface EvalSink extends UnitSink {
  * `header.json` nor `_journal/start.json` (no Inspect log), or when that member
  * cannot be read.
  */
-export async function readEvalArchive(zip: ZipArchive, sink: EvalSink): Promise<ReadSummary> {
+export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promise<ReadSummary> {
   const headerName = zip.member(HEADER) ? HEADER : zip.member(START) ? START : null;
   if (headerName === null) {
     const shown = zip.names.slice(0, 5).join(", ") || "no members";

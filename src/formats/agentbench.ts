@@ -15,7 +15,7 @@
  * in `overall.json` (MedAgentBench's `custom.raw_results`) leaves a completed
  * sample `ungraded` (an unrecognized status: in `total`, never a success).
  */
-import { UsageError } from "../../errors.js";
+import { UsageError } from "../errors.js";
 import { fileNameOf, folderOf, jsonDocumentOf, objectOf, textOf } from "./shared.js";
 import type { FieldRead, FormatAdapter, PublishedClaim } from "./types.js";
 

@@ -7,93 +7,12 @@
  * streamed entry by entry, one unit per entry or per element of an entry's id list.
  */
 import type { LiteralAssembler } from "./json-stream.js";
-import { jsonlSummary, LineSplitter, lineOutcome, parseLine, type PhysicalLine } from "./lines.js";
-import { readJsonlInWorkers } from "./parallel.js";
-import type { PrepareContext } from "./prepare.js";
+import { jsonlSummary, LineSplitter, type PhysicalLine } from "../bytes/lines.js";
+import { lineOutcome, parseLine } from "./parse-line.js";
 import { NonFiniteFilter } from "./non-finite.js";
-import { peek } from "./peek.js";
-import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "./formats/types.js";
-
-/** One JSON value read from a source. */
-export interface Unit {
-  /** physical line (JSONL) or 1-based element number (JSON document) */
-  line: number;
-  /** where in a JSON document, e.g. `results[16]`; null for JSONL */
-  location: string | null;
-  value: Record<string, unknown>;
-  /** the unit's text, for telling identical duplicates apart */
-  text: string;
-  /** NaN / Infinity tokens read as null */
-  nonFinite: number;
-  /** keys written twice in one object of the unit (paths, e.g. `status`, `events[2].name`); the last value was read */
-  duplicateKeys?: string[];
-  /** a JSON document's keys before its container array (see AdaptContext.header); absent otherwise */
-  header?: Record<string, unknown> | null;
-  /** set when the unit is an entry of a document a DocumentAdapter claimed (`value` is then `{[key]: value}`) */
-  entry?: DocumentEntry;
-  /** the DocumentAdapter that claimed the document, with `entry` */
-  document?: DocumentAdapter;
-}
-
-/**
- * Picks the DocumentAdapter for an object document from its first whole
- * top-level entries (at most DETECT_ENTRIES), or null to read it as before.
- */
-export type DocumentChooser = (first: readonly DocumentEntry[]) => DocumentAdapter | null;
-
-/**
- * What a reject stands for: one JSONL line, one element of a JSON document (both
- * skipped, the rest read on), or the break of a JSON document (its rest not read).
- */
-export type RejectKind = "line" | "element" | "document";
-
-export interface UnitSink {
-  unit(u: Unit): void;
-  blank(line: number): void;
-  /** `text` is the rejected text in full (the sink masks secrets in it, then cuts its excerpt) */
-  reject(line: number, location: string | null, reason: string, text: string, kind: RejectKind): void;
-  /** a JSON document's keys read before its container array (Unit.header), told once per document as its array starts */
-  header?(header: Record<string, unknown>): void;
-}
-
-export interface ReadSummary {
-  format: "jsonl" | "json";
-  /** physical lines of the source (newlines, plus a last line without one) */
-  physicalLines: number;
-  /** NaN / Infinity tokens read as null in a JSON document (JSONL units count their own) */
-  nonFinite: number;
-  /** JSONL: the line ending the file uses (`cr` = lone carriage returns), and how many lines end otherwise */
-  endings?: { mode: "lf" | "cr"; mixed: number };
-}
-
-/** Top-level keys of a JSON document whose array elements are records (declared by the adapters). */
-export type ContainerKeys = ReadonlySet<string>;
-
-/** How a JSON document is read, beyond its container keys. */
-export interface DocumentOptions {
-  /**
-   * Top-level keys of a document read as one record whose values are skipped
-   * token by token, never assembled (a SWE-agent `.traj`'s `trajectory` and
-   * `history`: megabytes no adapter reads). The record is then read without them.
-   */
-  skipKeys?: ReadonlySet<string>;
-  /**
-   * Offered an object document's first entries (issue 9a): a DocumentAdapter
-   * that claims it has its entries streamed one by one (Unit.entry); null or
-   * absent reads the document as before.
-   */
-  chooseDocument?: DocumentChooser | null;
-  /** container keys whose empty array makes the header (with the key as `[]`) one unit (FormatAdapter.emptyContainerKeys) */
-  emptyContainers?: ReadonlySet<string>;
-  /** JSONL: the longest line read, in bytes (lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
-  maxLineBytes?: number;
-  /**
-   * JSONL: what a worker thread needs to prepare the units of a big source
-   * (parallel.ts); with a sink that takes prepared units (PreparedSink). Absent:
-   * every line is read in this thread.
-   */
-  prepareContext?: PrepareContext | null;
-}
+import { peek } from "../bytes/peek.js";
+import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "../../formats/types.js";
+import type { ContainerKeys, DocumentChooser, DocumentOptions, ReadSummary, UnitSink } from "../types.js";
 
 const SNIFF_BYTES = 1 << 20;
 const SNIFF_LINES = 5;
@@ -119,8 +38,8 @@ export async function readUnits(
   named: "jsonl" | null = null,
   options: DocumentOptions = {},
 ): Promise<ReadSummary> {
-  const jsonl = (c: AsyncIterable<Buffer>) =>
-    readJsonlInWorkers(c, sink, options.prepareContext ?? null, options.maxLineBytes, (all) => readJsonl(all, sink, options.maxLineBytes));
+  const inThread = (all: AsyncIterable<Buffer>) => readJsonl(all, sink, options.maxLineBytes);
+  const jsonl = (c: AsyncIterable<Buffer>) => (options.readJsonl ? options.readJsonl(c, inThread) : inThread(c));
   if (named === "jsonl") return jsonl(chunks);
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB

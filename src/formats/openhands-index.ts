@@ -13,7 +13,7 @@
  *   (scoresClaims, through FormatAdapter.claims), each against its own benchmark's records.
  * - `metadata.json`: the agent and model described; a record holding no attempt.
  */
-import { keyedByTaskIds } from "./canonical.js";
+import { keyedByTaskIds } from "./canonical-format.js";
 import { fileNameOf, folderOf, jsonDocumentOf, objectOf, stemOf } from "./shared.js";
 import { noAttemptFormat } from "./no-attempt.js";
 import type { DocumentAdapter, FieldRead, FormatAdapter, PublishedClaim } from "./types.js";

@@ -1,12 +1,13 @@
 /**
  * A worker thread of the JSONL line path (issue 20): takes blocks of whole
  * physical lines cut by the main thread's LineSplitter (parallel.ts), and gives
- * back what each line becomes (lines.ts lineOutcome, prepare.ts prepareUnit:
+ * back what each line becomes (records/parse-line.ts lineOutcome, prepare.ts prepareUnit:
  * the same functions the main thread runs on a small source), in plain data.
  */
 import { isMainThread, parentPort } from "node:worker_threads";
-import { formatNamed } from "./formats/index.js";
-import { decodeLine, lineOutcome } from "./lines.js";
+import { formatNamed } from "../../formats/index.js";
+import { decodeLine } from "../bytes/lines.js";
+import { lineOutcome } from "../records/parse-line.js";
 import { PackWriter } from "./packed.js";
 import { LineKind, type Block, type BlockResult } from "./parallel.js";
 import { prepareUnit, type PrepareContext, type PreparedUnit } from "./prepare.js";

@@ -23,7 +23,7 @@
  * AgentCompass status is kept as written, so the attempt is counted as unrecognized.
  */
 import { basename } from "node:path";
-import { count, percent, plural } from "../../render/format.js";
+import { count, percent, plural } from "../render/format.js";
 import type { FormatAdapter, VerdictHook } from "./types.js";
 
 /**

@@ -4,7 +4,7 @@
  * reason. Format adapters (formats/*.ts) map a harness's record onto these field
  * names; this module is the only place that checks types.
  */
-import { BigLiteral, plainNumber } from "./literal.js";
+import { BigLiteral, plainNumber } from "../ingest/records/literal.js";
 import { parseTimestamp, typeName } from "./timestamps.js";
 
 /**
@@ -26,7 +26,7 @@ export interface FieldSpec {
   exclusiveMin?: boolean;
   /** units and meaning, shown in the README's field table */
   doc: string;
-  /** added after kept files were written: stored as the attempts table's last columns (ingest/loader.ts) */
+  /** added after kept files were written: stored as the attempts table's last columns (ingest/load/loader.ts) */
   late?: true;
 }
 

@@ -2,7 +2,7 @@
  * Inspect AI eval logs, both forms: `.json` (UKGovernmentBEIS/inspect_ai,
  * `EvalLog`: `{version, status, eval, plan, results, stats, error, samples,
  * reductions}`, src/inspect_ai/log/_log.py) and `.eval` archives (read member
- * by member by ../inspect-eval.ts, which hands each sample here with the
+ * by member by inspect-eval.ts, which hands each sample here with the
  * header). Each `EvalSample` is one epoch of one dataset sample, i.e. one
  * trial (`epoch` -> trial).
  *
@@ -42,6 +42,8 @@
  * waiting), `tool` -> `tool_call` (function and arguments, status `error` or
  * `ok`), `sample_limit` and `error` as themselves; the rest are not kept.
  */
+import type { ArchiveReader } from "../ingest/types.js";
+import { inspectEvent } from "./inspect-events.js";
 import { numberOf, objectOf, stemOf, textOf } from "./shared.js";
 import type { Adapted, AdaptContext, FieldRead, FormatAdapter, OwedTrials, RunLog } from "./types.js";
 
@@ -94,11 +96,21 @@ const READS: readonly FieldRead[] = [
   { source: "_journal/start.json (no header.json)", canonical: "meta run_logs[] status started", note: ".eval only: a log still running or crashed, flagged incomplete; its samples are read" },
 ];
 
-export const inspectFormat: FormatAdapter = {
+export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
   name: "inspect",
   describes: "Inspect AI eval log (.eval archive or .json): one run per eval; samples with epoch, scores, error, limit, error_retries, events; the eval header",
   reads: READS,
   containerKeys: ["samples"],
+  // imported with the first .eval read: a report of other inputs never loads the archive reader
+  archive: async (zip, sink) => (await import("./inspect-eval.js")).readEvalArchive(zip, sink),
+  sideFiles: {
+    // Files Inspect AI writes beside its logs that hold no trial: the log directory listing
+    // (`logs.json`, a viewer bundle's `listing.json`) and the eval set manifest (`eval-set.json`).
+    // Each log's own header carries its eval set id, so they are skipped with a note (meta block),
+    // never read as records.
+    names: /^(logs|listing|eval-set)\.json$/i,
+    reason: "Inspect log listing or eval-set manifest: the logs beside it carry the same ids, so it is not read",
+  },
   detect: (r) => r.id !== undefined && typeof r.epoch === "number" && "input" in r && "target" in r,
   header: {
     detect: (h) => objectOf(h.eval) !== null && textOf(objectOf(h.eval)?.task) !== null,
@@ -216,35 +228,6 @@ function runLog(h: Record<string, unknown>, context: AdaptContext): RunLog {
     detail: JSON.stringify(detail),
     owed,
   };
-}
-
-/**
- * One Inspect event (`{event, timestamp, ...}`) as denom keeps it (DESIGN
- * section 2 events), or null for the kinds not kept (spans, state, store,
- * info, sandbox, ...). The mapping is the module docstring's.
- */
-export function inspectEvent(raw: unknown): Record<string, unknown> | null {
-  const e = objectOf(raw);
-  if (!e) return null;
-  const ts = e.timestamp ?? null;
-  switch (e.event) {
-    case "model": {
-      if (e.pending === true) return { ts, type: "llm_request", name: textOf(e.model), status: "pending" };
-      const failed = (e.error !== undefined && e.error !== null && e.error !== "") || objectOf(e.output)?.error;
-      const retries = numberOf(e.retries) ?? 0;
-      return { ts, type: "llm_call", name: textOf(e.model), status: failed ? "error" : retries > 0 ? "retried" : "ok" };
-    }
-    case "tool": {
-      const failed = e.error !== undefined && e.error !== null;
-      return { ts, type: "tool_call", name: textOf(e.function), args: e.arguments ?? null, status: e.pending === true ? "pending" : failed ? "error" : "ok" };
-    }
-    case "sample_limit":
-      return { ts, type: "sample_limit", name: textOf(e.type) };
-    case "error":
-      return { ts, type: "error", name: textOf(objectOf(e.error)?.message)?.slice(0, 200) ?? null };
-    default:
-      return null;
-  }
 }
 
 /** An ISO 8601 timestamp `seconds` later, or null when it does not parse. */

@@ -21,7 +21,7 @@
  * A source none of them recognises is an error naming the file and the formats tried.
  */
 
-import type { RowOf, SelectName } from "../../db/session.js";
+import type { RowOf, SelectName } from "../db/session.js";
 
 /** Where a raw record came from, for adapters that derive a run identity from it. */
 export interface AdaptContext {
@@ -75,7 +75,7 @@ export type OwedTrials = { task_id: string; trial: number; trials?: undefined } 
 
 /**
  * What one raw record becomes:
- * - `attempts`: records keyed by canonical field names (canonical.ts checks their types);
+ * - `attempts`: records keyed by canonical field names (canonical-record.ts checks their types);
  *   an empty list is a record that holds no attempt (e.g. a published claim);
  * - `metadata`: a harness's run description holding no attempts (kept in the run_metadata table,
  *   the trials it announces in owed_trials, promised_by `run_metadata`);
@@ -192,9 +192,30 @@ export interface FormatAdapter {
   /**
    * Top-level keys never assembled when a source with a matching name is read
    * as a JSON document (its bulk that this adapter does not read, e.g. a
-   * SWE-agent `.traj`'s `trajectory`); see reader.ts DocumentOptions.
+   * SWE-agent `.traj`'s `trajectory`); see ingest/types.ts DocumentOptions.
    */
   skipKeys?: { names: RegExp; keys: readonly string[] };
+  /**
+   * Files of a folder that another file beside them replaces: `file` (a name)
+   * is left out, and listed in meta.skipped_files with `reason`, when a file
+   * whose name matches `by` lies in the same folder, so that no trial is read
+   * twice (OpenHands' `output.jsonl` beside `output.swebench_eval.jsonl`).
+   */
+  supersededFiles?: readonly { file: RegExp; by: RegExp; reason: string }[];
+  /**
+   * Files the harness writes beside its records that hold no trial (Inspect's
+   * log listing): a file or archive member whose name (without its folder)
+   * matches `names` is skipped with `reason` (meta.skipped_files), never read.
+   */
+  sideFiles?: { names: RegExp; reason: string };
+  /**
+   * Text files that are one record each although their ending is not a record
+   * one (OpenHands' per-instance evaluation logs): a folder walk keeps a file
+   * whose path matches `walked`; a source whose name matches `named` (archive
+   * members too) is read whole and `record` keeps what matters of its text
+   * (records/reader.ts readTextRecord).
+   */
+  textRecords?: { walked: RegExp; named: RegExp; record(text: string, source: string): Record<string, unknown> };
   /**
    * A run header read before the records (a JSON document's keys before its
    * container array, an archive's header member): `detect` says whether it is

@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { finished } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
-import { DataError } from "../errors.js";
+import { DataError } from "../../errors.js";
+import { FILE_RULES } from "../../formats/index.js";
 import { gunzipMembers, isGzip } from "./gunzip.js";
 import { peekBytes } from "./peek.js";
 import { isZip } from "./zip.js";
@@ -26,29 +27,8 @@ export type InputSpec =
   | { kind: "file"; path: string; size: number; within?: string }
   | { kind: "pipe"; path: string }
   | { kind: "stdin" }
-  /** a file of a walked folder left out by a SUPERSEDED rule: listed in meta.skipped_files, not read */
+  /** a file of a walked folder left out by an adapter's supersededFiles rule: listed in meta.skipped_files, not read */
   | { kind: "superseded"; path: string; reason: string; within: string };
-
-/**
- * Files of a folder that another file beside them replaces: the first is left
- * out (and listed) when a file matching `by` lies in the same folder. OpenHands
- * writes `output.jsonl` and then the same records with their SWE-bench
- * evaluation (`output.swebench_eval.jsonl`), or the critic's attempts
- * (`output.critic_attempt_<n>.jsonl`) whose aggregate output.jsonl is; reading
- * both would load each trial twice.
- */
-export const SUPERSEDED: readonly { file: RegExp; by: RegExp; reason: string }[] = [
-  {
-    file: /^output\.jsonl$/i,
-    by: /^output\.swebench_eval\.jsonl$/i,
-    reason: "OpenHands output.swebench_eval.jsonl beside it holds the same records with their evaluation (read instead)",
-  },
-  {
-    file: /^output\.jsonl$/i,
-    by: /^output\.critic_attempt_\d+\.jsonl$/i,
-    reason: "the aggregate of the OpenHands critic attempts beside it (output.critic_attempt_<n>.jsonl, read as attempts 1..n)",
-  },
-];
 
 /** Endings that say "one JSON value a line": such a source is read line by line, never sniffed. */
 const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
@@ -62,13 +42,6 @@ const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "eval", "gz", "t
 
 /** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
-
-/**
- * Text files read as records although their ending is not a record one, by
- * their path: OpenHands' per-instance evaluation logs
- * (`output.swebench_eval.logs/instance_<id>.log`, formats/openhands-eval-log.ts).
- */
-const TEXT_RECORD_FILES: readonly RegExp[] = [/(^|[/\\])output\.swebench_eval\.logs[/\\]instance_[^/\\]+\.log$/i];
 
 /** The endings RECORD_FILE accepts, as the messages list them. */
 export const RECORD_ENDINGS = RECORD_EXTENSIONS.map((e) => `.${e}`).join(", ");
@@ -86,14 +59,10 @@ export function namedFormat(name: string): "jsonl" | null {
   return JSONL_NAME.test(own) ? "jsonl" : null;
 }
 
-/**
- * Files Inspect AI writes beside its logs that hold no trial: the log
- * directory listing (`logs.json`, a viewer bundle's `listing.json`) and the eval
- * set manifest (`eval-set.json`). Each log's own header carries its eval set
- * id, so they are skipped with a note (meta block), never read as records.
- */
-const INSPECT_SIDE_FILE = /^(logs|listing|eval-set)\.json$/i;
-const INSPECT_SIDE_REASON = "Inspect log listing or eval-set manifest: the logs beside it carry the same ids, so it is not read";
+/** The adapter's side-file rule (FormatAdapter.sideFiles) that a file or member name (without its folder) matches, or undefined. */
+function sideFile(base: string): { names: RegExp; reason: string } | undefined {
+  return FILE_RULES.sideFiles.find((r) => r.names.test(base));
+}
 
 /**
  * Read size for files: each read of a stream costs tens of microseconds
@@ -179,7 +148,7 @@ function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: str
   for (const name of names) {
     if (name.startsWith(".")) continue;
     const path = join(dir, name);
-    const superseded = SUPERSEDED.find((r) => r.file.test(name) && names.some((other) => r.by.test(other)));
+    const superseded = FILE_RULES.superseded.find((r) => r.file.test(name) && names.some((other) => r.by.test(other)));
     if (superseded) {
       out.push({ kind: "superseded", path, reason: superseded.reason, within });
       continue;
@@ -206,7 +175,7 @@ function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: str
       walk(path, st, out, onWarning, seen, here, within);
     } else if (!st.isFile()) {
       onWarning(`${path}: ${entryKind(st)}, not a regular file; skipped (name it directly to read it as a stream)`);
-    } else if (RECORD_FILE.test(name) || TEXT_RECORD_FILES.some((re) => re.test(path))) {
+    } else if (RECORD_FILE.test(name) || FILE_RULES.textRecordPaths.some((re) => re.test(path))) {
       const first = seen.get(id);
       if (first !== undefined) {
         onWarning(`${path}: the same file as ${first} (a link); read once, skipped here`);
@@ -309,8 +278,9 @@ export async function* openSources(
       continue;
     }
     const name = spec.kind === "stdin" ? "-" : spec.path;
-    if (spec.kind === "file" && INSPECT_SIDE_FILE.test(basename(spec.path))) {
-      yield { skipped: spec.path, reason: INSPECT_SIDE_REASON };
+    const side = spec.kind === "file" ? sideFile(basename(spec.path)) : undefined;
+    if (side && spec.kind === "file") {
+      yield { skipped: spec.path, reason: side.reason };
       continue;
     }
     // a named pipe is read as it comes, like stdin; opening it waits for its writer
@@ -475,8 +445,9 @@ async function* tarMembers(
           yield { skipped: member, reason: "macOS metadata (a ._ file beside the real one), not records" };
           continue;
         }
-        if (INSPECT_SIDE_FILE.test(base)) {
-          yield { skipped: member, reason: INSPECT_SIDE_REASON };
+        const side = sideFile(base);
+        if (side) {
+          yield { skipped: member, reason: side.reason };
           continue;
         }
         if (!RECORD_FILE.test(base)) {
