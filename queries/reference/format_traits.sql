@@ -41,5 +41,7 @@ from (
         ('openhands-scores', 'as_recorded', null, false, null),
         ('openhands-metadata', 'as_recorded', null, false, null),
         ('swe-bench-preds', 'as_recorded', null, false, null),
+        ('swe-bench-legacy', 'as_recorded', null, false, null),
+        ('swe-bench-instance', 'as_recorded', null, false, null),
         ('canonical', 'as_recorded', null, false, null)
 ) as t (format, trial_numbering, trial_tiebreak, is_summary_record, own_views);

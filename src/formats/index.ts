@@ -18,6 +18,8 @@ import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
 import { sweBenchResultsFormat } from "./swe-bench-results.js";
+import { sweBenchInstanceFormat } from "./swe-bench-instance.js";
+import { sweBenchLegacyFormat } from "./swe-bench-legacy.js";
 import { tau2BenchFormat, tau2ResultsFormat } from "./tau2-bench.js";
 import { tauBenchFormat } from "./tau-bench.js";
 import { taskSummaryFormat } from "./task-summary.js";
@@ -56,6 +58,8 @@ export const FORMATS: readonly FormatAdapter[] = [
   openHandsScoresFormat,
   openHandsMetadataFormat,
   sweBenchPredsFormat,
+  sweBenchLegacyFormat,
+  sweBenchInstanceFormat,
   canonicalFormat,
 ];
 

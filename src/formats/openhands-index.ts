@@ -16,6 +16,7 @@
 import { keyedByTaskIds } from "./canonical-format.js";
 import { fileNameOf, folderOf, jsonDocumentOf, objectOf, stemOf } from "./shared.js";
 import { noAttemptFormat } from "./no-attempt.js";
+import { looksLikeInstanceReport } from "./swe-bench-instance.js";
 import type { DocumentAdapter, FieldRead, FormatAdapter, PublishedClaim } from "./types.js";
 
 /** The raw status of an instance whose `resolved` is null: no alias maps it, so it is counted as unrecognized. */
@@ -46,7 +47,8 @@ export const openHandsInstancesFormat: DocumentAdapter = {
   name: "openhands-index",
   describes: "OpenHands Index instance_results/<benchmark>.json: one object {instance_id: {resolved, cost}}",
   reads: READS,
-  detectDocument: (first) => keyedByTaskIds(first, isInstanceResult),
+  // a per-instance SWE-bench report keyed by its instance id (`{id: {patch_is_None, ..., resolved}}`) is not one
+  detectDocument: (first) => keyedByTaskIds(first, isInstanceResult) && !looksLikeInstanceReport(first),
   unitsOf: () => "entry",
   adaptEntry(entry, context) {
     const v = objectOf(entry.value);

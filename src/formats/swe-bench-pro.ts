@@ -7,6 +7,7 @@
  */
 import { keyedByTaskIds } from "./canonical-format.js";
 import { folderOf } from "./shared.js";
+import { looksLikeInstanceReport } from "./swe-bench-instance.js";
 import type { DocumentAdapter, FieldRead } from "./types.js";
 
 const READS: readonly FieldRead[] = [
@@ -21,8 +22,9 @@ export const sweBenchProFormat: DocumentAdapter = {
   name: "swe-bench-pro",
   describes: "SWE-Bench Pro eval_results.json: one object {instance_id: true|false}",
   reads: READS,
-  // every first entry a boolean, under a key that is no canonical field (`{"resolved": true, ...}` is a record)
-  detectDocument: (first) => keyedByTaskIds(first, (v) => typeof v === "boolean"),
+  // every first entry a boolean, under a key that is no canonical field (`{"resolved": true, ...}` is a record),
+  // and not a per-instance SWE-bench report (`{patch_is_None: false, patch_exists: true, ...}`)
+  detectDocument: (first) => keyedByTaskIds(first, (v) => typeof v === "boolean") && !looksLikeInstanceReport(first),
   unitsOf: () => "entry",
   adaptEntry(entry, context) {
     if (typeof entry.value !== "boolean") return { error: `${entry.key}: expected true or false (resolved), got ${JSON.stringify(entry.value)}` };

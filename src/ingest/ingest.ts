@@ -434,9 +434,10 @@ class SourceRead implements PreparedSink, ArchiveSink {
     this.dict.trials += plan.dictTrials;
     for (const k of plan.dictKeys) this.dict.keys.add(k);
     if (plan.error !== null) return this.reject(p.line, p.location, plan.error, p.text as string, kind);
-    for (const a of plan.attempts) {
+    for (const [i, a] of plan.attempts.entries()) {
       if (this.options.runPerFile) a.run_id = runOfFile(this.name, a.run_id);
-      this.loader.attempt(a, { sourceId: this.id, line: p.line, location: p.location, format: adapter, lineHash: plan.lineHash as string, nonFinite: p.nonFinite });
+      const lineHash = plan.attemptHashes?.[i] ?? (plan.lineHash as string);
+      this.loader.attempt(a, { sourceId: this.id, line: p.line, location: p.location, format: adapter, lineHash, nonFinite: p.nonFinite });
     }
     this.countRecord(plan.attempts.length, p.nonFinite);
   }

@@ -76,7 +76,7 @@ export class PackWriter {
     const d = p.detection;
     const plan = p.plan;
     if (p.text !== null || p.duplicateKeys || p.masked || p.location !== null || !d || d.format === null || d.keys !== null || d.format !== p.adapter) return this.refuse();
-    if (plan.kind !== "attempts" || plan.error !== null || plan.dictTrials !== 0 || plan.dictKeys.length || plan.lineHash === null) return this.refuse();
+    if (plan.kind !== "attempts" || plan.error !== null || plan.dictTrials !== 0 || plan.dictKeys.length || plan.lineHash === null || plan.attemptHashes) return this.refuse();
     let events = 0;
     for (const a of plan.attempts) {
       if (!Array.isArray(a.events)) return this.refuse();

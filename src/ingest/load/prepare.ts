@@ -36,7 +36,16 @@ export interface PrepareContext {
 export type Plan =
   | { kind: "error"; error: string }
   | { kind: "metadata"; metadata: RunMetadata }
-  | { kind: "attempts"; dictTrials: number; dictKeys: string[]; error: string | null; attempts: CanonicalAttempt[]; lineHash: string | null };
+  | {
+      kind: "attempts";
+      dictTrials: number;
+      dictKeys: string[];
+      error: string | null;
+      attempts: CanonicalAttempt[];
+      lineHash: string | null;
+      /** a record of several attempts: each attempt's own hash (sha1 of the adapter's record), so that a copy of one attempt is judged on that attempt, not on the whole record; else absent */
+      attemptHashes?: string[];
+    };
 
 /** One unit, prepared: everything ingest.ts stores or says of it, in plain data (it crosses threads). */
 export interface PreparedUnit {
@@ -123,5 +132,8 @@ function planOf(adapted: Adapted, text: string | Uint8Array): Plan {
     attempts.push(n.attempt);
   }
   const lineHash = hash("sha1", text, "base64"); // one-shot: no Hash object per record
-  return { kind: "attempts", dictTrials, dictKeys, error: null, attempts, lineHash };
+  if (adapted.attempts.length < 2) return { kind: "attempts", dictTrials, dictKeys, error: null, attempts, lineHash };
+  // one record, many attempts (an id-list report): two reports that agree on an instance hold identical copies of it
+  const attemptHashes = adapted.attempts.map((r) => hash("sha1", JSON.stringify(r), "base64"));
+  return { kind: "attempts", dictTrials, dictKeys, error: null, attempts, lineHash, attemptHashes };
 }
