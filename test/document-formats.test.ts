@@ -279,7 +279,7 @@ describe("the format of each source", () => {
     }
     const bad = await denom(["report", join(dir, "x.json"), "--input-format", "nope"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--input-format nope: no such format; use one of swe-bench-results, openhands-index, swe-bench-pro");
+    expect(bad.stderr).toContain("--input-format nope: no such format; use one of swe-bench-results, mini-swe-agent-preds, openhands-index, swe-bench-pro");
     const two = await denom(["report", join(dir, "x.json"), "--input-format", "canonical", "--format", "swe-bench-pro"]);
     expect(two.code).toBe(2);
   });

@@ -2,7 +2,9 @@
 --   (src/formats/types.ts FormatTraits), one row per format, so that queries/ tests a
 --   declared property, never a harness's name: trial_numbering (`as_recorded`, or
 --   `start_order`: the records carry no trial index, a task's trials of a run are numbered by
---   started_at, then by the raw field trial_tiebreak), is_summary_record (a record stands for a
+--   started_at, then by the raw field trial_tiebreak), attempt_numbering (`as_recorded`, or
+--   `start_order`: a trial holding an attempt of this format has its attempts numbered by
+--   started_at, one without a start last), is_summary_record (a record stands for a
 --   whole trial, its spend on the final attempt) and own_views (the folder of queries/ holding
 --   the harness's own views, which read its attempts).
 -- Reads: nothing.
@@ -14,34 +16,38 @@ select
     format::varchar as format,
     trial_numbering::varchar as trial_numbering,
     trial_tiebreak::varchar as trial_tiebreak,
+    attempt_numbering::varchar as attempt_numbering,
     is_summary_record::boolean as is_summary_record,
     own_views::varchar as own_views
 from (
     values
-        ('swe-bench-results', 'as_recorded', null, false, null),
-        ('openhands-index', 'as_recorded', null, false, null),
-        ('swe-bench-pro', 'as_recorded', null, false, null),
-        ('terminal-bench', 'as_recorded', null, false, null),
-        ('harbor', 'start_order', 'trial_name', false, null),
-        ('harbor-job', 'as_recorded', null, false, null),
-        ('harbor-config', 'as_recorded', null, false, null),
-        ('harbor-trajectory', 'as_recorded', null, false, null),
-        ('agentbench', 'as_recorded', null, false, null),
-        ('agentbench-overall', 'as_recorded', null, false, null),
-        ('openhands-output', 'as_recorded', null, false, null),
-        ('openhands-run-metadata', 'as_recorded', null, false, null),
-        ('openhands-eval-log', 'as_recorded', null, false, null),
-        ('task-summary', 'as_recorded', null, true, null),
-        ('agentcompass', 'as_recorded', null, false, 'agentcompass'),
-        ('tau-bench', 'as_recorded', null, false, null),
-        ('tau2-bench', 'as_recorded', null, false, null),
-        ('tau2-results', 'as_recorded', null, false, null),
-        ('inspect', 'as_recorded', null, false, null),
-        ('swe-agent', 'as_recorded', null, false, null),
-        ('openhands-scores', 'as_recorded', null, false, null),
-        ('openhands-metadata', 'as_recorded', null, false, null),
-        ('swe-bench-preds', 'as_recorded', null, false, null),
-        ('swe-bench-legacy', 'as_recorded', null, false, null),
-        ('swe-bench-instance', 'as_recorded', null, false, null),
-        ('canonical', 'as_recorded', null, false, null)
-) as t (format, trial_numbering, trial_tiebreak, is_summary_record, own_views);
+        ('swe-bench-results', 'as_recorded', null, 'as_recorded', false, null),
+        ('mini-swe-agent-preds', 'as_recorded', null, 'as_recorded', false, null),
+        ('openhands-index', 'as_recorded', null, 'as_recorded', false, null),
+        ('swe-bench-pro', 'as_recorded', null, 'as_recorded', false, null),
+        ('terminal-bench', 'as_recorded', null, 'as_recorded', false, null),
+        ('harbor', 'start_order', 'trial_name', 'as_recorded', false, null),
+        ('harbor-job', 'as_recorded', null, 'as_recorded', false, null),
+        ('harbor-config', 'as_recorded', null, 'as_recorded', false, null),
+        ('harbor-trajectory', 'as_recorded', null, 'as_recorded', false, null),
+        ('agentbench', 'as_recorded', null, 'as_recorded', false, null),
+        ('agentbench-overall', 'as_recorded', null, 'as_recorded', false, null),
+        ('openhands-output', 'as_recorded', null, 'as_recorded', false, null),
+        ('openhands-run-metadata', 'as_recorded', null, 'as_recorded', false, null),
+        ('openhands-eval-log', 'as_recorded', null, 'as_recorded', false, null),
+        ('task-summary', 'as_recorded', null, 'as_recorded', true, null),
+        ('agentcompass', 'as_recorded', null, 'as_recorded', false, 'agentcompass'),
+        ('tau-bench', 'as_recorded', null, 'as_recorded', false, null),
+        ('tau2-bench', 'as_recorded', null, 'as_recorded', false, null),
+        ('tau2-results', 'as_recorded', null, 'as_recorded', false, null),
+        ('inspect', 'as_recorded', null, 'as_recorded', false, null),
+        ('mini-swe-agent-trajectory', 'as_recorded', null, 'as_recorded', false, null),
+        ('mini-swe-agent-exit-statuses', 'as_recorded', null, 'start_order', false, null),
+        ('swe-agent', 'as_recorded', null, 'as_recorded', false, null),
+        ('openhands-scores', 'as_recorded', null, 'as_recorded', false, null),
+        ('openhands-metadata', 'as_recorded', null, 'as_recorded', false, null),
+        ('swe-bench-preds', 'as_recorded', null, 'as_recorded', false, null),
+        ('swe-bench-legacy', 'as_recorded', null, 'as_recorded', false, null),
+        ('swe-bench-instance', 'as_recorded', null, 'as_recorded', false, null),
+        ('canonical', 'as_recorded', null, 'as_recorded', false, null)
+) as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views);

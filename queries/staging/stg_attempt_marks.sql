@@ -1,7 +1,10 @@
 -- stg_attempt_marks: the few loaded attempts whose row in stg_attempts is not read off the
 --   attempt alone: the trials of a format whose records carry no trial index
 --   (format_traits.trial_numbering 'start_order': Harbor), numbered per task and run in
---   started_at order, and the attempts that may be duplicates (DESIGN section 4), each with
+--   started_at order; the attempts of a trial holding one of a format whose records are
+--   attempts another format grades (format_traits.attempt_numbering 'start_order':
+--   mini-swe-agent's passes), numbered in started_at order, one without a start last; and the
+--   attempts that may be duplicates (DESIGN section 4), each with
 --   whether it is the copy kept and the last copy of its line. Every other attempt is the one
 --   copy of its key, kept, with its own trial. A run is its run_id, agent and model (run_key;
 --   an attempt naming no agent or model takes its run's metadata's, stg_run_defaults).
@@ -34,19 +37,52 @@ start_trials as materialized (
     left join stg_run_defaults as d on d.run_id = a.run_id
 ),
 
-keys as not materialized (
+recorded_keys as not materialized (
     -- read through by each use below (its columns only), not copied whole
     select
         a.attempt_id,
+        a.format,
         run_key(a.run_id, coalesce(a.agent, d.agent), coalesce(a.model, d.model)) as run_key,
         a.task_id,
         coalesce(st.trial, a.trial) as trial,
         a.attempt,
+        a.started_at,
         a.ended_at,
         a.line_hash
     from attempts as a
     left join stg_run_defaults as d on d.run_id = a.run_id
     left join start_trials as st using (attempt_id)
+),
+
+start_ordered_attempts as (
+    -- the formats whose records are attempts of trials another format grades (mini-swe-agent's
+    -- exit-status passes, the evaluation report grading the last)
+    select format from format_traits where attempt_numbering = 'start_order'
+),
+
+start_attempt_trials as (
+    select distinct run_key, task_id, trial
+    from recorded_keys
+    where format in (select format from start_ordered_attempts)
+),
+
+start_attempts as materialized (
+    -- a trial holding such an attempt: its attempts numbered 1, 2, ... by start, one without a
+    -- start (the verdict) last, then as recorded; two copies of one attempt keep one number
+    select
+        k.attempt_id,
+        (dense_rank() over (
+            partition by k.run_key, k.task_id, k.trial
+            order by k.started_at nulls last, k.attempt
+        ))::integer as attempt
+    from recorded_keys as k
+    join start_attempt_trials as t using (run_key, task_id, trial)
+),
+
+keys as not materialized (
+    select k.* exclude (attempt, format, started_at), coalesce(sa.attempt, k.attempt) as attempt
+    from recorded_keys as k
+    left join start_attempts as sa using (attempt_id)
 ),
 
 -- duplicates: the same (run, task, trial, attempt); keep the latest ended_at, else
@@ -96,10 +132,12 @@ final as (
     select
         attempt_id,
         st.trial,
+        sa.attempt,
         m.is_kept_copy,
         m.is_last_copy
     from start_trials as st
     full join copy_marks as m using (attempt_id)
+    full join start_attempts as sa using (attempt_id)
 )
 
 select * from final;

@@ -3,7 +3,8 @@
 --   metadata (Terminal-Bench's run_metadata.json) when the record names none, and with run_id
 --   make the run (run_key); the trials of a
 --   format whose records carry no trial index (format_traits.trial_numbering 'start_order':
---   Harbor) numbered per task and run in started_at order.
+--   Harbor) numbered per task and run in started_at order, and the attempts of a trial holding
+--   one of format_traits.attempt_numbering 'start_order' numbered in started_at order.
 -- Reads: stg_run_defaults, attempts, stg_attempt_marks, status_alias, run_key; getvariable('status_map').
 -- status_map holds the --status-map pairs.
 -- Not materialized: every loaded attempt again: its readers read the attempts through, each its own columns.
@@ -14,6 +15,7 @@ loaded as (
     select
         a.* exclude (fault, status_detail, extra) replace (
             coalesce(m.trial, a.trial) as trial,
+            coalesce(m.attempt, a.attempt) as attempt,
             coalesce(a.agent, d.agent) as agent,
             coalesce(a.model, d.model) as model
         ),

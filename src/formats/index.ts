@@ -11,6 +11,7 @@ import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical-format.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
+import { miniSweAgentPassFormat, miniSweAgentPredsFormat, miniSweAgentTrajectoryFormat } from "./mini-swe-agent.js";
 import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
 import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
@@ -54,6 +55,8 @@ export const FORMATS: readonly FormatAdapter[] = [
   tau2BenchFormat,
   tau2ResultsFormat,
   inspectFormat,
+  miniSweAgentTrajectoryFormat,
+  miniSweAgentPassFormat,
   sweAgentFormat,
   openHandsScoresFormat,
   openHandsMetadataFormat,
@@ -64,7 +67,7 @@ export const FORMATS: readonly FormatAdapter[] = [
 ];
 
 /** Document adapters, in detection order (asked before the record adapters, for object documents only). */
-export const DOCUMENT_FORMATS: readonly DocumentAdapter[] = [sweBenchResultsFormat, openHandsInstancesFormat, sweBenchProFormat];
+export const DOCUMENT_FORMATS: readonly DocumentAdapter[] = [sweBenchResultsFormat, miniSweAgentPredsFormat, openHandsInstancesFormat, sweBenchProFormat];
 
 /** Every adapter, as `denom formats` lists them and `--input-format` names them. */
 export const ALL_FORMATS: readonly Adapter[] = [...DOCUMENT_FORMATS, ...FORMATS];

@@ -91,8 +91,12 @@ export const sweBenchResultsFormat: DocumentAdapter = {
   },
 };
 
-/** `<submission>/results/results.json` -> `<submission>`; `<submission>/results.json` -> `<submission>`. */
+/**
+ * `<submission>/results/results.json` -> `<submission>`; `<submission>/results.json` -> `<submission>`;
+ * sb-cli's report in a mini-swe-agent run folder, `<run>/sb-cli-reports/<report>.json` -> `<run>`
+ * (the run whose exit-status passes are the attempts this report grades).
+ */
 function runOf(source: string): string | null {
   const own = folderOf(source);
-  return own === "results" ? folderOf(source, 2) : own;
+  return own === "results" || own === "sb-cli-reports" ? folderOf(source, 2) : own;
 }

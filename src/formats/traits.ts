@@ -37,14 +37,16 @@ function values(rows: (string | boolean | null)[][]): string {
 export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): string {
   const rows = formats.map((f) => {
     const t = traitsOf(f);
-    return [f.name, t.trialNumbering ?? "as_recorded", t.trialTiebreak ?? null, t.summaryRecord ?? false, t.ownViews ?? null];
+    return [f.name, t.trialNumbering ?? "as_recorded", t.trialTiebreak ?? null, t.attemptNumbering ?? "as_recorded", t.summaryRecord ?? false, t.ownViews ?? null];
   });
   return [
     "-- format_traits: what each input format's adapter declares the SQL must know of its attempts",
     "--   (src/formats/types.ts FormatTraits), one row per format, so that queries/ tests a",
     "--   declared property, never a harness's name: trial_numbering (`as_recorded`, or",
     "--   `start_order`: the records carry no trial index, a task's trials of a run are numbered by",
-    "--   started_at, then by the raw field trial_tiebreak), is_summary_record (a record stands for a",
+    "--   started_at, then by the raw field trial_tiebreak), attempt_numbering (`as_recorded`, or",
+    "--   `start_order`: a trial holding an attempt of this format has its attempts numbered by",
+    "--   started_at, one without a start last), is_summary_record (a record stands for a",
     "--   whole trial, its spend on the final attempt) and own_views (the folder of queries/ holding",
     "--   the harness's own views, which read its attempts).",
     "-- Reads: nothing.",
@@ -54,12 +56,13 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
     "    format::varchar as format,",
     "    trial_numbering::varchar as trial_numbering,",
     "    trial_tiebreak::varchar as trial_tiebreak,",
+    "    attempt_numbering::varchar as attempt_numbering,",
     "    is_summary_record::boolean as is_summary_record,",
     "    own_views::varchar as own_views",
     "from (",
     "    values",
     values(rows),
-    ") as t (format, trial_numbering, trial_tiebreak, is_summary_record, own_views);",
+    ") as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views);",
     "",
   ].join("\n");
 }

@@ -130,6 +130,15 @@ export interface FormatTraits {
   trialNumbering?: "start_order";
   trialTiebreak?: string;
   /**
+   * `start_order`: this format's records are attempts of trials that another
+   * format's records grade (mini-swe-agent's exit-status passes, whose last
+   * pass the evaluation report grades), numbered by the harness in no field: a
+   * trial holding one has all its attempts numbered 1, 2, ... in started_at
+   * order, an attempt without a start (the evaluation's verdict) last, then by
+   * the attempt as recorded; absent: the attempt as recorded.
+   */
+  attemptNumbering?: "start_order";
+  /**
    * A record stands for a whole trial (first and final attempt loaded, the ones
    * between only counted): its spend, tokens and calls sit on the final attempt,
    * so an earlier one lacks none of them (task-summary).

@@ -3,7 +3,7 @@
 --   one, e.g. OpenHands' benchmark) and Inspect task that holds more than one value, the values
 --   with their trials, and the `--by` key that splits them (`split_by`; run_id where no key of
 --   its own does). A trial without a value beside named ones counts as one more value.
--- Reads: attempts_classified, attempts.
+-- Reads: attempts_classified, attempts, format_traits.
 create or replace view pooling as
 with
 
@@ -14,11 +14,17 @@ per_trial as (
         k.trial,
         any_value(k.agent) as agent,
         any_value(k.model) as model,
-        any_value(k.format || coalesce(' ' || k.category, '')) as benchmark,
+        -- a trial graded by one format and retried in another's records (mini-swe-agent's passes,
+        -- format_traits.attempt_numbering 'start_order') is the grading format's benchmark
+        coalesce(
+            any_value(k.format || coalesce(' ' || k.category, '')) filter (where f.attempt_numbering is distinct from 'start_order'),
+            any_value(k.format || coalesce(' ' || k.category, ''))
+        ) as benchmark,
         bool_or(k.category is not null) as has_category,
         any_value(a.extra ->> 'inspect_task') as inspect_task
     from attempts_classified as k
     join attempts as a using (attempt_id)
+    left join format_traits as f on f.format = k.format
     group by k.run_key, k.task_id, k.trial
 ),
 
