@@ -47,9 +47,17 @@ export interface Claim {
    * attempts' `category`); absent for every other claim.
    */
   benchmark?: string;
+  /**
+   * `M ± S` (also `M +- S`, `M +/- S`): the standard error published with the value, its
+   * tolerance as a printed figure's ([S - half a unit, S + half a unit]); a definition
+   * reproduces the claim only when it gives both. Fractions of 1, like the value.
+   */
+  standard_error?: { text: string; value: Fraction; lo: Fraction; hi: Fraction };
 }
 
 const PERCENT = /^(\d+)(?:\.(\d+))?\s*%$/;
+/** `M ± S`, `M +- S`, `M +/- S` */
+const PLUS_MINUS = /^(.+?)\s*(?:±|\+\/-|\+-)\s*(.+)$/;
 const DECIMAL = /^(\d*)\.(\d+)$/;
 const RATIO = /^(\d+)\s*\/\s*(\d+)$/;
 
@@ -59,6 +67,12 @@ const RATIO = /^(\d+)\s*\/\s*(\d+)$/;
  * (`70/80`, numerator at most the denominator).
  */
 export function parseClaim(text: string, flag = "--claim", label: string | null = null): Claim {
+  const pm = PLUS_MINUS.exec(text.trim());
+  if (pm) {
+    const value = parseClaim(pm[1], flag, label);
+    if (value.form === "ratio") throw new UsageError(`${flag} ${text}: a ratio has no standard error; write the rate with it (0.128 ± 0.0016)`);
+    return { ...value, text: text.trim(), standard_error: parseStandardError(pm[2], value, flag, text) };
+  }
   const t = text.trim();
   const bad = (why: string) => new UsageError(`${flag} ${text}: ${why}; write a percent (87.5%), a fraction (0.875) or successes/count (70/80)`);
   let m = PERCENT.exec(t);
@@ -88,6 +102,21 @@ export function parseClaim(text: string, flag = "--claim", label: string | null 
   }
   if (/^\d+(\.\d+)?$/.test(t)) throw bad("ambiguous without % or a decimal point");
   throw bad("not a claim");
+}
+
+/**
+ * The S of `M ± S`: written like M (a fraction after a fraction; after a percent, a
+ * percent, with or without its %: points). Throws UsageError when it is no number.
+ */
+function parseStandardError(text: string, value: Claim, flag: string, whole: string): NonNullable<Claim["standard_error"]> {
+  const t = text.trim();
+  const m = /^(\d*)\.?(\d*)\s*(%?)$/.exec(t);
+  if (!m || (m[1] === "" && m[2] === "") || (m[3] === "%" && value.form !== "percent"))
+    throw new UsageError(`${flag} ${whole}: the standard error ${text} is not a number in the claim's form (0.128 ± 0.0016, 12.8% ± 0.16%)`);
+  const decimals = m[2].length;
+  const units = BigInt((m[1] || "0") + m[2]);
+  const scale = decimals + (value.form === "percent" ? 2 : 0);
+  return { text: t, value: reduce({ num: units, den: 10n ** BigInt(scale) }), ...halfUnit(units, scale) };
 }
 
 /** [units - 1/2, units + 1/2] in steps of 10^-scale, as fractions, kept within [0, 1] (a rate's range). */
@@ -125,7 +154,8 @@ export function parseClaimsText(text: string, name: string): Claim[] {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) return;
     // a claim has no inner spaces except around % and /: take the longest such prefix
-    const m = /^(\d*\.?\d+\s*%|\d+\s*\/\s*\d+|\d*\.?\d+)(?:\s+(.*))?$/.exec(line);
+    // (a value may carry its standard error: `0.128 ± 0.0016`)
+    const m = /^((?:\d*\.?\d+\s*%?)\s*(?:(?:±|\+\/-|\+-)\s*\d*\.?\d+\s*%?)|\d*\.?\d+\s*%|\d+\s*\/\s*\d+|\d*\.?\d+)(?:\s+(.*))?$/.exec(line);
     if (!m) throw new UsageError(`--claims ${name}:${i + 1}: ${JSON.stringify(line)} does not start with a claim (87.5%, 0.875 or 70/80)`);
     claims.push(parseClaim(m[1], `--claims ${name}:${i + 1}:`, m[2]?.trim() || null));
   });
@@ -169,9 +199,25 @@ export function compareDistance(a: Fraction, b: Fraction): number {
   return compare(abs(a), abs(b));
 }
 
-/** True when `rate` lies in the claim's tolerance, bounds included. */
+/**
+ * True when `rate` lies in the claim's tolerance, bounds included; or when the
+ * claim is a decimal of 15 or more digits, a program's printout of a double
+ * (`0.6666666666666666` for 4/6), and it is the double nearest to `rate`:
+ * such a claim is the fraction itself, not a figure rounded to its digits.
+ */
 export function matchesClaim(rate: Fraction, claim: Claim): boolean {
-  return compare(rate, claim.lo) >= 0 && compare(rate, claim.hi) <= 0;
+  if (compare(rate, claim.lo) >= 0 && compare(rate, claim.hi) <= 0) return true;
+  return claim.form === "decimal" && claim.decimals >= FULL_PRECISION && Number(claim.text.split(/\s|±|\+/)[0]) === toNumber(rate);
+}
+
+/** The digits after the point from which a decimal claim is read as a printed double. */
+export const FULL_PRECISION = 15;
+
+/** True when a standard error (a fraction of 1) lies in the tolerance of the claim's `± S`. */
+export function matchesStandardError(se: number, claim: Claim): boolean {
+  const s = claim.standard_error;
+  if (!s) return true;
+  return se >= toNumber(s.lo) - 1e-15 && se <= toNumber(s.hi) + 1e-15;
 }
 
 /** successes/count as a fraction; null when count is 0 (no rate). */

@@ -53,6 +53,7 @@ interface CommonFlags extends OutputFlags {
   rerunOf: string[];
   inputFormat?: string;
   runPerFile?: boolean;
+  pool?: boolean;
   scoreKey?: string;
   maxLineBytes?: string;
 }
@@ -765,8 +766,12 @@ function addDefinitionFlags(cmd: Command): Command {
       "run RERUN (a run_id) re-ran trials of run ORIGINAL: its attempts are further attempts of those trials, the first try kept; repeatable. A Harbor job over only the tasks an earlier job of the same agent, model and benchmark errored on is recognised without it",
       collect,
       [],
-    );
+    )
+    .option("--pool", POOL_HELP);
 }
+
+const POOL_HELP =
+  "one figure over every agent, model and benchmark loaded, saying what it pools; by default inputs that hold several are grouped, each group with its own figure to quote (runs that name no model are groups of their own)";
 
 /** The claims of `--claim` (in order) then `--claims FILE`; throws UsageError when there is none or one is malformed. */
 function auditClaims(flags: { claim: string[]; claims?: string }): Claim[] {
@@ -828,6 +833,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     reruns: parseReruns(flags.rerunOf),
     format: inputFormat(flags, out),
     runPerFile: Boolean(flags.runPerFile),
+    pool: Boolean(flags.pool),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
     scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],

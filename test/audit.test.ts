@@ -147,7 +147,7 @@ describe("audit: the family on a hand-built mix of runs", () => {
   const MIX = join(dir, "mix.jsonl");
 
   it("the strict figure 5/11 matches exactly one definition, the strict one", async () => {
-    const out = (await denom(["audit", MIX, "--claim", "5/11", "--json"])).json();
+    const out = (await denom(["audit", MIX, "--pool", "--claim", "5/11", "--json"])).json();
     // 5/11 needs all 11 trials and 5 successes: only final successes pooled (late passes make 6;
     // the mean of A 3/6, B 2/4, C 0/1 is 1/3)
     expect(out.matches.map(shape)).toEqual([{ basis: "final", numerator: "successes", exclude: [], aggregation: "pooled", successes: 5, count: 11 }]);
@@ -155,7 +155,7 @@ describe("audit: the family on a hand-built mix of runs", () => {
   });
 
   it("a late pass is a success, not a timeout to exclude, once late passes are counted; equivalent definitions are shown once, simplest first", async () => {
-    const out = (await denom(["audit", MIX, "--claim", "40%", "--json"])).json();
+    const out = (await denom(["audit", MIX, "--pool", "--claim", "40%", "--json"])).json();
     // [39.5%, 40.5%] holds only 4/10 here (checked by hand over pooled s/n, n <= 11, and the
     // means of runs). 4/10 = first-try successes plus the late pass a4 (a1 a2 b1 a4) with one
     // trial left out: the invalid a6, the unrecognized b4, or b2 whose first attempt timed out
@@ -185,7 +185,7 @@ describe("audit: the family on a hand-built mix of runs", () => {
   });
 
   it("scope: an environment failure on any attempt (a5, c1) versus on the final attempt (c1 only)", async () => {
-    const out = (await denom(["audit", MIX, "--claim", "44.44%", "--json"])).json();
+    const out = (await denom(["audit", MIX, "--pool", "--claim", "44.44%", "--json"])).json();
     // any attempt: a5 and c1 out -> final successes a1 a2 b1 b2 = 4 of 9 = 0.4444
     const anyEnv = findMatch(out, "final", "successes", [{ class: "environment", scope: "any" }], "pooled");
     expect([anyEnv.successes, anyEnv.count]).toEqual([4, 9]);
@@ -196,7 +196,7 @@ describe("audit: the family on a hand-built mix of runs", () => {
   });
 
   it("mean of per-run rates: a run with no trial left has no rate and is skipped", async () => {
-    const out = (await denom(["audit", MIX, "--claim", "58.33%", "--json"])).json();
+    const out = (await denom(["audit", MIX, "--pool", "--claim", "58.33%", "--json"])).json();
     // final successes plus late passes, environment failures on the final attempt left out (c1):
     // A: a1 a2 a4 a5 of 6 = 2/3; B: b1 b2 of 4 = 1/2; C: 0 of 0, no rate. Mean (2/3 + 1/2) / 2 = 7/12 = 0.58333
     // (pooled 6/10 = 0.6 would not match [0.58325, 0.58335])
@@ -320,7 +320,10 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
   });
 
   it("Mini SWE-Agent, five run files together: 0.128 = late passes counted over all trials, 51/400 = 0.1275", async () => {
-    const r = await denom(["audit", join(TB, "20250825_swe-agent-mini_claude-4-sonnet"), "--claim", "0.128", "--json"]);
+    // four of the five run folders name no model (only one has run_metadata.json): nothing says
+    // they are one model, so each is a group of its own; --pool says they are one submission
+    expect((await denom(["audit", join(TB, "20250825_swe-agent-mini_claude-4-sonnet"), "--claim", "0.128"])).code).toBe(3);
+    const r = await denom(["audit", join(TB, "20250825_swe-agent-mini_claude-4-sonnet"), "--pool", "--claim", "0.128", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     // 11 + 9 + 12 + 13 + 6 = 51 resolved (31 successes + 20 late passes) of 5 x 80
@@ -346,22 +349,27 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
 });
 
 describe.skipIf(!hasShared)("audit per group and pass^k on real records (issue 15)", () => {
-  it("the whole Terminal-Bench folder: 0.128 is the Mini SWE-Agent submission's, late passes counted, 51/400", async () => {
+  it("the whole Terminal-Bench folder: 0.128 is no group's, since four of the Mini SWE-Agent runs name no model", async () => {
     const r = await denom(["audit", TB, "--claim", "0.128", "--json"]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(3);
     const out = r.json();
-    // pooled over the four submissions nothing gives 0.1275..0.1285 (strict 326/1600); the agent named by
-    // the folder 20250825_swe-agent-mini_claude-4-sonnet: 11 + 9 + 12 + 13 + 6 = 51 resolved of 5 x 80
+    // strict over everything: 326/1600; per group: 3 orchestrator files (no model), 4 swe-agent-mini
+    // runs naming no model, 1 naming claude-sonnet-4-0: 8 groups, none at 0.1275..0.1285
     expect(out.strict).toEqual({ successes: 326, count: 1600, rate: 326 / 1600 });
-    expect(out.matches.map((m: any) => [m.group, shape(m)])).toEqual([
-      [{ by: "agent", value: "swe-agent-mini" }, { basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "pooled", successes: 51, count: 400 }],
-      [{ by: "agent", value: "swe-agent-mini" }, { basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "mean_of_runs", successes: 51, count: 400 }],
-    ]);
+    expect(out.group_strict).toHaveLength(8);
+    expect(out.group_strict.find((g: any) => g.group === "agent swe-agent-mini · model anthropic/claude-sonnet-4-0")).toEqual({
+      group: "agent swe-agent-mini · model anthropic/claude-sonnet-4-0",
+      successes: 6,
+      count: 80,
+      rate: 6 / 80,
+    });
+    expect(out.matches).toEqual([]);
   });
 
-  it("the whole Terminal-Bench folder as text: 0.128 is the Mini SWE-Agent submission's, 51/400", async () => {
+  it("the whole Terminal-Bench folder as text: names each group's strict figure", async () => {
     const text = await denom(["audit", TB, "--claim", "0.128"]);
-    expect(text.stdout).toContain("1. agent swe-agent-mini: final successes plus late passes over all trials: 51/400 = 0.1275");
+    expect(text.stdout).toContain("strict figure of each group (final successes over its trials; the 8 groups together match no claim, --pool pools them):");
+    expect(text.stdout).toContain("    agent orchestrator · model (none) · run 20250902_orchestrator_qwen-3-coder-480B: 57/400 = 0.1425");
   });
 
   it("tau-bench gpt-4o airline: 0.273 is pass^2 over 50 tasks of 4 trials", async () => {

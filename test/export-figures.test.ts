@@ -15,7 +15,8 @@ import { denom, jsonl, tempDir } from "./helpers.js";
  *   a, trial 0: success in 60 s, $0.50, model m1, two llm calls (ok, timeout)
  *   a, trial 1: failure in 120 s (start written at +02:00), $0.25, model m1
  *   =b, trial 0: timeout after 300 s ($1), then a retry that succeeds in 90 s ($0.25), model m2
- * So: 3 trials, 2 final successes, 4 attempts, $2.00 in all.
+ * So: 3 trials, 2 final successes, 4 attempts, $2.00 in all. Two models make two groups
+ * (each its own figures); the figures below are over both, with --pool.
  */
 const RUN = "-2.5e3";
 const INPUT = jsonl(
@@ -31,7 +32,7 @@ const INPUT = jsonl(
 
 async function exported(args: string[]): Promise<Record<string, unknown>[]> {
   const dir = tempDir({ "runs.jsonl": INPUT });
-  const r = await denom(["export", join(dir, "runs.jsonl"), "--json", ...args]);
+  const r = await denom(["export", join(dir, "runs.jsonl"), "--json", "--pool", ...args]);
   expect(r.code, r.stderr).toBe(0);
   return r.json();
 }
@@ -129,7 +130,7 @@ describe("export: rows a spreadsheet reads as written", () => {
     // a header and three trials, each line ended by CRLF, no bare LF
     expect(text.split("\r\n")).toHaveLength(5);
     expect(text.replaceAll("\r\n", "")).not.toContain("\n");
-    const tsv = await denom(["export", join(dir, "runs.jsonl"), "--what", "rates", "--format", "tsv"]);
+    const tsv = await denom(["export", join(dir, "runs.jsonl"), "--what", "rates", "--format", "tsv", "--pool"]);
     expect(tsv.stdout.split("\r\n")[0]).toBe("basis\tdenominator\tsuccesses\tcount\trate\tci95_lo\tci95_hi\tci_method");
     // final/total: 2 of 3 trials
     expect(tsv.stdout.split("\r\n").find((l) => l.startsWith("final\ttotal\t"))).toMatch(/^final\ttotal\t2\t3\t0\.666/);

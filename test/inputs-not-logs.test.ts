@@ -263,7 +263,7 @@ describe("differing duplicates from two sources, lookalike ids, pooling: never q
     expect(r.stderr).toContain('1 set of task_id values differ only by case or surrounding whitespace and are kept apart: "Task-1" / "task-1" / "task-1 "');
   });
 
-  it("warns when the inputs pool agents or models, naming them and the --by that splits them", async () => {
+  it("warns when the inputs hold several agents or models, naming them, each group with its own figure", async () => {
     // 3 trials of agent A (model m), 2 of agent B (model m): two agents, one model
     const dir = tempDir({
       "runs.jsonl": lines(
@@ -272,8 +272,15 @@ describe("differing duplicates from two sources, lookalike ids, pooling: never q
       ),
     });
     const r = await denom(["report", "--json", join(dir, "runs.jsonl")]);
-    expect(r.json().meta.pooling).toEqual([{ dimension: "agent", values: 2, split_by: "agent", groups: [{ value: "A", trials: 3 }, { value: "B", trials: 2 }] }]);
-    expect(r.stderr).toBe("denom: warning: the inputs pool 2 agents under one figure (trials: A 3, B 2); --by agent splits them\n");
+    expect(r.json().meta.pooling).toEqual([
+      { dimension: "agent", values: 2, split_by: "agent", groups: [{ value: "A", trials: 3 }, { value: "B", trials: 2 }], within_groups: false },
+    ]);
+    expect(r.stderr).toBe("denom: warning: the inputs hold 2 agents (trials: A 3, B 2): each group has its own figure, none is quoted for all; --pool pools them\n");
+    // A's 3/3 and B's 0/2, each its own figure to quote
+    expect(r.json().groups.map((g: any) => [g.value, g.rates.find((c: any) => c.basis === "final" && c.denominator === "total").successes])).toEqual([
+      ["agent A", 3],
+      ["agent B", 0],
+    ]);
     // split that way already: no advice
     expect((await denom(["report", "--json", "--by", "agent", join(dir, "runs.jsonl")])).stderr).toBe("");
   });

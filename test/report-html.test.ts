@@ -111,7 +111,8 @@ describe("report --format html", () => {
     const json = (await denom(["report", input, "--by", "agent", "--json"])).json();
     const head = [...document.querySelectorAll("#table-groups thead th")].map((th) => th.textContent);
     expect(head).toEqual(["", ...json.groups.map((g: any) => g.value ?? "(none)")]);
-    const row = [...document.querySelectorAll("#table-groups tbody tr")].find((tr) => tr.firstElementChild?.textContent === "final/total");
+    // one agent and one model a group: each group's final/total is its figure to quote, marked *
+    const row = [...document.querySelectorAll("#table-groups tbody tr")].find((tr) => tr.firstElementChild?.textContent === "final/total *");
     const cells = [...(row?.querySelectorAll("td") ?? [])].slice(1).map((td) => td.textContent);
     expect(cells).toEqual(
       json.groups.map((g: any) => {

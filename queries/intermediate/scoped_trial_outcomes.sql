@@ -1,6 +1,7 @@
 -- scoped_trial_outcomes: the trials once overall (scope 0) and once more per group of --by
 --   (scopes 1..n).
 -- Reads: trial_outcomes; getvariable('group_by').
+-- Without --by, the groups are the runs' identity groups (run_groups), when there are any.
 -- Not materialized: trial_outcomes once more per --by group: read through, not copied.
 create or replace view scoped_trial_outcomes as
 with
@@ -15,7 +16,7 @@ outcomes as not materialized (
 scopes as (
     -- with --by, scope i holds the i-th group value (NULL last); scope 0 holds every trial
     select dense_rank() over (order by group_value nulls last) as scope_id, group_value as scope_value
-    from (select distinct group_value from outcomes where getvariable('group_by') is not null)
+    from (select distinct group_value from outcomes where getvariable('group_by') is not null or group_value is not null)
 ),
 
 final as (

@@ -1,6 +1,8 @@
 -- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
 --   belongs to (DESIGN section 4), expected-but-missing trials included (missing_trials).
--- Reads: trials, missing_trials; getvariable('group_by') (a column name: --by).
+-- Reads: trials, missing_trials, run_groups; getvariable('group_by') (a column name: --by).
+-- group_value: the --by field's value; without --by, the run's group (run_groups) when the
+-- trials hold several agents, models or benchmarks, else NULL (one scope, no group).
 -- Not materialized: every trial twice: its readers read the trials through, each its own columns.
 create or replace view trial_outcomes as
 with
@@ -40,7 +42,7 @@ by_basis as (
 
 final as (
     select
-        *,
+        b.*,
         status = 'success' as is_success,
         -- the denominator chain: each step removes one named class, judged on the basis attempt
         fault not in ('task', 'unknown') as in_valid,
@@ -53,8 +55,10 @@ final as (
             when 'category' then category
             when 'difficulty' then difficulty
             when 'invocation' then invocation
+            else g.identity_group
         end as group_value
-    from by_basis
+    from by_basis as b
+    left join run_groups as g using (run_key)
 )
 
 select * from final;

@@ -7,7 +7,7 @@
  * and says in words what each one counts and leaves out.
  */
 import type { RowOf, Session } from "../db/session.js";
-import { compareDistance, matchesClaim, meanOfRatios, offsetFromClaim, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
+import { compareDistance, matchesClaim, matchesStandardError, meanOfRatios, offsetFromClaim, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 import type { RerunInfo } from "./report.js";
@@ -41,12 +41,13 @@ export interface RunFigure {
 }
 
 /**
- * The group of trials a figure is computed over (issue 15): null for all the
- * trials loaded; else one run, agent or model of several (view audit_scoped_trials).
+ * The group of trials a figure is computed over: null for all the trials
+ * loaded; else one identity group of several (`group`: the agent, model,
+ * benchmark or run naming no model that varies, view run_groups, e.g. `agent a
+ * · model m`), or one run of several (`run_id`; view audit_scoped_trials).
  */
 export interface AuditGroup {
-  by: "run_id" | "agent" | "model";
-  /** null for the trials that carry no such value (their own group, listed last) */
+  by: "run_id" | "group";
   value: string | null;
 }
 
@@ -89,7 +90,22 @@ export interface DefinitionFigure {
   equivalent_definitions: number;
   /** 1 = simplest definition of the family */
   simplicity: number;
+  /**
+   * the figure's standard errors, for a claim written `M ± S` (absent otherwise), as
+   * fractions: over runs (a mean of runs: SE_DEFINITIONS.over_runs) and clustered by task
+   * (SE_DEFINITIONS.clustered_by_task), null where there is none (one run, one task, pass@k);
+   * `matched_by` names the one within the claim's S, null when neither is
+   */
+  standard_error?: { over_runs: number | null; clustered_by_task: number | null; matched_by: "over_runs" | "clustered_by_task" | null };
 }
+
+/** The two standard errors a claim's `± S` is checked against, in words. */
+export const SE_DEFINITIONS = {
+  over_runs:
+    "standard error over runs: the sample standard deviation of the per-run rates over the square root of the number of runs (what Terminal-Bench's leaderboard publishes beside a mean of runs)",
+  clustered_by_task:
+    "task-clustered standard error: sqrt(T/(T-1) * sum_i (c_i - p n_i)^2) / N over the T tasks of the denominator (Miller 2024, 'Adding Error Bars to Evals'; what Inspect's stderr() gives, its epochs reduced by their mean)",
+} as const;
 
 /**
  * A definition near a claim that nothing reproduced: `offset` = rate - claimed
@@ -113,8 +129,20 @@ export interface ClaimAudit {
   matches: DefinitionFigure[];
   /** the three definitions nearest the claim, only when nothing matches */
   nearest?: NearDefinition[];
+  /**
+   * for a claim `M ± S` that nothing reproduced: the definitions that give M but neither of
+   * whose standard errors is within S (each with both); absent otherwise
+   */
+  value_matches?: DefinitionFigure[];
+  /** for a claim `M ± S`: S as a fraction, its tolerance [lo, hi] (both included) and the two standard errors it is checked against */
+  standard_error?: { claimed: number; tolerance: [number, number]; definitions: typeof SE_DEFINITIONS };
   /** final successes over all trials (all groups together) */
   strict: { successes: number; count: number; rate: number | null };
+  /**
+   * each identity group's strict figure, when the inputs hold several (then a
+   * figure over all trials pools them and matches only under --pool); empty otherwise
+   */
+  group_strict: { group: string; successes: number; count: number; rate: number | null }[];
   /** first-try successes over all trials (all groups together): the figure as if nothing were retried, beside the strict one */
   first_try: { successes: number; count: number; rate: number | null };
   /** the runs read as further attempts of another run's trials (meta.attempt_ledger.reruns): the definitions count them so */
@@ -177,6 +205,8 @@ interface Candidate {
   figure: DefinitionFigure;
   /** the rate as an exact fraction, null when the definition keeps no trial */
   exact: Fraction | null;
+  /** the standard error of a mean of runs over its runs (audit_figures' se_over_runs); null otherwise */
+  overRuns: number | null;
 }
 
 /**
@@ -200,18 +230,45 @@ export async function readAudit(session: Session, claims: Claim[]): Promise<Audi
   );
   const first_try = { successes: firstRow?.successes ?? 0, count: firstRow?.count ?? 0, rate: firstRow?.rate ?? null };
   const { reruns } = await session.selectOne("meta/attempt_ledger");
-  const candidates = rows.filter((r) => r.is_representative).map(candidate);
+  // several identity groups (agents, models, benchmarks): a figure over all of them pools them,
+  // and is no group's; it matches nothing (--pool leaves one group, the whole)
+  const grouped = rows.some((r) => r.scope_by === "group");
+  const group_strict = rows
+    .filter((r) => r.is_strict && r.scope_by === "group")
+    .map((r) => ({ group: r.scope_value ?? "", successes: r.successes, count: r.count, rate: r.rate }));
   const passRows = await session.select("audit/audit_pass_at_k");
   const passes = passCandidates(passRows);
-  candidates.push(...passes);
+  const candidates = [...rows.filter((r) => r.is_representative).map(candidate), ...passes].filter((c) => !grouped || c.figure.group !== null);
   const groups = rows
     .filter((r) => r.scope_by !== "all" && r.simplicity === 1)
     .map((r) => ({ by: r.scope_by as AuditGroup["by"], value: r.scope_value }));
+  // the family's size (counted once, on all trials), and how many distinct figures it gave in every scope searched
   const definitions = rows.filter((r) => r.scope_by === "all").length + passes.filter((c) => c.figure.group === null).length;
-  const searched = { definitions, distinct: candidates.filter((c) => c.figure.group === null).length };
+  const searched = { definitions, distinct: candidates.length };
   const folded = reruns.map((r) => ({ ...r, recognised_by: r.recognised_by as RerunInfo["recognised_by"] }));
-  const audits = claims.map((claim) => ({ ...auditClaim(claim, candidates, strict, searched, groups), first_try, reruns: folded }));
+  const errors = await standardErrors(session, claims, candidates);
+  const audits = claims.map((claim) => ({ ...auditClaim(claim, candidates, strict, searched, groups, errors), group_strict, first_try, reruns: folded }));
   return { audits, claims, lines, records, blank, rejected, broken_sources, duplicates_across_sources };
+}
+
+/** A candidate's key among the standard errors: its scope and definition. */
+function errorKey(f: DefinitionFigure): string {
+  return `${f.group?.by ?? "all"}\t${f.group?.value ?? ""}\t${f.simplicity}`;
+}
+
+/**
+ * The task-clustered standard errors (view audit_standard_errors) of the definitions
+ * whose value matches a claim written `M ± S`, by errorKey; empty when no claim has an S.
+ */
+async function standardErrors(session: Session, claims: Claim[], candidates: Candidate[]): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>();
+  const wanted = new Set<number>();
+  for (const claim of claims.filter((c) => c.standard_error))
+    for (const c of candidates) if (c.exact !== null && c.figure.simplicity < 1000 && matchesClaim(c.exact, claim)) wanted.add(c.figure.simplicity);
+  if (wanted.size === 0) return out;
+  for (const r of await session.select("audit/standard_errors", { simplicities: JSON.stringify([...wanted]) }))
+    out.set(`${r.scope_by}\t${r.scope_value ?? ""}\t${r.simplicity}`, r.se_clustered_by_task);
+  return out;
 }
 
 /** The group of an audit_figures or audit_pass_at_k row: null for all trials. */
@@ -255,7 +312,7 @@ function passCandidates(rows: RowOf<"audit/audit_pass_at_k">[]): Candidate[] {
         equivalent_definitions: 0,
         simplicity: 1000 + 2 * k + (hat ? 1 : 0),
       };
-      out.push({ figure, exact: passAtKFraction(r.shapes, k, hat) });
+      out.push({ figure, exact: passAtKFraction(r.shapes, k, hat), overRuns: null });
     }
   }
   return out;
@@ -306,7 +363,17 @@ function candidate(r: RowOf<"audit/audit_figures">): Candidate {
   // The view's rate is a double; matching needs it exactly, as a fraction of the
   // view's own whole-number counts (for a mean, of its per-run counts).
   const exact = meanOfRuns ? meanOfRatios(runs) : ratioOf(figure.successes, figure.count);
-  return { figure, exact };
+  return { figure, exact, overRuns: meanOfRuns ? r.se_over_runs : null };
+}
+
+/** A candidate's figure with its two standard errors and which one is within the claim's S. */
+function withErrors(c: Candidate, claim: Claim, errors: Map<string, number | null>): DefinitionFigure {
+  const f = c.figure;
+  const over_runs = c.overRuns;
+  const clustered_by_task = f.aggregation === "pooled" || f.aggregation === "mean_of_runs" ? (errors.get(errorKey(f)) ?? null) : null;
+  const matched_by =
+    over_runs !== null && matchesStandardError(over_runs, claim) ? "over_runs" : clustered_by_task !== null && matchesStandardError(clustered_by_task, claim) ? "clustered_by_task" : null;
+  return { ...f, standard_error: { over_runs, clustered_by_task, matched_by } };
 }
 
 function auditClaim(
@@ -315,20 +382,34 @@ function auditClaim(
   strict: ClaimAudit["strict"],
   searched: ClaimAudit["searched"],
   groups: AuditGroup[],
-): Omit<ClaimAudit, "first_try" | "reruns"> {
+  errors: Map<string, number | null>,
+): Omit<ClaimAudit, "first_try" | "reruns" | "group_strict"> {
   // all trials first, then each group; within each, simplest first (the candidates' order)
-  const matches = candidates.filter((c) => c.exact !== null && matchesClaim(c.exact, claim)).map((c) => c.figure);
-  const audit: Omit<ClaimAudit, "first_try" | "reruns"> = {
+  const valued = candidates.filter((c) => c.exact !== null && matchesClaim(c.exact, claim));
+  // `M ± S`: a definition reproduces the claim when it gives M and a standard error within S
+  const checked = valued.map((c) => (claim.standard_error ? withErrors(c, claim, errors) : c.figure));
+  const matches = claim.standard_error ? checked.filter((f) => f.standard_error?.matched_by) : checked;
+  const audit: Omit<ClaimAudit, "first_try" | "reruns" | "group_strict"> = {
     claim: claim.text,
     ...(claim.label ? { label: claim.label } : {}),
     claim_value: toNumber(claim.value),
     tolerance: [toNumber(claim.lo), toNumber(claim.hi)],
     reproduced: matches.length > 0,
     matches,
+    ...(claim.standard_error
+      ? {
+          standard_error: {
+            claimed: toNumber(claim.standard_error.value),
+            tolerance: [toNumber(claim.standard_error.lo), toNumber(claim.standard_error.hi)] as [number, number],
+            definitions: SE_DEFINITIONS,
+          },
+        }
+      : {}),
     strict,
     groups,
     searched,
   };
+  if (matches.length === 0 && checked.length > 0) audit.value_matches = checked;
   if (matches.length === 0) {
     audit.nearest = candidates
       .flatMap((c) => (c.exact === null ? [] : [{ figure: c.figure, offset: offsetFromClaim(c.exact, claim) }]))

@@ -17,7 +17,7 @@ import type { TextSink } from "../io.js";
 import { commit, discard, stage, type Staged } from "../render/atomic.js";
 import { removeScratch, scratchBeside } from "../scratch.js";
 import { renderJson } from "../render/json.js";
-import { readMeta, type Meta, type ReportData } from "./report.js";
+import { groupingOf, readMeta, type Meta, type ReportData } from "./report.js";
 import type { ExportWhat, GroupKey } from "../definitions.js";
 
 export type { ExportWhat };
@@ -64,8 +64,12 @@ export interface ExportData {
   /** FILE.meta.json; null when the rows went to stdout (no file beside them) */
   meta_file: string | null;
   what: ExportWhat;
-  /** the `--by` key the figures are split by, null without */
-  by: GroupKey | null;
+  /**
+   * the `--by` key the figures are split by; without --by, `identity` when the inputs hold
+   * several agents, models or benchmarks (view run_groups: one row set per group, the group
+   * named in a first column `group`); else null
+   */
+  by: GroupKey | "identity" | null;
   format: CopyFormat;
   /** `--excel`: a UTF-8 byte order mark first */
   excel: boolean;
@@ -127,11 +131,11 @@ const EXPORT_READS: Record<ExportWhat, string[]> = {
   timeout_causes: ["scoped_timeout_causes", "trial_scopes"],
 };
 
-async function selection(session: Session, what: ExportWhat, by: GroupKey | null): Promise<Selection> {
+async function selection(session: Session, what: ExportWhat, by: GroupKey | "identity" | null): Promise<Selection> {
   await session.need(EXPORT_READS[what]);
   const db: Database = session.db;
-  // figures: scope 0 is every trial; with --by, scopes 1..n are the groups, named in a first column
-  const scope = by ? `t.group_value AS ${quoteName(by)}, ` : "";
+  // figures: scope 0 is every trial; with --by (or identity groups), scopes 1..n are the groups, named in a first column
+  const scope = by ? `t.group_value AS ${quoteName(by === "identity" ? "group" : by)}, ` : "";
   const scoped = (view: string, columns: string, orderBy: string[]): Selection => ({
     select: `SELECT ${scope}${columns} FROM ${view} AS f JOIN trial_scopes AS t USING (scope_id) WHERE ${by ? "t.is_group" : "f.scope_id = 0"}`,
     orderBy: by ? ["scope_id", ...orderBy] : orderBy,
@@ -244,7 +248,9 @@ export async function runExport(session: Session, options: ExportOptions): Promi
 
 /** Writes the rows (to `temporary`, staged onto `out`; or, `staged` null, to `temporary` then stdout) and the meta file. */
 async function writeExport(session: Session, options: ExportOptions, format: CopyFormat, temporary: string, staged: Staged<unknown>[] | null): Promise<ExportData> {
-  const by = options.by ?? null;
+  // without --by, figures of inputs that hold several agents, models or benchmarks are per identity group
+  const groups = FIGURES.includes(options.what) ? (await session.select("report/trial_scopes")).filter((s) => s.scope_id !== 0).length : 0;
+  const by: ExportData["by"] = options.by ?? (groups ? "identity" : null);
   const rows = async (path: string) => {
     const written = await copyTo(session.db, { ...(await selection(session, options.what, by)), drop: ORDER_ONLY, path, format, neutraliseFormulas: !options.rawCsv });
     // a byte order mark tells a spreadsheet the file is UTF-8 (without it, Excel guesses the local code page)
@@ -261,6 +267,7 @@ async function writeExport(session: Session, options: ExportOptions, format: Cop
     options.stdout?.write(format === "parquet" ? readFileSync(temporary) : readFileSync(temporary, "utf8"));
   }
   const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
+  meta.grouping = groupingOf(meta.pooling, by, groups, Boolean(options.pool));
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   const exported = {
     file: options.out,

@@ -167,9 +167,12 @@ export interface Metrics {
   per_call: CallOutcome[];
   inventory: Inventory;
   confidence: ConfidenceSettings;
-  /** the `--by` key, null without --by */
-  by: GroupKey | null;
-  /** one entry per group value, in value order (null last); empty without --by */
+  /**
+   * the `--by` key; without --by, `identity` when the inputs hold several agents, models,
+   * benchmarks or runs naming no model (view run_groups: each group its own figure), else null
+   */
+  by: GroupKey | "identity" | null;
+  /** one entry per group value, in value order (null last); empty when `by` is null */
   groups: GroupFigures[];
 }
 
@@ -206,9 +209,10 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
   });
 
   const overall = forScope(0);
-  const groups = options.by
-    ? scopes.filter((s) => s.scope_id !== 0).map((s) => ({ value: s.group_value, ...forScope(s.scope_id) }))
-    : [];
+  // without --by, group scopes are the runs' identity groups (run_groups), when there are any
+  const grouped = scopes.filter((s) => s.scope_id !== 0);
+  const by = options.by ?? (grouped.length ? "identity" : null);
+  const groups = by ? grouped.map((s) => ({ value: s.group_value, ...forScope(s.scope_id) })) : [];
   return {
     ...overall,
     inventory: await readInventory(session, options.expectation ?? null),
@@ -220,7 +224,7 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
       clustered_from_tasks: settings.clustered_from_tasks,
       methods: CI_METHODS,
     },
-    by: options.by ?? null,
+    by,
     groups,
   };
 }

@@ -143,6 +143,21 @@ export interface Meta extends Notices {
   status_map: Record<string, string>;
   /** secrets masked at ingest, per kind (view secrets_masked): how many, in how many lines; each reads `[masked KIND #xxxxxxxx]` */
   secrets_masked: { kind: string; secrets: number; lines: number }[];
+  /** which figure is the one to quote, given what the inputs pool (`pooling`), `--by` and `--pool` */
+  grouping: Grouping;
+}
+
+/**
+ * Which figure to quote (DESIGN section 4, "Pooling"): `overall` when the inputs
+ * hold one agent, model and benchmark (or under `--pool`, which says what it pools);
+ * `each_group` when the groups (the runs' identity groups, or a `--by` that splits
+ * every dimension that varies) each have their own; `none` when the groups of
+ * `--by` still pool what varies. `groups`: how many groups.
+ */
+export interface Grouping {
+  figure_to_quote: "overall" | "each_group" | "none";
+  pool: boolean;
+  groups: number;
 }
 
 export interface ReportData extends Omit<Metrics, "rates"> {
@@ -243,7 +258,7 @@ export function prefetchReport(session: Session): void {
 /** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
   session: Session,
-  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
+  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by" | "pool">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
   await session.needFor(reportSelects(session), REPORT_PARAMS);
@@ -251,6 +266,7 @@ export async function readReport(
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
   const { rates, ...metrics } = await readMetrics(session, options);
+  meta.grouping = groupingOf(meta.pooling, metrics.by, metrics.groups.length, Boolean(options.pool));
   const statusRows = await session.select("report/status_counts");
   const status_counts: ReportData["status_counts"] = { first: {}, final: {} };
   for (const r of statusRows) status_counts[r.basis as "first" | "final"][r.status] = r.trials;
@@ -353,7 +369,16 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
     thresholds: { queue_share: thresholds.queueShare, loop_min: thresholds.loopMin, sluggish_ratio: thresholds.sluggishRatio },
     status_map: statusMap,
     secrets_masked,
+    // set by readReport once the groups are read
+    grouping: { figure_to_quote: "overall", pool: false, groups: 0 },
   };
+}
+
+/** Which figure to quote (Grouping), from what pools and how the report is grouped. */
+export function groupingOf(pooling: Meta["pooling"], by: ReportData["by"], groups: number, pool: boolean): Grouping {
+  const quoted: Grouping["figure_to_quote"] =
+    pooling.length === 0 || pool ? "overall" : by === "identity" || (by !== null && pooling.every((p) => !p.within_groups)) ? "each_group" : "none";
+  return { figure_to_quote: quoted, pool, groups };
 }
 
 function num(v: Cell | undefined): number {

@@ -31,6 +31,11 @@ export interface Definitions {
   reruns?: readonly RerunPair[];
   /** `--run-per-file`: every file its own run, so no run is recognised as another's re-run (only `--rerun-of` names one) */
   runPerFile?: boolean;
+  /**
+   * `--pool`: one figure over every agent, model and benchmark loaded; by default
+   * (false) the runs' identity groups (view run_groups) each get their own
+   */
+  pool?: boolean;
 }
 
 /** The definitions `ingest` keeps layers for: no status pair, default thresholds, no `--expect`, no `--by`. */
@@ -43,6 +48,7 @@ const EXPECT_AND_BY_VARIABLES: Record<string, (d: Definitions) => boolean> = {
   group_by: (d) => Boolean(d.by),
   reruns: (d) => Boolean(d.reruns?.length),
   recognise_reruns: (d) => Boolean(d.runPerFile),
+  pool: (d) => Boolean(d.pool),
 };
 
 /** The table of FILE holding layer NAME. */

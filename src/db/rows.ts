@@ -47,7 +47,7 @@ export const SELECT_ROWS = {
   "audit/audit_figures": {
     scope_by: "text?", scope_value: "text?", simplicity: "int", basis: "text", numerator: "text", invalid_scope: "text", environment_scope: "text", timeout_scope: "text",
     unrecognized_scope: "text", aggregation: "text", exclusions: "int", any_scopes: "int", is_strict: "bool", successes: "int",
-    count: "int", rate: "num?", runs: "int",
+    count: "int", rate: "num?", se_over_runs: "num?", runs: "int",
     run_figures: { list: { run: "text", run_key: "text", run_id: "text?", trial: "int", successes: "int", count: "int", rate: "num?" } }, left_out: "int", left_out_never_succeeded: "int",
     left_out_never_succeeded_retried: "int", late_passes_counted: "int", is_representative: "bool", equivalent_definitions: "int",
   },
@@ -56,6 +56,7 @@ export const SELECT_ROWS = {
     shapes: { list: { n: "int", c: "int", tasks: "int" } },
   },
   "audit/benchmarks": { category: "text?" },
+  "audit/standard_errors": { scope_by: "text", scope_value: "text?", simplicity: "int", tasks: "int", trials: "int", successes: "int", se_clustered_by_task: "num?" },
   "compare/attribution": {
     pairing_id: "int", side: "text", trials: "int", successes: "int", environment_failures: "int", timeouts: "int", timeouts_queue: "int",
     timeouts_external: "int", timeouts_loop: "int", timeouts_sluggish: "int", timeouts_unknown: "int", grader_errors: "int", invalid: "int",
@@ -98,7 +99,7 @@ export const SELECT_ROWS = {
   "ingest/added_sources": { name: "text", sha256: "text", lines: "int", records: "int", rejected: "int", attempts: "int", adapter: "text?" },
   "ingest/database_totals": { sources: "int", records: "int", attempts: "int" },
   "meta/id_lookalikes": { field: "text", folded: "text", variants: "text[]" },
-  "meta/pooling": { dimension: "text", values: "int", split_by: "text", groups: { list: { value: "text?", trials: "int" } } },
+  "meta/pooling": { dimension: "text", values: "int", split_by: "text", groups: { list: { value: "text?", trials: "int" } }, within_groups: "bool" },
   "meta/source_duplicates": { kept_source: "text", dropped_source: "text", duplicates: "int" },
   "meta/exclusions": { basis: "text", denominator: "text", fault: "text", reason: "text", trials: "int" },
   "meta/attempt_ledger": {

@@ -552,7 +552,8 @@ async function createRelation(db: Database, sql: string, relation: Relation): Pr
  * classifier thresholds), expected_tasks / expected_count (--expect,
  * --expect-count), group_by (--by; NULL: no groups, only the overall scope) and
  * reruns (the --rerun-of pairs, {rerun, original} run_ids; empty by default),
- * recognise_reruns (false under --run-per-file: no re-run recognised on its own).
+ * recognise_reruns (false under --run-per-file: no re-run recognised on its own),
+ * pool (true under --pool: no identity groups, view run_groups).
  */
 export async function setDefinitions(db: Database, defs: Definitions): Promise<void> {
   // text from the user (status names, task ids of --expect) travels as a bound parameter,
@@ -574,4 +575,5 @@ export async function setDefinitions(db: Database, defs: Definitions): Promise<v
     pairs: JSON.stringify(defs.reruns ?? []),
   });
   await db.setVariable("recognise_reruns", defs.runPerFile ? "false" : "true");
+  await db.setVariable("pool", defs.pool ? "true" : "false");
 }

@@ -26,10 +26,12 @@ export interface IdLookalikes {
 
 /** A dimension the loaded trials mix: its values (a null value = trials that name none) with their trials, and the --by that splits them. */
 export interface Pooling {
-  dimension: "agent" | "model" | "benchmark" | "inspect_task";
+  dimension: "agent" | "model" | "benchmark" | "inspect_task" | "run";
   values: number;
   split_by: GroupKey;
   groups: { value: string | null; trials: number }[];
+  /** under --by: a group of --by still holds more than one of these values (view pooled_within_groups); false without --by */
+  within_groups: boolean;
 }
 
 export interface Notices {
@@ -58,9 +60,11 @@ const LISTED = 5;
 
 /**
  * The notices in words, one line each, most serious first. `by` is the `--by`
- * key of the report, whose own dimension needs no advice to split it.
+ * key of the report, whose own dimension needs no advice to split it; `pool`
+ * is `--pool`: the one figure pools what varies, and says so. Without either,
+ * what varies makes groups (view run_groups), each with its own figure.
  */
-export function noticeLines(n: Notices, by: GroupKey | null = null): string[] {
+export function noticeLines(n: Notices, by: GroupKey | "identity" | null = null, pool = false): string[] {
   const lines: string[] = [];
   for (const d of n.duplicate_sources) {
     lines.push(
@@ -68,12 +72,15 @@ export function noticeLines(n: Notices, by: GroupKey | null = null): string[] {
     );
   }
   for (const p of n.pooling) {
-    if (by === p.split_by) continue; // the report is split that way already
-    const shown = p.groups.slice(0, LISTED).map((g) => `${g.value ?? `(no ${DIMENSION_WORDS[p.dimension].one})`} ${g.trials}`);
+    // the report is split that way already, or its groups each hold one value
+    if (by === p.split_by || (by && by !== "identity" && !p.within_groups)) continue;
+    const words = DIMENSION_WORDS[p.dimension];
+    const shown = p.groups.slice(0, LISTED).map((g) => `${g.value ?? words.none ?? `(no ${words.one})`} ${g.trials}`);
     const more = p.groups.length > LISTED ? `, and ${p.groups.length - LISTED} more` : "";
-    lines.push(
-      `the inputs pool ${p.values} ${DIMENSION_WORDS[p.dimension].many} under one figure (trials: ${shown.join(", ")}${more}); --by ${p.split_by} splits them`,
-    );
+    const what = `${p.values} ${DIMENSION_WORDS[p.dimension].many} (trials: ${shown.join(", ")}${more})`;
+    if (pool) lines.push(`the figure pools ${what}, as --pool asks`);
+    else if (by && by !== "identity") lines.push(`each group of --by ${by} pools ${what}; --by ${p.split_by} splits them`);
+    else lines.push(`the inputs hold ${what}: ${p.dimension === "run" ? "each run is its own group (nothing says they are one model)" : "each group has its own figure"}, none is quoted for all; --pool pools them`);
   }
   if (n.id_lookalikes.length) {
     const shown = n.id_lookalikes.slice(0, LISTED).map((l) => l.variants.map((v) => JSON.stringify(v)).join(" / "));
@@ -84,9 +91,10 @@ export function noticeLines(n: Notices, by: GroupKey | null = null): string[] {
   return lines;
 }
 
-const DIMENSION_WORDS: Record<Pooling["dimension"], { one: string; many: string }> = {
+const DIMENSION_WORDS: Record<Pooling["dimension"], { one: string; many: string; none?: string }> = {
   agent: { one: "agent", many: "agents" },
   model: { one: "model", many: "models" },
   benchmark: { one: "benchmark", many: "benchmarks (adapter and category)" },
   inspect_task: { one: "Inspect task", many: "Inspect tasks" },
+  run: { one: "run", many: "runs that name no model", none: "(runs naming a model)" },
 };

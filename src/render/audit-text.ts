@@ -24,7 +24,8 @@ export function renderAuditText(data: AuditData, options: TextOptions): string {
 
 function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: AuditData): string {
   const name = `Claim ${a.claim}${a.label ? ` (${a.label})` : ""}`;
-  const range = claim.form === "ratio" ? `exactly ${rate(a.claim_value, claim)}` : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}, bounds included`;
+  const se = a.standard_error ? ` with a standard error of ${bound(a.standard_error.tolerance[0], claim, 1)} to ${bound(a.standard_error.tolerance[1], claim, 1)}` : "";
+  const range = claim.form === "ratio" ? `exactly ${rate(a.claim_value, claim)}` : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}${se}, bounds included`;
   const searched = `${count(a.searched.distinct)} distinct of ${count(a.searched.definitions)} definitions searched${groupsText(a)}`;
   const lines: string[] = [];
   if (a.reproduced) {
@@ -32,12 +33,20 @@ function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: Aud
     a.matches.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
   } else {
     lines.push(heading(`${name}: not reproduced: no definition gives ${range} (${searched})`, options));
-    if (a.nearest?.length) {
+    if (a.value_matches?.length) {
+      lines.push(`  the value is given by ${plural(a.value_matches.length, "definition")}, none with its standard error:`);
+      a.value_matches.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
+    } else if (a.nearest?.length) {
       lines.push("  nearest:");
       a.nearest.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
     }
   }
   const together = a.groups.length ? " (all groups together)" : "";
+  if (a.group_strict.length) {
+    // several agents, models or benchmarks: each group's strict figure; their pool is no one's
+    lines.push(`  strict figure of each group (final successes over its trials; the ${a.group_strict.length} groups together match no claim, --pool pools them):`);
+    for (const g of a.group_strict) lines.push(`    ${g.group}: ${count(g.successes)}/${count(g.count)} = ${rate(g.rate, claim)}`);
+  }
   lines.push(`  strict figure: final successes over all trials${together}: ${count(a.strict.successes)}/${count(a.strict.count)} = ${rate(a.strict.rate, claim)}`);
   if (a.first_try.successes !== a.strict.successes || a.first_try.count !== a.strict.count)
     lines.push(`  first try: first-try successes over all trials${together}: ${count(a.first_try.successes)}/${count(a.first_try.count)} = ${rate(a.first_try.rate, claim)}`);
@@ -54,15 +63,15 @@ function groupsText(a: ClaimAudit): string {
   if (!a.groups.length) return "";
   const counts = new Map<string, number>();
   for (const g of a.groups) counts.set(g.by, (counts.get(g.by) ?? 0) + 1);
-  const words: Record<string, string> = { run_id: "run", agent: "agent", model: "model" };
+  const words: Record<string, string> = { run_id: "run", group: "group" };
   const parts = [...counts].map(([by, n]) => plural(n, words[by] ?? by));
-  return `, on all trials and on each of ${parts.join(", ")}`;
+  return counts.has("group") ? `, on each of ${parts.join(" and ")}` : `, on all trials and on each of ${parts.join(", ")}`;
 }
 
 function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim: Claim): string[] {
   const distance = "offset" in d ? ` (${signed(d.offset, claim)})` : "";
   const lines: string[] = [];
-  const group = d.group ? `${d.group.by === "run_id" ? "run" : d.group.by} ${d.group.value}: ` : "";
+  const group = d.group ? `${d.group.by === "run_id" ? `run ${d.group.value}` : d.group.value}: ` : "";
   if (d.runs) {
     lines.push(`  ${n}. ${group}${d.description}`);
     const shown = d.runs.slice(0, RUNS_LISTED).map((r) => `${count(r.successes)}/${count(r.count)}`);
@@ -73,6 +82,15 @@ function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim:
   }
   const hides = hidesText(d);
   if (hides) lines.push(`     ${hides}`);
+  if (d.standard_error) {
+    const e = d.standard_error;
+    const mark = (kind: "over_runs" | "clustered_by_task") => (e.matched_by === kind ? " (matches)" : "");
+    const parts = [
+      e.over_runs !== null ? `over runs ${stderr(e.over_runs, claim)}${mark("over_runs")}` : "over runs n/a",
+      e.clustered_by_task !== null ? `clustered by task ${stderr(e.clustered_by_task, claim)}${mark("clustered_by_task")}` : "clustered by task n/a",
+    ];
+    lines.push(`     standard error: ${parts.join("; ")}`);
+  }
   return lines;
 }
 
@@ -100,9 +118,22 @@ function rate(value: number | null, claim: Claim): string {
   return percent ? `${trim((value * 100).toFixed(digits + 2))}%` : trim(value.toFixed(digits + 2));
 }
 
-/** A tolerance bound: one digit finer than the claim. */
-function bound(value: number, claim: Claim): string {
-  return claim.form === "decimal" ? value.toFixed(claim.decimals + 1) : `${(value * 100).toFixed(claim.decimals + 1)}%`;
+/** A tolerance bound: one digit finer than the claim (`of` 1: than its standard error). */
+function bound(value: number, claim: Claim, of: 0 | 1 = 0): string {
+  const digits = (of ? seDecimals(claim) : claim.decimals) + 1;
+  return claim.form === "decimal" ? value.toFixed(digits) : `${(value * 100).toFixed(digits)}%`;
+}
+
+/** Digits after the point of the claim's standard error as written (its S), in the claim's form. */
+function seDecimals(claim: Claim): number {
+  const text = claim.standard_error?.text ?? "";
+  return (text.replace("%", "").split(".")[1] ?? "").length;
+}
+
+/** A standard error in the claim's form, two digits finer than its S. */
+function stderr(value: number, claim: Claim): string {
+  const digits = seDecimals(claim) + 2;
+  return claim.form === "decimal" ? value.toFixed(digits) : `${(value * 100).toFixed(digits)}%`;
 }
 
 /** A difference to the claim: "+1.2 points" for percents, "+0.0016" for fractions. */

@@ -56,9 +56,9 @@ export function metricsBlocks(data: ReportData): Block[] {
   return out;
 }
 
-/** The metrics sections as text, each a block of lines. */
-export function renderMetricsText(data: ReportData, options: TextOptions): string[] {
-  return metricsBlocks(data).map((b) => {
+/** The metrics sections as text, each a block of lines; `only` keeps the blocks it accepts. */
+export function renderMetricsText(data: ReportData, options: TextOptions, only: (key: Block["key"]) => boolean = () => true): string[] {
+  return metricsBlocks(data).filter((b) => only(b.key)).map((b) => {
     const out = [heading(b.title, options)];
     if (b.table) out.push(table(b.table.head, b.table.rows, b.table.align, options));
     out.push(...b.lines);
@@ -166,8 +166,15 @@ function inventorySection(inv: Inventory): Block | null {
   return { key: "inventory", title: "Trial inventory (tasks x trial slots, per run)", lines };
 }
 
-/** Every figure per group, side by side, a few groups per table. */
+/** Groups past which the side-by-side tables give way to one row per group (compactGroups). */
+export const SIDE_BY_SIDE_MAX = 6;
+
+/**
+ * Every figure per group, side by side, a few groups per table; past
+ * SIDE_BY_SIDE_MAX groups, one row per group with its key cells (--json has every figure).
+ */
 function groupSections(data: ReportData): Block[] {
+  if (data.groups.length > SIDE_BY_SIDE_MAX) return [compactGroups(data)];
   const out: Block[] = [];
   // names that do not fit a column are shown by number, with a legend under the table
   const long = data.groups.some((g) => (g.value ?? "(none)").length > GROUP_COLUMN);
@@ -183,6 +190,20 @@ function groupSections(data: ReportData): Block[] {
   return out;
 }
 
+/** One row per group: its trials and the cells of the strict figure and two denominators, each group named in a legend by number. */
+export function compactGroups(data: ReportData): Block {
+  const quoted = data.meta.grouping.figure_to_quote === "each_group" ? " *" : "";
+  const cell = (g: GroupFigures, basis: string, denominator: string) => ratio(g.rates.find((r) => r.basis === basis && r.denominator === denominator));
+  const rows = data.groups.map((g, i) => [`(${i + 1})`, count(g.efficiency.trials), cell(g, "first", "total"), cell(g, "final", "total"), cell(g, "final", "attributable")]);
+  const legend = data.groups.flatMap((g, i) => wrap(`(${i + 1}) ${g.value ?? "(none)"}`, "  ", "      "));
+  return {
+    key: "groups",
+    title: `By ${data.by}: ${data.groups.length} groups, one a row (--json has every figure of each)`,
+    table: { head: ["group", "trials", "first/total", `final/total${quoted}`, "final/attributable"], rows, align: ["left", "right", "right", "right", "right"] },
+    lines: legend,
+  };
+}
+
 /** The rows of the side-by-side table of `--by`: one row per figure, one column per group (also used by the HTML report). */
 export function groupRows(groups: GroupFigures[], data: ReportData): string[][] {
   const rows: string[][] = [];
@@ -191,7 +212,8 @@ export function groupRows(groups: GroupFigures[], data: ReportData): string[][] 
   for (const d of data.meta.definitions.denominators) {
     for (const basis of ["first", "final"] as const) {
       const cellOf = (g: GroupFigures) => g.rates.find((r) => r.basis === basis && r.denominator === d.denominator);
-      add(`${basis}/${d.denominator}`, (g) => {
+      const quoted = basis === "final" && d.denominator === "total" && data.meta.grouping.figure_to_quote === "each_group";
+      add(`${basis}/${d.denominator}${quoted ? " *" : ""}`, (g) => {
         const r = cellOf(g);
         return ratio(r);
       });

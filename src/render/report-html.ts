@@ -18,8 +18,9 @@ import type { ChartData, WaffleCell } from "../commands/report-charts.js";
 import type { ReportData } from "../commands/report.js";
 import * as charts from "./charts.js";
 import { bytes, percent, plural, ratio, seconds } from "./format.js";
-import { ci, groupRows, intervalNote, metricsBlocks, type Block } from "./metrics-text.js";
-import { diagnosticFacts, metaFacts, statusRows } from "./report-text.js";
+import { ci, compactGroups, groupRows, intervalNote, metricsBlocks, SIDE_BY_SIDE_MAX, type Block } from "./metrics-text.js";
+import { diagnosticFacts, metaFacts, statusRows, strictLine } from "./report-text.js";
+import { noticeLines } from "../ingest/notices.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 
 export function renderReportHtml(data: ReportData): string {
@@ -28,9 +29,13 @@ export function renderReportHtml(data: ReportData): string {
   const m = data.meta;
   const blocks = new Map(metricsBlocks(data).map((b) => [b.key, b] as const));
   const title = `${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`;
+  const notices = noticeLines(m, data.by ?? null, m.grouping.pool);
   const sections = [
+    // what could make a figure wrong unseen opens the page, as it opens the text report
+    notices.length ? section("warnings", "Warnings", list(notices)) : "",
     metaSection(data),
     gridSection(data),
+    data.by && m.grouping.figure_to_quote !== "overall" ? groupsSection(data) : "",
     waterfallSection(data, c),
     statusSection(data),
     transitionsSection(data),
@@ -40,7 +45,7 @@ export function renderReportHtml(data: ReportData): string {
     passSection(data, blocks.get("pass_at_k")),
     ...(["cost", "retries", "per_call", "inventory"] as const).map((k) => blocks.get(k)).filter((b): b is Block => b !== undefined).map((b) => blockSection(b.key, b)),
     diagnosticsSection(data),
-    data.by ? groupsSection(data) : "",
+    data.by && m.grouping.figure_to_quote === "overall" ? groupsSection(data) : "",
     rejectsSection(data),
   ].filter((s) => s !== "");
   return page(title, headline(data), sections, NAV, m.tool);
@@ -48,13 +53,18 @@ export function renderReportHtml(data: ReportData): string {
 
 /** The short name of each section in the navigation line. */
 const NAV: Record<string, string> = {
-  meta: "Meta", grid: "Rates", waterfall: "Denominator chain", status: "Status", transitions: "First → final",
+  warnings: "Warnings", meta: "Meta", grid: "Rates", waterfall: "Denominator chain", status: "Status", transitions: "First → final",
   timeouts: "Timeouts", durations: "Durations", waffle: "Every trial", "pass-at-k": "pass@k", cost: "Time and cost",
   retries: "Retries", "per-call": "Per call", inventory: "Inventory", diagnostics: "Diagnostics", groups: "Groups", rejects: "Rejects",
 };
 
 /** The strict figure and the most generous one in one sentence, under the title. */
 function headline(data: ReportData): string {
+  const g = data.meta.grouping;
+  if (g.figure_to_quote !== "overall") {
+    const each = data.groups.map((x) => `${x.value ?? "(none)"}: ${ratio(x.rates.find((r) => r.basis === "final" && r.denominator === "total"))}`);
+    return `${strictLine(data).replace(/^[*!] /, "").replace(/\s+/g, " ")}. Strict success (final, every trial) per group: ${each.join("; ")}.`;
+  }
   const strict = data.rates.find((r) => r.basis === "final" && r.denominator === "total");
   const kindest = data.rates.find((r) => r.basis === "final" && r.denominator === "completable");
   if (!strict || strict.rate === null) return "no trials: every rate is n/a";
@@ -237,6 +247,8 @@ function diagnosticsSection(data: ReportData): string {
 }
 
 function groupsSection(data: ReportData): string {
+  // many groups: one row each (the side-by-side table would be as wide as their count)
+  if (data.groups.length > SIDE_BY_SIDE_MAX) return section("groups", compactGroups(data).title, blockBody(compactGroups(data), "groups"));
   const head = ["", ...data.groups.map((g) => g.value ?? "(none)")];
   const rows = groupRows(data.groups, data).map(([label, ...cells]) => [label.startsWith("  ") ? `↳ ${label.trim()}` : label, ...cells.map(num)]);
   const body = table(head, rows, "groups");

@@ -12,16 +12,19 @@ import { heading, table, type TextOptions } from "./table.js";
 export function renderReportText(data: ReportData, options: TextOptions): string {
   const out: string[] = [];
   // what could make the figures below wrong unseen opens the report (issue 15)
-  const notices = noticeLines(data.meta, data.by ?? null);
+  const notices = noticeLines(data.meta, data.by ?? null, data.meta.grouping.pool);
   if (notices.length) out.push(notices.map((l) => `! ${l}`).join("\n"));
   out.push(metaBlock(data, options));
   out.push(rateGrid(data, options));
+  // groups with a figure to quote each follow the pooled grid at once
+  const groupsFirst = data.meta.grouping.figure_to_quote !== "overall";
+  if (groupsFirst) out.push(...renderMetricsText(data, options, (key) => key === "groups"));
   out.push(statusSection(data, options));
   out.push(timeoutSection(data, options));
   const diag = diagnosticsSection(data, options);
   if (diag) out.push(diag);
   for (const v of data.verdicts) if (v.rows.length) out.push([heading(v.heading, options), ...v.lines].join("\n"));
-  out.push(...renderMetricsText(data, options));
+  out.push(...renderMetricsText(data, options, (key) => !groupsFirst || key !== "groups"));
   return `${out.join("\n\n")}\n`;
 }
 
@@ -125,17 +128,18 @@ function runLogFacts(m: ReportData["meta"]): string[] {
 function rateGrid(data: ReportData, options: TextOptions): string {
   const { rates, meta } = data;
   const cell = (basis: string, denominator: string) => rates.find((r) => r.basis === basis && r.denominator === denominator);
+  const quoted = meta.grouping.figure_to_quote === "overall";
   const rows = meta.definitions.denominators.map((d) => {
     const first = cell("first", d.denominator);
     const final = cell("final", d.denominator);
     return [
       d.denominator,
       first ? fraction(first) : "", percent(first?.rate), first ? ci(first.ci95) : "",
-      final ? fraction(final) : "", percent(final?.rate), final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator && final.rate !== null ? " *" : ""}` : "",
+      final ? fraction(final) : "", percent(final?.rate), final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator && final.rate !== null && quoted ? " *" : ""}` : "",
     ];
   });
   const out = [
-    heading("Success rate: successes/trials, first try and final (after retries)", options),
+    heading(quoted ? "Success rate: successes/trials, first try and final (after retries)" : `Success rate, all ${meta.grouping.groups} groups pooled: successes/trials, first try and final`, options),
     table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options),
     `  ${strictLine(data)}`,
     `  ${intervalNote(data)}`,
@@ -150,9 +154,15 @@ export const STRICT = { basis: "final", denominator: "total" } as const;
 /**
  * The line that names the figure to quote, marked `*` in the grid: "* the
  * figure to quote: 82/100 = 82.0% (final/total: every trial counted)" (also
- * used by the markdown report).
+ * used by the markdown report); when the inputs hold several groups
+ * (meta.grouping), the line that says each group has its own, or none is quoted.
  */
 export function strictLine(data: ReportData): string {
+  const g = data.meta.grouping;
+  if (g.figure_to_quote === "each_group")
+    return `* no figure for all ${g.groups} groups: each group's final/total, marked * under\n    "By ${data.by}", is its figure to quote; --pool quotes one pooled figure`;
+  if (g.figure_to_quote === "none")
+    return `! no figure to quote: each group of --by ${data.by} still pools what the\n    warnings above name; without --by the report groups by what varies`;
   const strict = data.rates.find((r) => r.basis === STRICT.basis && r.denominator === STRICT.denominator);
   if (!strict || strict.rate === null) return "* the figure to quote (final/total) is n/a: no trial";
   return `* the figure to quote: ${fraction(strict)} = ${percent(strict.rate)} (final/total: every trial counted)`;

@@ -1,6 +1,7 @@
 -- audit_figures: every definition's figure in every audit scope (all trials, and each run, agent
 --   and model when the trials hold several: audit_scoped_trials): pooled successes/count, or
---   the mean of its per-run rates, a run being a (run, trial) pair; its per-run figures; what its
+--   the mean of its per-run rates, a run being a (run, trial) pair, with that mean's standard
+--   error over runs (`se_over_runs`, NULL under 2 runs); its per-run figures; what its
 --   exclusions leave out; and which definitions keep exactly the same trials in that scope, so
 --   that only the simplest of them is shown.
 -- Reads: audit_definitions, audit_membership.
@@ -76,6 +77,9 @@ totals as (
         -- a run with no trial left has no rate (NULL) and drops out of the mean
         -- through DECIMAL, so that the mean does not depend on the order the runs are added in
         avg((successes::double / nullif(count, 0))::decimal(38, 18))::double as mean_of_run_rates,
+        -- the standard error of that mean over runs, as leaderboards that average runs publish it
+        -- (Terminal-Bench: sample standard deviation of the per-run rates over sqrt(runs))
+        stddev_samp(successes::double / nullif(count, 0)) / sqrt(count(nullif(count, 0))) as se_over_runs,
         list(
             struct_pack(
                 run := run_label,
@@ -103,6 +107,7 @@ figures as (
             when 'pooled' then coalesce(t.successes, 0)::double / nullif(coalesce(t.count, 0), 0)
             else t.mean_of_run_rates
         end as rate,
+        t.se_over_runs,
         coalesce(t.runs, 0) as runs,
         coalesce(t.run_figures, []) as run_figures,
         coalesce(t.left_out, 0) as left_out,

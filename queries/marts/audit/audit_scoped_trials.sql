@@ -1,8 +1,11 @@
 -- audit_scoped_trials: every trial (expected-but-missing ones too) in each scope `denom audit`
---   checks a claim against (issue 15): all trials (scope_by `all`, scope_value ''), and, where
---   the trials hold more than one run, agent or model, each run (`run_id`), agent and model by
---   itself, so that a figure published for one of several pooled runs is found in its group.
--- Reads: trials, missing_trials, run_identities.
+--   checks a claim against: all trials (scope_by `all`, scope_value ''); where the trials hold
+--   several agents, models, benchmarks or runs naming no model, each identity group
+--   (`group`, run_groups: a figure is published for one of them, never for their pool); and
+--   where there are several runs, each run (`run_id`), so that a figure published for one of
+--   several runs is found. A matching figure of `all` when there are groups pools them: audit
+--   reports it only under --pool (run_groups is then empty).
+-- Reads: trials, missing_trials, run_identities, run_groups.
 -- Expected trials with no record (--expect / --expect-count) are in every trial count, as the
 -- strict figure's `total` holds them, fault environment.
 create or replace view audit_scoped_trials as
@@ -22,30 +25,31 @@ trials_ as (
     from missing_trials
 ),
 
-counts as (
-    -- a trial without an agent (or model) beside named ones is a group of its own: unnamed
-    select
-        count(distinct run_key) as runs,
-        count(distinct coalesce(agent, '')) as agents,
-        count(distinct coalesce(model, '')) as models
-    from trials_
+labelled as (
+    select t.*, i.run_id, i.run_label, g.identity_group
+    from trials_ as t
+    join run_identities as i using (run_key)
+    left join run_groups as g using (run_key)
 ),
 
-labelled as (
-    select t.*, i.run_id, i.run_label from trials_ as t join run_identities as i using (run_key)
+shared_groups as (
+    -- the groups (or, without groups, the whole) holding more than one run: their runs are
+    -- scopes of their own; a group of one run is that run already
+    select identity_group
+    from labelled
+    group by identity_group
+    having count(distinct run_key) > 1
 ),
 
 final as (
     select 'all' as scope_by, '' as scope_value, t.* from labelled as t
     union all
     select 'run_id', t.run_label, t.*
-    from labelled as t cross join counts as c where c.runs > 1
+    from labelled as t
+    where exists (select 1 from shared_groups as s where s.identity_group is not distinct from t.identity_group)
     union all
-    select 'agent', coalesce(t.agent, '(no agent)'), t.*
-    from labelled as t cross join counts as c where c.agents > 1
-    union all
-    select 'model', coalesce(t.model, '(no model)'), t.*
-    from labelled as t cross join counts as c where c.models > 1
+    select 'group', t.identity_group, t.*
+    from labelled as t where t.identity_group is not null
 )
 
 select * from final;

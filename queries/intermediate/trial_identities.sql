@@ -1,0 +1,37 @@
+-- trial_identities: one row per recorded trial with what says whose figure it is (DESIGN
+--   section 4, "Pooling"): its agent and model, its benchmark (the adapter that read it, with
+--   its category when the harness names one, e.g. OpenHands' benchmark), its Inspect task, and
+--   the label of its run (run_identities), which stands in for the model when the run names
+--   none: runs that name no model are not known to be one system.
+-- Reads: attempts_classified, attempts, format_traits, run_identities.
+create or replace view trial_identities as
+with
+
+per_trial as (
+    select
+        k.run_key,
+        k.task_id,
+        k.trial,
+        any_value(k.agent) as agent,
+        any_value(k.model) as model,
+        -- a trial graded by one format and retried in another's records (mini-swe-agent's passes,
+        -- format_traits.attempt_numbering 'start_order') is the grading format's benchmark
+        coalesce(
+            any_value(k.format || coalesce(' ' || k.category, '')) filter (where f.attempt_numbering is distinct from 'start_order'),
+            any_value(k.format || coalesce(' ' || k.category, ''))
+        ) as benchmark,
+        bool_or(k.category is not null) as has_category,
+        any_value(a.extra ->> 'inspect_task') as inspect_task
+    from attempts_classified as k
+    join attempts as a using (attempt_id)
+    left join format_traits as f on f.format = k.format
+    group by k.run_key, k.task_id, k.trial
+),
+
+final as (
+    select p.*, i.run_label
+    from per_trial as p
+    join run_identities as i using (run_key)
+)
+
+select * from final;
