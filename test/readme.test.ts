@@ -136,7 +136,7 @@ describe("README.md, walked as a newcomer would", () => {
     expect(Buffer.byteLength(readme)).toBeLessThan(15_000);
     for (const [, link] of readme.matchAll(/\]\(((?:docs\/)?[\w.-]+\.md|LICENSE)(?:#[\w-]+)?\)/g)) expect(existsSync(join(ROOT, link)), link).toBe(true);
     expect(readme).not.toMatch(NOT_A_USERS);
-    for (const doc of ["commands", "metrics", "inputs", "sql-views", "exit-codes", "benchmarks", "development", "html-report"])
+    for (const doc of ["commands", "metrics", "inputs", "sql-views", "exit-codes", "benchmarks", "development", "html-report", "architecture", "identity-and-inputs", "compare"])
       expect(readFileSync(join(ROOT, "docs", `${doc}.md`), "utf8"), doc).not.toMatch(NOT_A_USERS);
     const formats = await denom(["formats"]);
     expect(formats.stdout).not.toMatch(NOT_A_USERS);
