@@ -5,7 +5,7 @@ import { removeAllScratch } from "./scratch.js";
 
 // `denom report INPUT...` loads DuckDB before the rest of denom and starts its in-memory
 // database and the schema's tables, which DuckDB makes on a thread of its own while the
-// commands load (about 15 ms off every report: docs/benchmarks.md, issue 19). Not for
+// commands load (about 15 ms off every report: docs/benchmarks.md). Not for
 // --help (it never loads DuckDB), --db (a kept file) or stdin (a temporary file).
 const argv = process.argv.slice(2);
 if (argv[0] === "report" && !argv.some((a) => a === "-" || a === "-h" || a === "--help" || a.startsWith("--db"))) {

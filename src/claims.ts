@@ -182,7 +182,7 @@ function publishedClaims(text: string, name: string): Claim[] | null {
 }
 
 /**
- * The distance of a rate to a claim, the one definition audit uses (issue 19):
+ * The distance of a rate to a claim, the one definition audit uses:
  * `rate - claimed value`, exactly, as a signed fraction (num < 0: below the
  * claim). The nearest definitions of an unreproduced claim are those of the
  * smallest |offset| (compareDistance), and each is shown with its offset
@@ -244,8 +244,7 @@ export function meanOfRatios(runs: readonly { successes: number; count: number }
 /**
  * The exact value of pass@k (`hat` false) or pass^k (`hat` true) over tasks
  * given as (n, c) shapes with their task counts (view audit_pass_at_k): the
- * mean over tasks of 1 - C(n-c, k)/C(n, k), or of C(c, k)/C(n, k) (DESIGN
- * section 7), as a fraction, so that a claim is matched exactly; null when no
+ * mean over tasks of 1 - C(n-c, k)/C(n, k), or of C(c, k)/C(n, k) (docs/metrics.md), as a fraction, so that a claim is matched exactly; null when no
  * task has k trials. Shapes with n < k are not given (the view skips them).
  */
 export function passAtKFraction(shapes: readonly { n: number; c: number; tasks: number }[], k: number, hat: boolean): Fraction | null {

@@ -3,7 +3,7 @@
  * a process exit code; nothing else calls `process.exit`.
  */
 
-/** Exit codes of every denom command (DESIGN section 9, STYLE convention 2). */
+/** Exit codes of every denom command (docs/commands.md, STYLE convention 2). */
 export const ExitCode = {
   ok: 0,
   /** data or runtime error, or any reject under `--strict` */

@@ -1,5 +1,5 @@
 /**
- * Temporary files and folders of this process (issue 16): the temporary
+ * Temporary files and folders of this process: the temporary
  * database and spill folder of a session, the CSV of `query --csv`, an export
  * being written. Each is named `denom-<pid>-<host>-...` and registered here, so
  *  - `removeAllScratch` (called by bin.ts on SIGINT and SIGTERM) removes them

@@ -1,5 +1,5 @@
 -- attempt_facts: one row per kept timeout attempt with the facts the timeout classifier
---   (attempt_timeout_cause, DESIGN section 5) decides on: queue wait, waiting time inside the
+--   (attempt_timeout_cause, docs/metrics.md) decides on: queue wait, waiting time inside the
 --   run (waiting_s) and whether the limit was a working limit, time covered by
 --   queued/waiting_for_slot events, the longest run of identical consecutive calls (its length,
 --   name and arguments), gap statistics (count, mean of the first and last thirds), the last

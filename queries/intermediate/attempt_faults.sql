@@ -1,5 +1,5 @@
 -- attempt_faults: (attempt_id, timeout_cause, fault) for every kept attempt: the fault class of
---   DESIGN section 3.
+--   docs/metrics.md.
 -- Reads: stg_attempts, attempt_timeout_cause.
 --
 -- attempt_faults is narrow on purpose: it is materialized once per session (src/db/session.ts)

@@ -1,4 +1,4 @@
--- attempt_timeout_cause: one row per kept timeout attempt: its timeout_cause (DESIGN section 5)
+-- attempt_timeout_cause: one row per kept timeout attempt: its timeout_cause (docs/metrics.md)
 --   and the evidence behind it. Rules in order, the first that fires wins:
 --     queue     queue wait (started_at - submitted_at) >= queue_share x timeout_limit_s,
 --               or queued/waiting_for_slot events cover that share, or the time spent

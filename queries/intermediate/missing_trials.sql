@@ -1,4 +1,4 @@
--- missing_trials: the trials expected with no record (DESIGN section 3: in total, removed as
+-- missing_trials: the trials expected with no record (docs/metrics.md: in total, removed as
 --   environment): those --expect and --expect-count name, and those a run owes (owed_trials)
 --   with no record: promised by its log (promised_by 'run_log': Inspect's sample_ids x epochs)
 --   or by its own metadata ('run_metadata': Harbor's n_total_trials, tau2's tasks x num_trials).
@@ -133,7 +133,7 @@ task_keys as (
 ),
 
 expected as (
-    -- an expected trial with no record: in total, removed as environment (DESIGN section 3)
+    -- an expected trial with no record: in total, removed as environment (docs/metrics.md)
     select
         m.run_key,
         r.run_id,

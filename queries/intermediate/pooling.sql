@@ -1,4 +1,4 @@
--- pooling: what the loaded trials mix under one headline (DESIGN section 4, "Pooling"): for
+-- pooling: what the loaded trials mix under one headline (docs/identity-and-inputs.md): for
 --   each of agent, model, benchmark, Inspect task and run (trial_identities) that holds more
 --   than one value, the values with their trials, and the `--by` key that splits them
 --   (`split_by`; run_id where no key of its own does). A trial without a value beside named

@@ -1,5 +1,5 @@
--- trial_identities: one row per recorded trial with what says whose figure it is (DESIGN
---   section 4, "Pooling"): its agent and model, its benchmark (the adapter that read it, with
+-- trial_identities: one row per recorded trial with what says whose figure it is
+--   (docs/identity-and-inputs.md): its agent and model, its benchmark (the adapter that read it, with
 --   its category when the harness names one, e.g. OpenHands' benchmark), its Inspect task, and
 --   the label of its run (run_identities), which stands in for the model when the run names
 --   none: runs that name no model are not known to be one system.

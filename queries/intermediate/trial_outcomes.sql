@@ -1,5 +1,5 @@
 -- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
---   belongs to (DESIGN section 4), expected-but-missing trials included (missing_trials).
+--   belongs to (docs/metrics.md), expected-but-missing trials included (missing_trials).
 -- Reads: trials, missing_trials, run_groups; getvariable('group_by') (a column name: --by).
 -- group_value: the --by field's value; without --by, the run's group (run_groups) when the
 -- trials hold several agents, models or benchmarks, else NULL (one scope, no group).

@@ -2,7 +2,7 @@
 --   (run_key): its first attempt (lowest attempt number) and
 --   final attempt (highest), what any attempt hit, the attempts it made (its final attempt
 --   number: attempt 3 comes after 1 and 2, recorded or not), and its times: first start, last
---   end and the wall time between them (DESIGN section 6), and its first submission. A trial
+--   end and the wall time between them (docs/metrics.md), and its first submission. A trial
 --   whose first try is gone (a re-run's trial the original run holds no record of:
 --   rerun_attempts) has the first try status 'missing', detail 'first try gone', fault
 --   environment, instead of passing the re-run off as a first try.

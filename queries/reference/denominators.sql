@@ -1,4 +1,4 @@
--- denominators: the chain of DESIGN section 4, as data.
+-- denominators: the chain of docs/metrics.md, as data.
 -- Reads: nothing.
 create or replace view denominators as
 select *

@@ -1,4 +1,4 @@
--- run_key: the key of a run (DESIGN section 4: a run is its run_id and its agent and model, so
+-- run_key: the key of a run (docs/metrics.md: a run is its run_id and its agent and model, so
 --   that two records that differ in agent or model never belong to one run): the run_id alone
 --   (NULL as '') when the run names neither agent nor model, else the three, each but the last
 --   preceded by its length in bytes, after a 0x1F byte, so that no two identities share a key.

@@ -1,4 +1,4 @@
--- status_alias: the exact alias table of DESIGN section 3 (alias -> canonical status).
+-- status_alias: the exact alias table of docs/metrics.md (alias -> canonical status).
 -- Reads: nothing. Aliases are matched after trim and lower-case, never by substring.
 -- More pairs come from --status-map FROM=TO, read through getvariable('status_map').
 create or replace table status_alias as

@@ -4,7 +4,7 @@
 --   started_at order; the attempts of a trial holding one of a format whose records are
 --   attempts another format grades (format_traits.attempt_numbering 'start_order':
 --   mini-swe-agent's passes), numbered in started_at order, one without a start last; and the
---   attempts that may be duplicates (DESIGN section 4), each with
+--   attempts that may be duplicates (docs/metrics.md), each with
 --   whether it is the copy kept and the last copy of its line. Every other attempt is the one
 --   copy of its key, kept, with its own trial. A run is its run_id, agent and model (run_key;
 --   an attempt naming no agent or model takes its run's metadata's, stg_run_defaults).

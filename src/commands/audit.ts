@@ -1,6 +1,6 @@
 /**
  * `denom audit INPUT... --claim X`: which definitions reproduce a published
- * figure (DESIGN section 4 "Claim audit", issue 4). The family of definitions
+ * figure (docs/metrics.md "Claim audit"). The family of definitions
  * and every definition's figure come from the views of queries/80_audit_family.sql
  * and queries/81_audit_figures.sql; this module picks the ones whose rate lies in
  * the claim's tolerance (exactly, see src/claims.ts), orders them simplest first
@@ -64,7 +64,7 @@ export interface DefinitionFigure {
   numerator: "successes" | "successes+late_passes";
   exclude: Exclusion[];
   /**
-   * pooled over trials, the mean of per-run rates, or (issue 15) pass@k / pass^k:
+   * pooled over trials, the mean of per-run rates, or pass@k / pass^k:
    * the mean over tasks with at least k trials (`k`) of the chance that at least
    * one (pass@k) or all (pass^k) of k trials drawn from the task's succeed, on
    * final successes; `successes`/`count` are then the final successes and trials
@@ -117,7 +117,7 @@ export interface NearDefinition extends DefinitionFigure {
   offset: number;
 }
 
-/** The audit of one claim (DESIGN section 9). Rates, bounds and distances are fractions (0.875). */
+/** The audit of one claim (docs/commands.md). Rates, bounds and distances are fractions (0.875). */
 export interface ClaimAudit {
   claim: string;
   label?: string;
@@ -277,7 +277,7 @@ function groupOf(r: { scope_by: string | null; scope_value: string | null }): Au
 }
 
 /**
- * pass@k and pass^k as members of the family (issue 15): one candidate each per
+ * pass@k and pass^k as members of the family: one candidate each per
  * scope and k (pass^1 is pass@1, so only pass@1; and pass@1 only when some task
  * has more than one trial, else it is the pooled rate). The rate is the view's;
  * the exact fraction for matching comes from its (n, c) shapes.

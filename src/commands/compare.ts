@@ -1,6 +1,6 @@
 /**
  * `denom compare A B` and `denom compare INPUT... --by FIELD --baseline VALUE`:
- * the paired comparison of DESIGN section 11. Baseline A and candidate B are
+ * the paired comparison of docs/compare.md. Baseline A and candidate B are
  * paired by task id; for every basis x denominator cell it returns the tasks
  * both sides keep, each side's successes/count, the difference B - A of the
  * per-task success shares with its task-clustered standard error, 95% interval,
@@ -80,7 +80,7 @@ export interface SideFigure {
   rate: number | null;
 }
 
-/** One basis x denominator cell of a comparison (DESIGN section 11). Differences are fractions (0.25 = 25 points). */
+/** One basis x denominator cell of a comparison (docs/compare.md). Differences are fractions (0.25 = 25 points). */
 export interface CompareCell extends CellName {
   /** common tasks both sides keep at least one trial of in this cell */
   tasks: number;

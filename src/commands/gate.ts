@@ -1,6 +1,6 @@
 /**
  * `denom gate INPUT... --min CELL=X --max METRIC=Y`: checks a run for CI
- * (DESIGN section 11). Each condition names a figure of the view gate_figures
+ * (docs/compare.md). Each condition names a figure of the view gate_figures
  * (queries/marts/gate/gate_figures.sql): a rate cell `basis/denominator` (a fraction) or a
  * metric (timeout_rate, environment_share: fractions; constraint_violations,
  * grader_errors, rejected: counts; p95_s: seconds; cost_per_success: USD).

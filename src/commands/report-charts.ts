@@ -1,5 +1,5 @@
 /**
- * The figures the HTML report draws beyond the report's own data (DESIGN section 12):
+ * The figures the HTML report draws beyond the report's own data (docs/html-report.md):
  * the denominator chain as a waterfall, the duration histogram per attempt status,
  * the task x trial waffle (or, past WAFFLE_CELLS trials, its blocks of tasks) and
  * every timeout attempt with its evidence. Read from the views of

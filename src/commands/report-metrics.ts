@@ -1,5 +1,5 @@
 /**
- * The metrics half of `denom report` (DESIGN section 7): rate cells with their 95%
+ * The metrics half of `denom report` (docs/metrics.md): rate cells with their 95%
  * intervals, pass@k and pass^k, efficiency (duration, agent vs wall time, tokens,
  * tool calls, cost, retries), call-level outcomes, the trial inventory, and all of
  * these again per group of `--by`. Read from the views of queries/marts/ (efficiency, pass_at_k, confidence, inventory, per_call); nothing
@@ -56,7 +56,7 @@ export interface StatusDuration extends DurationFigures {
 }
 
 /**
- * Efficiency figures (DESIGN section 9 `efficiency`). Seconds, USD, fractions.
+ * Efficiency figures (docs/commands.md `efficiency`). Seconds, USD, fractions.
  * A figure nobody recorded is null, and the attempts lacking it are counted.
  */
 export interface Efficiency {

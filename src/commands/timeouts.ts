@@ -1,6 +1,5 @@
 /**
- * `denom timeouts INPUT...`: every kept timeout attempt with its cause (DESIGN
- * section 5) and the evidence behind it, in words and as the numbers the view
+ * `denom timeouts INPUT...`: every kept timeout attempt with its cause (docs/metrics.md) and the evidence behind it, in words and as the numbers the view
  * `attempt_timeout_cause` (queries/20_timeout_cause.sql) decided on. The cause
  * and every figure come from that view; this module only words them.
  */

@@ -2,8 +2,7 @@
  * The DuckDB instance behind every command: in memory for small inputs, or
  * a `.duckdb` file: `--db`, or a temporary one for big inputs, removed at
  * close. A file-backed session gets a memory limit and a spill folder, so its
- * peak memory does not grow with the input. Time zone pinned to UTC (DESIGN
- * section 6).
+ * peak memory does not grow with the input. Time zone pinned to UTC (docs/metrics.md).
  */
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -39,7 +38,7 @@ export interface OpenOptions {
  * all (TEMPORARY_MEMORY_LIMIT; 1 GB of JSONL: 758 MiB, where 1 GB of limit
  * gave 1,516 MiB, for about 12% more CPU: the materialized relations spill),
  * and a `--db` session (writing or reading a kept file) too (FILE_MEMORY_LIMIT).
- * Measured in docs/benchmarks.md (issue 20).
+ * Measured in docs/benchmarks.md.
  */
 export const TEMPORARY_MEMORY_LIMIT = "400MB";
 export const FILE_MEMORY_LIMIT = "600MB";

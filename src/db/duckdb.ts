@@ -3,14 +3,14 @@
  * an ES import. The package is CommonJS: 120 files re-exported from one index.
  * An ES import makes Node lex every one of them for its named exports before
  * the first line runs (cjs-module-lexer): about 0.3 s of CPU per process, a
- * quarter of a small `denom report` (docs/benchmarks.md, issue 19). require()
+ * quarter of a small `denom report` (docs/benchmarks.md). require()
  * loads the same files without that pass. Types come from the package as usual
  * (`import type`); every value import of the package goes through this file.
  *
  * `npm run build` also bundles the package's files into one, dist/vendor/duckdb-node-api.cjs
  * (esbuild; its native bindings stay the package's own): finding, reading and
- * compiling some 190 files cost about 0.1 s of CPU more than one (docs/benchmarks.md,
- * issue 19). That file is what dist/ loads; without it (the tests, over src/) the package.
+ * compiling some 190 files cost about 0.1 s of CPU more than one (docs/benchmarks.md).
+ * That file is what dist/ loads; without it (the tests, over src/) the package.
  */
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";

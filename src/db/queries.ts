@@ -1,6 +1,6 @@
 /**
  * The SQL of `queries/`, read as a catalog of relations: one file per relation,
- * named after it, in a layer folder (DESIGN section 10):
+ * named after it, in a layer folder (docs/development.md):
  *
  *   reference/      constant tables and macros (status aliases, event roles, the denominators)
  *   staging/        the loaded attempts, cleaned (stg_attempts)

@@ -1,6 +1,6 @@
 /**
  * The sandbox of every session that reads a `--db` file, and of the SQL
- * `denom query` runs (issue 16). DuckDB can read and write any file the user
+ * `denom query` runs. DuckDB can read and write any file the user
  * can, fetch URLs and install extensions; a session that runs SQL from a
  * command line, or reads a file someone else wrote, must do none of that:
  *  - `lockDown` shuts the session off from the file system and the network

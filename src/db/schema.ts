@@ -1,5 +1,5 @@
 /**
- * The tables denom loads (DESIGN section 1): `sources`, `attempts`, `events`,
+ * The tables denom loads (docs/architecture.md): `sources`, `attempts`, `events`,
  * `rejects`, `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys` and `masked_secrets`, with their
  * columns in order. This is the one declaration of them: CREATE TABLE, the
  * check of a kept `--db` file and the loader's appenders all come from it
@@ -68,7 +68,7 @@ export const TABLES: Record<string, Column[]> = {
   ],
   // top_keys: a JSON list of the top-level keys of a side file no format reads (null for other skips)
   skipped_files: [c("name", "VARCHAR"), c("reason", "VARCHAR"), c("top_keys", "VARCHAR")],
-  // keys written twice in one JSON object (issue 15): one row per repeat; the last value was read, as JSON.parse does
+  // keys written twice in one JSON object: one row per repeat; the last value was read, as JSON.parse does
   duplicate_keys: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("key", "VARCHAR")],
   // secrets masked at ingest (secrets.ts): one row per line (or source name) and kind; the secrets themselves are never stored
   masked_secrets: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("kind", "VARCHAR"), c("secrets", "INTEGER")],

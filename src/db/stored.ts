@@ -117,11 +117,11 @@ function checkDuckdbFile(path: string): void {
 type LateColumn = readonly [string, string, string, string?];
 const LATE_COLUMNS: readonly LateColumn[] = [
   ["sources", "adapter", "VARCHAR"],
-  // issue 13 (schema.ts: after the attempts counts)
+  // the waiting time and invocation of Inspect's samples (schema.ts: after the attempts counts)
   ["attempts", "waiting_s", "DOUBLE"],
   ["attempts", "invocation", "VARCHAR"],
   ["skipped_files", "top_keys", "VARCHAR"],
-  // issue 19: the trials a run's metadata announces joined the trials a log owes; the rows before were a log's
+  // the trials a run's metadata announces joined the trials a log owes; the rows before were a log's
   ["owed_trials", "trials", "BIGINT"],
   ["owed_trials", "promised_by", "VARCHAR", "'run_log'"],
 ];
@@ -133,7 +133,7 @@ const LATE_COLUMNS: readonly LateColumn[] = [
  * file is written to.
  */
 const MERGED_TABLES: readonly { table: string; into: string; columns: string }[] = [
-  // issue 14's announced_trials (run_id, task_id, trials): owed_trials promised by the run's metadata
+  // announced_trials (run_id, task_id, trials): owed_trials promised by the run's metadata
   { table: "announced_trials", into: "owed_trials", columns: "source_id, run_id, task_id, NULL::INTEGER AS trial, trials, 'run_metadata' AS promised_by" },
 ];
 

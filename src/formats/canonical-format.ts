@@ -1,5 +1,5 @@
 /**
- * The canonical attempt record itself (DESIGN section 2): passed through as is;
+ * The canonical attempt record itself (docs/inputs.md, the canonical attempt record): passed through as is;
  * field aliases and types are checked by ../canonical.ts.
  */
 import { ATTEMPT_FIELDS } from "./canonical-record.js";

@@ -1,5 +1,5 @@
 /**
- * The canonical attempt record (DESIGN section 2): its fields declared as data,
+ * The canonical attempt record (docs/inputs.md, the canonical attempt record): its fields declared as data,
  * and the normaliser that turns an adapter's output into a typed row or a reject
  * reason. Format adapters (formats/*.ts) map a harness's record onto these field
  * names; this module is the only place that checks types.
@@ -130,7 +130,7 @@ function maxWhole(kind: FieldKind): number | undefined {
  * ATTEMPT_FIELDS with every property present, so that all of them have one
  * object shape: normalizeAttempt reads `kind`, `field`, `required`... of each in
  * turn at the same places, which with eight shapes were megamorphic loads
- * (issue 20: about a tenth of a line worker's time went to such loads).
+ * (about a tenth of a line worker's time went to such loads).
  */
 const FIELD_SPECS: readonly FieldSpec[] = ATTEMPT_FIELDS.map(uniformSpec);
 
@@ -150,7 +150,7 @@ const ENDED_AT = fieldIndex("ended_at");
 /**
  * The attempt whose fields are `v`, in ATTEMPT_FIELDS order, then
  * naive_timestamps and extra: written out as one object literal, so that the
- * fields are stored without a lookup by name (issue 20: setting them by name in
+ * fields are stored without a lookup by name (setting them by name in
  * a loop was a megamorphic store for each). Checked against ATTEMPT_FIELDS below.
  */
 function attemptOf(v: readonly unknown[], naive: number, extra: string | null): CanonicalAttempt {

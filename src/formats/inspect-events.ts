@@ -6,8 +6,8 @@
 import { numberOf, objectOf, textOf } from "./shared.js";
 
 /**
- * One Inspect event (`{event, timestamp, ...}`) as denom keeps it (DESIGN
- * section 2 events), or null for the kinds not kept (spans, state, store,
+ * One Inspect event (`{event, timestamp, ...}`) as denom keeps it (docs/inputs.md,
+ * the canonical attempt record's events), or null for the kinds not kept (spans, state, store,
  * info, sandbox, ...). The mapping is formats/inspect.ts's docstring's.
  */
 export function inspectEvent(raw: unknown): Record<string, unknown> | null {

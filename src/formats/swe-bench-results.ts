@@ -6,7 +6,7 @@
  * the submission folder; the count fields and the bookkeeping lists
  * (`completed_ids`, `submitted_ids`, `unstopped_containers`, `unremoved_images`)
  * are not records. The outcome lists are disjoint in the harness's report; an id
- * listed twice is a duplicate attempt (DESIGN section 4), counted and reported.
+ * listed twice is a duplicate attempt (docs/metrics.md), counted and reported.
  */
 import { folderOf } from "./shared.js";
 import type { DocumentAdapter, DocumentEntry, FieldRead } from "./types.js";

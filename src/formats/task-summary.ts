@@ -1,5 +1,5 @@
 /**
- * The per-task summary record of the seed article (DESIGN section 2): a line with
+ * The per-task summary record of the seed article (docs/inputs.md, the canonical attempt record): a line with
  * `first_status` and `final_status` (and optional `attempts`) instead of `status`
  * stands for a trial whose first attempt ended `first_status` and whose last
  * ended `final_status`. It becomes one attempt, or two (attempt 1 and attempt n).
@@ -36,7 +36,7 @@ export const taskSummaryFormat: FormatAdapter = {
     const rawCount = record.attempts;
     if (rawCount !== undefined && rawCount !== null && (typeof rawCount !== "number" || !Number.isInteger(rawCount) || rawCount < 1))
       return { error: `attempts: expected a whole number >= 1, got ${JSON.stringify(rawCount)}` };
-    // statuses are matched after trim and lower-case (DESIGN section 3): "Success" is "success"
+    // statuses are matched after trim and lower-case (docs/metrics.md): "Success" is "success"
     const same = statusKey(first) === statusKey(final);
     const count = (rawCount as number | null | undefined) ?? (same ? 1 : 2);
     if (count === 1 && !same)

@@ -3,13 +3,13 @@
  * one trial each (../shared/data/real/terminal-bench-1/MAPPING.md), and the
  * companion `run_metadata.json`.
  *
- * Status (issue 2): resolved with failure_mode unset/none -> success;
+ * Status: resolved with failure_mode unset/none -> success;
  * `agent_timeout` -> timeout, a late pass when `is_resolved` is true (kept as
  * `resolved`, never a success); `unknown_agent_error`, `agent_installation_failed`
  * -> aborted (environment); any other failure_mode -> failure, the original
  * value kept as `status_detail`. Trial k from `trial_name` `<task>.<k>-of-<n>[.<run>]`;
  * the run is the name's suffix, or else the file (its folder's name for `results.json`).
- * Agent (issue 15): the leaderboard repository files every submission under a
+ * Agent: the leaderboard repository files every submission under a
  * folder `<yyyymmdd>_<agent>_<model>` (`20250825_swe-agent-mini_claude-4-sonnet`),
  * holding either its `results.json` or one folder per run named by tb's run id
  * (`2025-08-07__20-46-16/results.json`); the agent is read from that name, so

@@ -58,7 +58,7 @@ export interface IngestOptions {
   /** `--input-format NAME`: read every source with this adapter instead of detecting one */
   format?: Adapter | null;
   /**
-   * `--run-per-file`: every source is its own run (DESIGN section 4): an attempt's
+   * `--run-per-file`: every source is its own run (docs/metrics.md): an attempt's
    * `run_id` becomes the source's name, or `NAME#RUN_ID` when the record names a run,
    * so that records of two files never collapse as duplicates of one run.
    */
@@ -294,7 +294,7 @@ class IngestRun {
   finish(): void {
     const empty = this.containers.empty();
     if (empty) throw new NoRecordError(empty);
-    // an input with lines but no record is no log: an error naming what it looks like (issue 15);
+    // an input with lines but no record is no log: an error naming what it looks like;
     // beside inputs that gave records, a warning
     if (this.noRecord.length && this.result.records === 0) throw new NoRecordError(this.noRecord.join("\n"));
     // an empty file or stdin, or only blank lines: nothing to report is never a success
@@ -484,7 +484,7 @@ export const SIDE_FILE_REASON = "no input format recognises it";
 /**
  * What each folder or archive given as an input held: the records and rejects
  * read from it, and the files skipped in it, so one that yields no record at
- * all is an error naming what it found (issue 14).
+ * all is an error naming what it found.
  */
 class ContainerTally {
   private readonly tally = new Map<string, { units: number; found: string[] }>();

@@ -1,5 +1,5 @@
 /**
- * Writing an output file whole or not at all (issue 16): the bytes go to a
+ * Writing an output file whole or not at all: the bytes go to a
  * temporary file beside it, which is renamed onto it only once complete, so a
  * failed write (a full disk, Ctrl-C, a DuckDB error) never leaves a truncated
  * CSV or an empty Parquet file behind, and an older file of that name stays as

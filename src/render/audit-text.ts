@@ -58,7 +58,7 @@ function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: Aud
   return lines.join("\n");
 }
 
-/** ", on all trials and on each of 8 runs, 2 agents and 3 models" (issue 15), or nothing without groups. */
+/** ", on all trials and on each of 8 runs, 2 agents and 3 models", or nothing without groups. */
 function groupsText(a: ClaimAudit): string {
   if (!a.groups.length) return "";
   const counts = new Map<string, number>();

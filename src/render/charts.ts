@@ -316,7 +316,7 @@ export function groupRatesChart(groups: GroupFigures[]): string {
   });
 }
 
-/** One cell of a comparison as the difference chart reads it (DESIGN section 11): B - A and its 95% interval, fractions. */
+/** One cell of a comparison as the difference chart reads it (docs/compare.md): B - A and its 95% interval, fractions. */
 export interface DifferenceCell {
   basis: string;
   denominator: string;

@@ -1,7 +1,6 @@
 /**
  * `denom compare --json`: with two inputs one object, the comparison itself
- * (`{baseline, candidate, coverage, cells, ranking_flips, ...}`, DESIGN section
- * 11); with --by an object whose `comparisons` holds one such object per
+ * (`{baseline, candidate, coverage, cells, ranking_flips, ...}`, docs/compare.md); with --by an object whose `comparisons` holds one such object per
  * candidate group. Each comparison carries `ranking_flip_text`, the sentence
  * the text prints (null without a flip).
  */

@@ -7,7 +7,7 @@ export function percent(rate: number | null | undefined, digits = 1): string {
 
 // Intl's en-US formatting, done by hand for the values the renderers meet: the
 // first Intl.NumberFormat of a process loads ICU's data, 20-40 ms of a small report
-// (docs/benchmarks.md, issue 19). Anything else (exponent notation, -0) goes to Intl.
+// (docs/benchmarks.md). Anything else (exponent notation, -0) goes to Intl.
 let intl: Intl.NumberFormat | null = null;
 const fixedIntl = new Map<number, Intl.NumberFormat>();
 

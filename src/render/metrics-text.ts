@@ -1,5 +1,5 @@
 /**
- * The metrics sections of the text report (DESIGN section 7), after the grid and
+ * The metrics sections of the text report (docs/metrics.md), after the grid and
  * the breakdowns: pass@k and pass^k, duration, time/tokens/cost, retries, per-call
  * outcomes, the trial inventory, and with `--by` every figure per group side by
  * side. Short sections, 80 columns; rates arrive as fractions, n/a where null.

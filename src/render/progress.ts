@@ -1,5 +1,5 @@
 /**
- * The progress line shown on stderr while inputs are read (DESIGN section 9:
+ * The progress line shown on stderr while inputs are read (docs/commands.md:
  * a bar on a TTY for long inputs, never on stdout). Pure: the CLI decides
  * when to draw it.
  */

@@ -1,4 +1,4 @@
-/** `denom report --json`: the report's data as JSON (DESIGN section 9). */
+/** `denom report --json`: the report's data as JSON (docs/commands.md). */
 import type { ReportData } from "../commands/report.js";
 import { renderJson } from "./json.js";
 

@@ -16,7 +16,7 @@ import { diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from
 export function renderReportMarkdown(data: ReportData): string {
   const m = data.meta;
   const out: string[] = [];
-  // what could make the figures wrong unseen opens the report, as in the text report (issue 15)
+  // what could make the figures wrong unseen opens the report, as in the text report
   const notices = noticeLines(m, data.by ?? null, m.grouping.pool);
   if (notices.length) out.push(notices.map((l) => `> **Warning:** ${escapeMarkdown(l)}`).join("\n>\n"));
   out.push(`### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`);

@@ -1,5 +1,5 @@
 /**
- * Text for a terminal (issue 16): a control character that came from an input
+ * Text for a terminal: a control character that came from an input
  * (a task id, a status, a file name) is shown escaped, `\x1b[2J`, never sent
  * raw, so a record cannot clear the screen, retitle the window or hide a line.
  * Only the text renderers and stderr use this: JSON, CSV, Parquet and the

@@ -1,5 +1,5 @@
--- audit_definitions: the family of definitions `denom audit` searches (DESIGN section 4, "Claim
---   audit", extended by issue 4), as data: basis (final, first) x numerator (successes, or
+-- audit_definitions: the family of definitions `denom audit` searches (docs/commands.md, "audit"),
+--   as data: basis (final, first) x numerator (successes, or
 --   successes plus late passes) x scope of each excluded class (invalid, environment, timeout,
 --   unrecognized: none, basis attempt, any attempt) x aggregation (pooled over trials, or mean
 --   of per-run rates) = 2 x 2 x 3^4 x 2 = 648 definitions, numbered in simplicity order
@@ -78,7 +78,7 @@ final as (
         aggregation,
         exclusions,
         any_scopes,
-        -- the strict figure of DESIGN section 4: final successes over all trials
+        -- the strict figure of docs/metrics.md: final successes over all trials
         exclusions = 0 and basis = 'final' and numerator = 'successes' and aggregation = 'pooled' as is_strict
     from counted
 )

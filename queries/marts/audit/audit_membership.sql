@@ -35,7 +35,7 @@ on_basis as (
         c.final_status = 'success' as final_is_success,
         c.is_retried,
         d.numerator = 'successes+late_passes' as counts_late_passes,
-        -- the basis attempt (DESIGN section 4: exclusions are judged on the numerator's attempt)
+        -- the basis attempt (docs/metrics.md: exclusions are judged on the numerator's attempt)
         case d.basis when 'first' then c.first_status else c.final_status end as status,
         case d.basis when 'first' then c.first_fault else c.final_fault end as fault,
         case d.basis when 'first' then c.first_is_late_pass else c.final_is_late_pass end as is_late_pass,

@@ -1,6 +1,6 @@
--- audit_pass_at_k: pass@k and pass^k (DESIGN section 7) in every audit scope, for k = 1 .. the
---   most trials of a task in that scope, as members of the family `denom audit` searches (issue
---   15): the two means over the tasks with n >= k (n = trials of the task with a record, c = its
+-- audit_pass_at_k: pass@k and pass^k (docs/metrics.md) in every audit scope, for k = 1 .. the
+--   most trials of a task in that scope, as members of the family `denom audit` searches:
+--   the two means over the tasks with n >= k (n = trials of the task with a record, c = its
 --   final successes), how many tasks that is and how many were skipped, and the (n, c) shapes
 --   with their task counts, from which `denom audit` forms the exact fraction a claim is
 --   matched against (as it does from the per-run counts of a mean of runs).

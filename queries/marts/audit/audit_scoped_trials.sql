@@ -18,7 +18,7 @@ trials_ as (
         any_invalid, any_environment, any_timeout, any_unverified_timeout, any_unrecognized, attempts_made
     from trials
     union all
-    -- an expected trial with no record: status missing, fault environment (DESIGN section 3)
+    -- an expected trial with no record: status missing, fault environment (docs/metrics.md)
     select
         run_key, task_id, trial, agent, model, 'missing', 'environment', false, 'missing', 'environment', false,
         false, true, false, false, false, 0

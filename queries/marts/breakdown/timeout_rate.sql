@@ -1,4 +1,4 @@
--- timeout_rate: final timeouts over all trials, DESIGN section 7.
+-- timeout_rate: final timeouts over all trials, docs/metrics.md.
 -- Reads: trial_outcomes.
 create or replace view timeout_rate as
 -- trials whose final attempt timed out, over every trial (the strict denominator, missing included)

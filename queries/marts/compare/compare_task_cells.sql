@@ -1,5 +1,5 @@
 -- compare_task_cells: per common task and cell, each side's kept trials and successes, its
---   share p, and d = p_B - p_A (DESIGN section 11).
+--   share p, and d = p_B - p_A (docs/compare.md).
 -- Reads: compare_pairing_sides, compare_side_membership, compare_task_presence.
 -- Not materialized: compare reads it a few times; nothing for ingest to keep (it holds rows only in a compare session).
 create or replace view compare_task_cells as

@@ -51,7 +51,7 @@ boot_ks as (
     -- pass@k and pass^k are bootstrapped for k = 1..10, k on the 1-2-5 ladder (20, 50, 100,
     -- 200, ...) and the largest k of the scope; other k get no interval (NULL). The work
     -- grows with resamples x kinds of task x figures, and a task with 8,000 trials would
-    -- otherwise bring 16,000 figures to every resample (issue 16: 3 tasks x 8,000 trials)
+    -- otherwise bring 16,000 figures to every resample (3 tasks x 8,000 trials)
     select *
     from (
         select *, max(k) over (partition by scope_id) as largest_k
@@ -169,7 +169,7 @@ resampled as (
     -- are whole counts: every partial sum is a whole number far below 2^53, exact in a double
     -- in any order (and the same double the DECIMAL sum gave). A pass@k or pass^k is a
     -- fraction: summed as DECIMAL, over a den of whole tasks (half the cost of summing all
-    -- as DECIMAL on the Terminal-Bench orchestrator file: docs/benchmarks.md, issue 19)
+    -- as DECIMAL on the Terminal-Bench orchestrator file: docs/benchmarks.md)
     select
         d.scope_id,
         d.resample,

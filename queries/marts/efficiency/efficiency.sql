@@ -1,5 +1,5 @@
 -- efficiency: per scope: the attempt figures with the trial-level ones: cost per trial and per
---   success, retries; DESIGN section 7.
+--   success, retries; docs/metrics.md.
 -- Reads: attempt_figures, scoped_trial_outcomes.
 create or replace view efficiency as
 with

@@ -1,4 +1,4 @@
--- gate_figures: every figure a `denom gate` condition can name (DESIGN section 11), one row
+-- gate_figures: every figure a `denom gate` condition can name (docs/compare.md), one row
 --   each: the eight rate cells `basis/denominator` (rate = successes/count, a fraction) and
 --   the metrics timeout_rate, environment_share, constraint_violations, grader_errors,
 --   rejected, p95_s, cost_per_success; `value` NULL when the figure is n/a. `tasks`: the tasks

@@ -1,9 +1,9 @@
--- accounting: every physical line in one bucket: lines = records + blank + rejected, DESIGN
---   section 8; `unaccounted` is what does not add up, 0 when all is well; `broken_sources`:
+-- accounting: every physical line in one bucket: lines = records + blank + rejected
+--   (docs/inputs.md); `unaccounted` is what does not add up, 0 when all is well; `broken_sources`:
 --   sources that broke part-way, a truncated gzip or tar, whose records before the break are
 --   loaded and whose lost rest no line count can show.
 --   `duplicates_across_sources`: differing duplicates whose kept copy came from another source
---   (source_duplicates; never quiet, issue 15); `duplicate_keys`: keys written twice in one
+--   (source_duplicates; never quiet); `duplicate_keys`: keys written twice in one
 --   JSON object (the last value read, as JSON.parse does).
 -- Reads: sources, stg_attempts, masked_secrets, source_duplicates, duplicate_keys.
 create or replace view accounting as

@@ -1,5 +1,5 @@
--- id_lookalikes: task and run ids that differ only by case or by surrounding whitespace (issue
---   15). Ids keep the text they were written with (DESIGN section 4), so `Task-1` and `task-1 `
+-- id_lookalikes: task and run ids that differ only by case or by surrounding whitespace.
+--   Ids keep the text they were written with (docs/metrics.md), so `Task-1` and `task-1 `
 --   stay two tasks; this lists each such family (`field`, the folded form, its variants) so
 --   the report can say so.
 -- Reads: stg_attempts.

@@ -36,7 +36,7 @@ final as (
         (select count(*) from (
             select run_key from kept union select k.run_key from run_logs join named_run_keys as k using (run_id)
         )) as runs,
-        -- like a trial's wall time, the window runs from the first start (DESIGN section 6)
+        -- like a trial's wall time, the window runs from the first start (docs/metrics.md)
         (select min(started_at) from kept) as window_start,
         (select max(ended_at) from kept) as window_end,
         (select max(in_flight) from running) as concurrency

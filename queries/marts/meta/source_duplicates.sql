@@ -1,5 +1,5 @@
--- source_duplicates: differing duplicates whose copies come from two different sources (DESIGN
---   section 4, issue 15): per pair of sources, how many (run, task, trial, attempt) keys hold a
+-- source_duplicates: differing duplicates whose copies come from two different sources
+--   (docs/identity-and-inputs.md): per pair of sources, how many (run, task, trial, attempt) keys hold a
 --   dropped copy in one (`dropped_source`) that differs from the copy kept from the other
 --   (`kept_source`). Two files without a run id that hold one agent each are one run, and such
 --   pairs are what that looks like: never quiet (a warning, the report's first line, --strict).

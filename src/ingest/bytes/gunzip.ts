@@ -1,5 +1,5 @@
 /**
- * gzip read member by member, as `gzip -dc` reads it (RFC 1952, issue 15):
+ * gzip read member by member, as `gzip -dc` reads it (RFC 1952):
  * concatenated members are one stream; bytes after the last member that do not
  * start another member are trailing garbage, reported, with everything
  * decompressed before them kept; a member cut short is reported as truncated,

@@ -1,5 +1,5 @@
 /**
- * Input sources (DESIGN section 1, first stage): paths, folders (recursive),
+ * Input sources (docs/architecture.md, first stage): paths, folders (recursive),
  * `.gz`, `.tar`/`.tar.gz`/`.tgz` (every member streamed, nothing extracted to
  * disk) and `-` for stdin. Each source yields its decompressed bytes and, once
  * read, its sha256 and byte count. Compression and archives are recognised by
@@ -66,7 +66,7 @@ function sideFile(base: string): { names: RegExp; reason: string } | undefined {
 
 /**
  * Read size for files: each read of a stream costs tens of microseconds
- * whatever its size (issue 20: 1 GB took 2.2 s of CPU in 32 KiB reads, 0.5 s in
+ * whatever its size (1 GB took 2.2 s of CPU in 32 KiB reads, 0.5 s in
  * 1 MiB ones). A JSON document is decoded in smaller pieces (reader.ts DECODE_CHUNK).
  */
 const READ_CHUNK = 1024 * 1024;
@@ -369,7 +369,7 @@ function isControl(b: number): boolean {
 
 /**
  * What the first bytes of an input say it is when it is no log denom can read
- * (issue 15): a zip (an Inspect `.eval` log is one), bzip2, xz or zstd data,
+ *: a zip (an Inspect `.eval` log is one), bzip2, xz or zstd data,
  * UTF-16 or UTF-32 text (with the iconv command that turns it into UTF-8), or
  * binary data (more than 8 control bytes and 10% of the first bytes: a log
  * with a few damaged bytes is still read, line by line). Null for anything
@@ -447,7 +447,7 @@ async function* tarMembers(
   problem: { text: string | null },
   digest: Digest,
 ): AsyncGenerator<SourceStream | SkippedMember> {
-  // imported with the first archive: a report of plain files never loads it (issue 19)
+  // imported with the first archive: a report of plain files never loads it
   const { default: tar } = await import("tar-stream");
   const extract = tar.extract();
   let reported = false;

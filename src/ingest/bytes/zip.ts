@@ -7,7 +7,7 @@
  * JavaScript, the decoder Inspect's own log viewer uses; Node 20's zlib has no
  * zstd). Any other method is an error naming it.
  */
-// yauzl and fzstd are imported when a zip is opened: a JSONL report never loads them (issue 19)
+// yauzl and fzstd are imported when a zip is opened: a JSONL report never loads them
 import type { Entry, ZipFile } from "yauzl";
 import { inflateRawSync } from "node:zlib";
 

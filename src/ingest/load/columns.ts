@@ -4,7 +4,7 @@
  * microseconds / DOUBLE, 1-byte BOOLEAN, 16-byte `duckdb_string_t`; a validity
  * mask of one bit a row), so that a chunk of them is handed to DuckDB with one
  * copy per column (loader.ts). Pure JavaScript, no DuckDB: a line worker
- * (packed.ts, issue 20) fills these columns too, and posts their one buffer to
+ * (packed.ts) fills these columns too, and posts their one buffer to
  * the main thread, which copies it into DuckDB as it is. Also here: the order
  * of an attempts row and an events row (attemptRow, eventRow), one declaration
  * for both threads.
@@ -346,7 +346,7 @@ export interface AttemptOrigin {
  * Writes the attempts row of `a` (id `id`, from `origin`) into `values`, in
  * TABLES.attempts order. Each field is read by its own name, written out
  * (checked against ATTEMPT_VALUE_FIELDS below): read by a name that changes
- * from one field to the next, each was a megamorphic load (issue 20).
+ * from one field to the next, each was a megamorphic load.
  */
 export function attemptRow(values: Value[], id: number, origin: AttemptOrigin, a: CanonicalAttempt): Value[] {
   values[0] = id;

@@ -1,5 +1,5 @@
 /**
- * A worker thread of the JSONL line path (issue 20): takes blocks of whole
+ * A worker thread of the JSONL line path: takes blocks of whole
  * physical lines cut by the main thread's LineSplitter (parallel.ts), and gives
  * back what each line becomes (records/parse-line.ts lineOutcome, prepare.ts prepareUnit:
  * the same functions the main thread runs on a small source), in plain data.

@@ -1,5 +1,5 @@
 /**
- * The loader (DESIGN section 1): DuckDB appenders into the tables of
+ * The loader (docs/architecture.md): DuckDB appenders into the tables of
  * src/db/schema.ts (`sources`, `attempts`, `events`, `rejects`,
  * `run_metadata`, `run_logs`, `owed_trials`, `skipped_files`, `duplicate_keys`, `masked_secrets`).
  */
@@ -17,7 +17,7 @@ import type { OwedTrials, RunLog, RunMetadata } from "../../formats/types.js";
  * TableColumns), and handed to DuckDB a data chunk at a time
  * (`appendDataChunk`): one native call per column and chunk, plus one per
  * string longer than 12 bytes, instead of one per value (the node-api vector
- * wrappers cost as much again as the load itself: issue 20's profile). Values
+ * wrappers cost as much again as the load itself: the profile). Values
  * are checked before they get here: a failed chunk would lose its rows.
  */
 class ChunkBatch {

@@ -1,6 +1,6 @@
 /**
  * Prepared units gathered into table rows in a line worker, for the trip to
- * the main thread (issue 20). Posting PreparedUnit objects costs the main
+ * the main thread. Posting PreparedUnit objects costs the main
  * thread more than reading the lines itself (structured clone of tens of
  * small objects a record: docs/benchmarks.md), and reading them back into
  * objects only to write their values into DuckDB's vectors cost it as much

@@ -1,5 +1,5 @@
 /**
- * The JSONL line path in worker threads (issue 20). The main thread reads the
+ * The JSONL line path in worker threads. The main thread reads the
  * source and cuts it into physical lines with the one LineSplitter (raw: bytes
  * only, so line numbers, line endings, the byte-order mark and overlong lines
  * are told exactly as in this thread), copies the lines into blocks of about
@@ -99,7 +99,7 @@ const IN_FLIGHT_PER_WORKER = 3;
 /**
  * Two workers: the main thread's share (reading, splitting, appending the rows
  * a worker wrote) is about a third of a worker's, so with one worker the second
- * core idles a third of the time (docs/benchmarks.md, issue-20f).
+ * core idles a third of the time (docs/benchmarks.md).
  */
 const DEFAULTS: LineWorkerSettings = { workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: BLOCK_BYTES };
 let settings: LineWorkerSettings = { ...DEFAULTS };

@@ -3,7 +3,7 @@
  * state: masking a unit's secrets, telling its record adapter, adapting it,
  * normalizing its attempts and hashing its text. `prepareUnit` is pure (given
  * the same unit and context it gives the same PreparedUnit), so it runs in the
- * main thread (ingest.ts) or in a worker thread (line-worker.ts, issue 20) with
+ * main thread (ingest.ts) or in a worker thread (line-worker.ts) with
  * one code path; ingest.ts then applies the PreparedUnit in input order.
  */
 import { hash } from "node:crypto";
@@ -106,7 +106,7 @@ export function prepareUnit(raw: Unit, ctx: PrepareContext, lineBytes?: Uint8Arr
   };
 }
 
-/** The run of an attempt under `--run-per-file` (DESIGN section 4): the source's name, or `NAME#RUN_ID` when the record names a run. */
+/** The run of an attempt under `--run-per-file` (docs/metrics.md): the source's name, or `NAME#RUN_ID` when the record names a run. */
 export function runOfFile(source: string, runId: string | null): string {
   return runId === null ? source : `${source}#${runId}`;
 }

@@ -3,7 +3,7 @@
  * Inspect `.eval` members (formats/inspect-eval.ts). Loaded with the first JSON
  * document through `loadJsonStream` (reader.ts), never by a plain import: a report of
  * JSONL inputs does not need it (its modules are about 30 ms of CPU of a
- * report's start; docs/benchmarks.md, issue 19).
+ * report's start; docs/benchmarks.md).
  */
 import Assembler from "stream-json/assembler.js";
 import { BigLiteral } from "./literal.js";
