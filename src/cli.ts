@@ -13,7 +13,7 @@ import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseMinTasks, parseReruns, parseStatusMap, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
+import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseMinTasks, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
 import { DataError, DenomError, ExitCode, NoRecordError, UsageError } from "./errors.js";
 import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { nothingRead, strictProblems, type ReadCounts } from "./render/format.js";
@@ -54,6 +54,7 @@ interface CommonFlags extends OutputFlags {
   inputFormat?: string;
   runPerFile?: boolean;
   scoreKey?: string;
+  successThreshold?: string;
   maxLineBytes?: string;
 }
 
@@ -65,6 +66,7 @@ Examples:
   $ denom report task_logs.tar.gz --json     # archive members streamed, nothing extracted
   $ cat results.json | denom report -        # stdin
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
+  $ denom report logs/graded.json --success-threshold 7   # Inspect grades 0-10: a grade of 7 or more passes
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md -o report.md   # GitHub markdown for a PR or an issue
   $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
@@ -510,11 +512,12 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
       .option("--max-line-bytes <size>", MAX_LINE_HELP)
       .option("--score-key <key>", SCORE_KEY_HELP)
+      .option("--success-threshold <x>", `${SUCCESS_THRESHOLD_HELP}; the figures kept in FILE are computed under it (readers pass the same flag to use them)`)
       .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
     INGEST_OUTPUT,
   )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; runPerFile?: boolean }) => {
+    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; successThreshold?: string; runPerFile?: boolean }) => {
       const out = outputOf(flags, io, INGEST_OUTPUT);
       checkInputs(inputs, flags, io, out);
       const options: IngestCommandOptions = {
@@ -522,6 +525,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         format: inputFormat(flags, out),
         maxLineBytes: parseLineLimit(flags.maxLineBytes),
         scoreKey: flags.scoreKey ?? null,
+        successThreshold: parseSuccessThreshold(flags.successThreshold),
         runPerFile: Boolean(flags.runPerFile),
         db: flags.db,
         strict: Boolean(flags.strict),
@@ -573,6 +577,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         db: flags.db,
         statusMap: parseStatusMap(flags.statusMap),
         thresholds: parseThresholds(flags),
+        successThreshold: parseSuccessThreshold(flags.successThreshold),
         expectation: parseExpectation(flags),
         reruns: parseReruns(flags.rerunOf),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -749,12 +754,16 @@ export function parseLineLimit(value: string | undefined): number | undefined {
   return bytes;
 }
 
+const SUCCESS_THRESHOLD_HELP =
+  "a trial whose status a score decides (Inspect, Harbor, tau-bench, tau2-bench, AgentCompass) is a success when its score >= X, on the scores' own scale (e.g. 7 for grades 0-10); without it each format's declared 0-1 rule decides, and a run with a score off that scale is unscored";
+
 const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
 
 /** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
 function addDefinitionFlags(cmd: Command): Command {
   return cmd
     .option("--status-map <FROM=TO>", "read status FROM as TO (success, failure, timeout, aborted, invalid); repeatable", collect, [])
+    .option("--success-threshold <x>", SUCCESS_THRESHOLD_HELP)
     .addOption(new Option("--queue-share <fraction>", "timeout is `queue` when the queue wait is at least this share of the time limit").default("0.25"))
     .addOption(new Option("--loop-min <calls>", "timeout is `loop` at this many identical consecutive tool calls").default("5"))
     .addOption(new Option("--sluggish-ratio <x>", "timeout is `sluggish` when the last third of gaps averages this many times the first third").default("2"))
@@ -824,6 +833,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     db: flags.db,
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
+    successThreshold: parseSuccessThreshold(flags.successThreshold),
     expectation: parseExpectation(flags),
     reruns: parseReruns(flags.rerunOf),
     format: inputFormat(flags, out),

@@ -42,6 +42,22 @@ export function parseStatusMap(pairs: readonly string[]): Record<string, string>
 }
 
 /**
+ * Parses `--success-threshold X`: a number >= 0 (`7`, `0.5`, `1e-3`), the
+ * score at or above which an attempt whose status a score decided is a
+ * success (DESIGN section 4, Scores; queries: stg_score_rule). Null when
+ * absent. Throws UsageError naming the flag for anything else (`abc`, `-1`,
+ * `7%`, empty, Infinity).
+ */
+export function parseSuccessThreshold(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  const x = /^[+]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(x) || x < 0)
+    throw new UsageError(`--success-threshold ${value}: expected a number >= 0 on the scores' own scale, e.g. --success-threshold 7 (a grade of 7 or more out of 10 is a success)`);
+  return x;
+}
+
+/**
  * `--rerun-of RERUN=ORIGINAL`: the run whose run_id is RERUN re-ran trials of the
  * run ORIGINAL, so its attempts are further attempts of ORIGINAL's trials (the
  * first try kept; queries: run_reruns, rerun_attempts).

@@ -4,8 +4,11 @@
 --   make the run (run_key); the trials of a
 --   format whose records carry no trial index (format_traits.trial_numbering 'start_order':
 --   Harbor) numbered per task and run in started_at order, and the attempts of a trial holding
---   one of format_traits.attempt_numbering 'start_order' numbered in started_at order.
--- Reads: stg_run_defaults, attempts, stg_attempt_marks, status_alias, run_key; getvariable('status_map').
+--   one of format_traits.attempt_numbering 'start_order' numbered in started_at order. An
+--   attempt whose status a score decided takes the status the score rule gives it
+--   (stg_score_rule: --success-threshold, or `unscored` in a run off its format's scale) as
+--   if the record had written it.
+-- Reads: stg_run_defaults, attempts, stg_attempt_marks, stg_score_rule, status_alias, run_key; getvariable('status_map').
 -- status_map holds the --status-map pairs.
 -- Not materialized: every loaded attempt again: its readers read the attempts through, each its own columns.
 create or replace view stg_attempts as
@@ -17,18 +20,20 @@ loaded as (
             coalesce(m.trial, a.trial) as trial,
             coalesce(m.attempt, a.attempt) as attempt,
             coalesce(a.agent, d.agent) as agent,
-            coalesce(a.model, d.model) as model
+            coalesce(a.model, d.model) as model,
+            coalesce(sr.raw_status, a.raw_status) as raw_status
         ),
         a.fault as declared_fault,
-        a.status_detail as raw_status_detail,
+        coalesce(sr.status_detail, a.status_detail) as raw_status_detail,
         run_key(a.run_id, coalesce(a.agent, d.agent), coalesce(a.model, d.model)) as run_key,
-        lower(trim(a.raw_status)) as status_key,
+        lower(trim(coalesce(sr.raw_status, a.raw_status))) as status_key,
         -- an attempt without a mark is the one copy of its key
         coalesce(m.is_kept_copy, true) as is_kept_copy,
         coalesce(m.is_last_copy, true) as is_last_copy
     from attempts as a
     left join stg_attempt_marks as m using (attempt_id)
     left join stg_run_defaults as d on d.run_id = a.run_id
+    left join stg_score_rule as sr using (attempt_id)
 ),
 
 mapped as (

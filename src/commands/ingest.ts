@@ -16,7 +16,7 @@ import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/in
 import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/bytes/sources.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile"> {
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile" | "successThreshold"> {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */
@@ -66,7 +66,8 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
   let stored = false;
   const session = await openSession({
     write: options.db,
-    definitions: DEFAULT_DEFINITIONS,
+    // the kept figures are computed under --success-threshold when given (their key says so)
+    definitions: { ...DEFAULT_DEFINITIONS, successThreshold: options.successThreshold ?? null },
     load: async (db) => {
       first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
       await db.run("BEGIN TRANSACTION");

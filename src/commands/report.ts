@@ -138,11 +138,27 @@ export interface Meta extends Notices {
     basis: Record<string, string>;
     denominators: { denominator: string; keeps: string; removes: string }[];
   };
+  /** which rule made each success a score decided (DESIGN section 4, Scores): ScoreRule */
+  score_rule: ScoreRule;
   exclusions: Removal[];
   thresholds: { queue_share: number; loop_min: number; sluggish_ratio: number };
   status_map: Record<string, string>;
   /** secrets masked at ingest, per kind (view secrets_masked): how many, in how many lines; each reads `[masked KIND #xxxxxxxx]` */
   secrets_masked: { kind: string; secrets: number; lines: number }[];
+}
+
+/**
+ * The rule that decided the successes a score decides: `--success-threshold X`
+ * (`rule` "score >= X (--success-threshold)"), else each format's declared rule
+ * (`rule` "declared by each format"); `formats`: every format that read a
+ * source and declares what decides its successes, with its score scale (`0-1`,
+ * or null: booleans or id lists decide) and its rule in words
+ * (FormatAdapter.success, docs/formats.md).
+ */
+export interface ScoreRule {
+  success_threshold: number | null;
+  rule: string;
+  formats: { format: string; score_scale: string | null; success: string }[];
 }
 
 export interface ReportData extends Omit<Metrics, "rates"> {
@@ -243,11 +259,11 @@ export function prefetchReport(session: Session): void {
 /** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
   session: Session,
-  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by">,
+  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by" | "successThreshold">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
   await session.needFor(reportSelects(session), REPORT_PARAMS);
-  const meta = await readMeta(session, options.thresholds, options.statusMap);
+  const meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null);
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
   const { rates, ...metrics } = await readMetrics(session, options);
@@ -295,8 +311,8 @@ async function readVerdicts(session: Session): Promise<HarnessVerdict[]> {
   return verdicts;
 }
 
-/** The meta block (DESIGN section 9), also the header of every export. */
-export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
+/** The meta block (DESIGN section 9), also the header of every export; `successThreshold` is `--success-threshold` (null: none). */
+export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>, successThreshold: number | null = null): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
   const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r) => ({
     name: r.name,
@@ -349,6 +365,7 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
       },
       denominators,
     },
+    score_rule: scoreRule(sources.map((s) => s.adapter), successThreshold),
     exclusions,
     thresholds: { queue_share: thresholds.queueShare, loop_min: thresholds.loopMin, sluggish_ratio: thresholds.sluggishRatio },
     status_map: statusMap,
@@ -358,6 +375,18 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
 
 function num(v: Cell | undefined): number {
   return typeof v === "number" ? v : 0;
+}
+
+/** The rule behind the successes a score decides (ScoreRule), over the formats that read a source (`sources.adapter`). */
+export function scoreRule(adapters: readonly (string | null)[], successThreshold: number | null): ScoreRule {
+  const used = new Set(adapters.flatMap((a) => (a ? a.split(", ") : [])));
+  const formats = ALL_FORMATS.filter((f) => used.has(f.name) && f.success).map((f) => ({
+    format: f.name,
+    score_scale: ("traits" in f && f.traits?.scoreScale) || null,
+    success: f.success!,
+  }));
+  const rule = successThreshold === null ? "declared by each format" : `score >= ${successThreshold} (--success-threshold)`;
+  return { success_threshold: successThreshold, rule, formats };
 }
 
 /** The notes of every format that read a source (`sources.adapter`: names joined with ", "), in the formats' order. */

@@ -27,7 +27,7 @@
 import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
-import { dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
+import { DEFAULT_DEFINITIONS, dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
@@ -234,10 +234,11 @@ export class Session<T = unknown> {
   /**
    * Steps 4 to 6 for every relation, each as a view of its name in the main schema
    * (SessionOptions.views). A writing session (`write`) whose file's layers are not
-   * current stores each kept layer; returns whether it did.
+   * current (for `definitions`, the ones it computes under) stores each kept
+   * layer; returns whether it did.
    */
-  async createViews(write: boolean): Promise<boolean> {
-    const storing = write ? !(await keptKeyMatches(this.db, this.catalog)) : false;
+  async createViews(write: boolean, definitions: Definitions = DEFAULT_DEFINITIONS): Promise<boolean> {
+    const storing = write ? !(await keptKeyMatches(this.db, this.catalog, definitions)) : false;
     if (write && !storing) {
       // the file's layers are current: its views bind against them, not down to the attempts
       this.kept = new Set(keptRelations(this.catalog));
@@ -266,7 +267,7 @@ export class Session<T = unknown> {
     for (const [i, batch] of batches.entries())
       await this.inTransaction(async () => {
         for (const relation of batch) await create(relation);
-        if (storing && i === batches.length - 1) await storeKey(this.db, this.catalog);
+        if (storing && i === batches.length - 1) await storeKey(this.db, this.catalog, definitions);
       });
     // one transaction for the drops: one commit instead of one per kept layer
     if (write)
@@ -491,7 +492,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
     const session = new Session(db, catalog, loaded, kept, helpers);
-    if (options.views || options.write) await session.createViews(Boolean(options.write));
+    if (options.views || options.write) await session.createViews(Boolean(options.write), options.definitions);
     return session;
   } catch (e) {
     // never close the instance under a connection still being made
@@ -552,7 +553,8 @@ async function createRelation(db: Database, sql: string, relation: Relation): Pr
  * classifier thresholds), expected_tasks / expected_count (--expect,
  * --expect-count), group_by (--by; NULL: no groups, only the overall scope) and
  * reruns (the --rerun-of pairs, {rerun, original} run_ids; empty by default),
- * recognise_reruns (false under --run-per-file: no re-run recognised on its own).
+ * recognise_reruns (false under --run-per-file: no re-run recognised on its own),
+ * success_threshold (--success-threshold X, a DOUBLE; NULL: each format's declared rule).
  */
 export async function setDefinitions(db: Database, defs: Definitions): Promise<void> {
   // text from the user (status names, task ids of --expect) travels as a bound parameter,
@@ -574,4 +576,6 @@ export async function setDefinitions(db: Database, defs: Definitions): Promise<v
     pairs: JSON.stringify(defs.reruns ?? []),
   });
   await db.setVariable("recognise_reruns", defs.runPerFile ? "false" : "true");
+  // a number parsed by definitions.ts (parseSuccessThreshold), written as a numeric literal
+  await db.setVariable("success_threshold", defs.successThreshold == null ? "NULL::DOUBLE" : `${defs.successThreshold}::DOUBLE`);
 }

@@ -69,7 +69,15 @@ export async function openRuns(options: RunsOptions): Promise<Session<IngestResu
 }
 
 async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> {
-  const definitions: Definitions = { statusMap: options.statusMap, thresholds: options.thresholds, expectation: options.expectation, by: options.by, reruns: options.reruns, runPerFile: options.runPerFile };
+  const definitions: Definitions = {
+    statusMap: options.statusMap,
+    thresholds: options.thresholds,
+    expectation: options.expectation,
+    by: options.by,
+    reruns: options.reruns,
+    runPerFile: options.runPerFile,
+    successThreshold: options.successThreshold ?? null,
+  };
   if (options.db)
     return openSession({ read: options.db, writable: options.writable, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });
   const specs = expandInputs(options.inputs, options.onWarning);
