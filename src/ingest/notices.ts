@@ -72,8 +72,13 @@ export async function readNotices(session: Session): Promise<Notices> {
   const duplicate_sources: SourceDuplicates[] = await session.select("meta/source_duplicates");
   const id_lookalikes = (await session.select("meta/id_lookalikes")).map((l) => ({ ...l, field: l.field as IdLookalikes["field"] }));
   const pooling = (await session.select("meta/pooling")).map((p) => ({ ...p, dimension: p.dimension as Pooling["dimension"], split_by: p.split_by as GroupKey }));
-  const off_scale_runs: OffScaleRun[] = (await session.select("meta/off_scale_runs")).map(({ is_unscored, ...r }) => ({ ...r, unscored: is_unscored }));
+  const off_scale_runs = await readOffScaleRuns(session);
   return { duplicate_sources, id_lookalikes, pooling, off_scale_runs };
+}
+
+/** The runs scored off their format's scale (view off_scale_runs), by run_id. */
+export async function readOffScaleRuns(session: Session): Promise<OffScaleRun[]> {
+  return (await session.select("meta/off_scale_runs")).map(({ is_unscored, ...r }) => ({ ...r, unscored: is_unscored }));
 }
 
 /** Lookalike families and pooled values named one by one before the rest are counted. */

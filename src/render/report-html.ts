@@ -20,6 +20,7 @@ import * as charts from "./charts.js";
 import { bytes, percent, plural, ratio, seconds } from "./format.js";
 import { ci, groupRows, intervalNote, metricsBlocks, type Block } from "./metrics-text.js";
 import { diagnosticFacts, metaFacts, statusRows } from "./report-text.js";
+import { noticeLines } from "../ingest/notices.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 
 export function renderReportHtml(data: ReportData): string {
@@ -29,6 +30,7 @@ export function renderReportHtml(data: ReportData): string {
   const blocks = new Map(metricsBlocks(data).map((b) => [b.key, b] as const));
   const title = `${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`;
   const sections = [
+    warningsSection(data),
     metaSection(data),
     gridSection(data),
     waterfallSection(data, c),
@@ -48,7 +50,7 @@ export function renderReportHtml(data: ReportData): string {
 
 /** The short name of each section in the navigation line. */
 const NAV: Record<string, string> = {
-  meta: "Meta", grid: "Rates", waterfall: "Denominator chain", status: "Status", transitions: "First → final",
+  warnings: "Warnings", meta: "Meta", grid: "Rates", waterfall: "Denominator chain", status: "Status", transitions: "First → final",
   timeouts: "Timeouts", durations: "Durations", waffle: "Every trial", "pass-at-k": "pass@k", cost: "Time and cost",
   retries: "Retries", "per-call": "Per call", inventory: "Inventory", diagnostics: "Diagnostics", groups: "Groups", rejects: "Rejects",
 };
@@ -59,6 +61,16 @@ function headline(data: ReportData): string {
   const kindest = data.rates.find((r) => r.basis === "final" && r.denominator === "completable");
   if (!strict || strict.rate === null) return "no trials: every rate is n/a";
   return `Strict success (final, every trial): ${ratio(strict)}. The most generous denominator (completable) makes it ${ratio(kindest)}.`;
+}
+
+/**
+ * What could make the figures wrong unseen (the notices that open the text
+ * report and go to stderr: differing duplicates across sources, pooling, runs
+ * scored off their scale, lookalike ids), first on the page; empty without one.
+ */
+function warningsSection(data: ReportData): string {
+  const lines = noticeLines(data.meta, data.by ?? null);
+  return lines.length ? section("warnings", "Warnings", list(lines)) : "";
 }
 
 function metaSection(data: ReportData): string {
