@@ -82,6 +82,11 @@ over four denominators, each removing one named class from the one before:
   attributable  minus environment failures (infrastructure, external API, queue)
   completable   minus the remaining timeouts (internal diagnosis only)
 
+Scores: a success a score decides (Inspect, Harbor, tau-bench, tau2-bench,
+AgentCompass) follows the 0-1 rule its format declares (denom formats); a run
+with a score off that scale (grades 0-10) is unscored, with a warning, until
+--success-threshold X decides (score >= X); the meta block names the rule.
+
 Beside the grid: pass@k and pass^k (k = 1 .. the most trials of a task), 95%
 intervals (Wilson over single trials; a task-clustered bootstrap, 2000 resamples,
 fixed seed, when tasks have several trials; from 5,000 such tasks the analytic
