@@ -120,6 +120,25 @@ describe("an Inspect run graded 0..10", () => {
   });
 });
 
+describe("a timeout's score, as a late pass", () => {
+  it("passes by the rule of its run: never in a run off scale, >= X under --success-threshold X, else full marks 1", async () => {
+    // essays "0" and "10", and one halted by its time limit, graded "8" as it stood
+    const off = inspectLog("off", "essay", ["0", "10", "8"], { 2: { limit: { type: "time", limit: 60 } } });
+    // on the 0-1 scale: 1, 0, and a timed-out 1
+    const on = inspectLog("on", "qa", [1, 0, 1], { 2: { limit: { type: "time", limit: 60 } } });
+    const d = tempDir({ "off.json": off, "on.json": on });
+    const late = async (file: string, ...flags: string[]) => (await denom(["report", "--json", join(d, file), ...flags])).json().diagnostics.timeouts_with_passing_score;
+    // 8 on a run graded 0..10 is no full mark of a 0-1 scale: not a late pass until a threshold says so
+    expect(await late("off.json")).toBe(0);
+    expect(await late("off.json", "--success-threshold", "8")).toBe(1);
+    expect(await late("off.json", "--success-threshold", "9")).toBe(0);
+    expect(await late("on.json")).toBe(1);
+    // audit's numerator with late passes: 1 success + the late pass 8 >= 8 = 2/3 only under the threshold
+    expect((await denom(["audit", join(d, "off.json"), "--claim", "66.67%", "--success-threshold", "8"])).code).toBe(0);
+    expect((await denom(["audit", join(d, "off.json"), "--claim", "66.67%"])).code).toBe(3);
+  });
+});
+
 describe("a run on the declared 0-1 scale", () => {
   it("is untouched: scores 1, 0, 0.5, 1 are 2/4, no warning, no run off scale", async () => {
     const d = tempDir({ "unit.json": UNIT });
