@@ -13,7 +13,7 @@ import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseMinTasks, parseReruns, parseStatusMap, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
+import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseMinTasks, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
 import { DataError, DenomError, ExitCode, NoRecordError, UsageError } from "./errors.js";
 import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { nothingRead, strictProblems, type ReadCounts } from "./render/format.js";
@@ -55,6 +55,7 @@ interface CommonFlags extends OutputFlags {
   runPerFile?: boolean;
   pool?: boolean;
   scoreKey?: string;
+  successThreshold?: string;
   maxLineBytes?: string;
 }
 
@@ -66,6 +67,7 @@ Examples:
   $ denom report task_logs.tar.gz --json     # archive members streamed, nothing extracted
   $ cat results.json | denom report -        # stdin
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
+  $ denom report logs/graded.json --success-threshold 7   # Inspect grades 0-10: a grade of 7 or more passes
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md -o report.md   # GitHub markdown for a PR or an issue
   $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
@@ -80,6 +82,11 @@ over four denominators, each removing one named class from the one before:
   valid         minus broken tasks and unrecognized outcomes
   attributable  minus environment failures (infrastructure, external API, queue)
   completable   minus the remaining timeouts (internal diagnosis only)
+
+Scores: a success a score decides (Inspect, Harbor, tau-bench, tau2-bench,
+AgentCompass) follows the 0-1 rule its format declares (denom formats); a run
+with a score off that scale (grades 0-10) is unscored, with a warning, until
+--success-threshold X decides (score >= X); the meta block names the rule.
 
 Beside the grid: pass@k and pass^k (k = 1 .. the most trials of a task), 95%
 intervals (Wilson over single trials; a task-clustered bootstrap, 2000 resamples,
@@ -511,11 +518,12 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
       .option("--max-line-bytes <size>", MAX_LINE_HELP)
       .option("--score-key <key>", SCORE_KEY_HELP)
+      .option("--success-threshold <x>", `${SUCCESS_THRESHOLD_HELP}; the figures kept in FILE are computed under it (readers pass the same flag to use them)`)
       .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
     INGEST_OUTPUT,
   )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; runPerFile?: boolean }) => {
+    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; successThreshold?: string; runPerFile?: boolean }) => {
       const out = outputOf(flags, io, INGEST_OUTPUT);
       checkInputs(inputs, flags, io, out);
       const options: IngestCommandOptions = {
@@ -523,6 +531,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         format: inputFormat(flags, out),
         maxLineBytes: parseLineLimit(flags.maxLineBytes),
         scoreKey: flags.scoreKey ?? null,
+        successThreshold: parseSuccessThreshold(flags.successThreshold),
         runPerFile: Boolean(flags.runPerFile),
         db: flags.db,
         strict: Boolean(flags.strict),
@@ -574,6 +583,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         db: flags.db,
         statusMap: parseStatusMap(flags.statusMap),
         thresholds: parseThresholds(flags),
+        successThreshold: parseSuccessThreshold(flags.successThreshold),
         expectation: parseExpectation(flags),
         reruns: parseReruns(flags.rerunOf),
         stdin: io.stdin as RunsOptions["stdin"],
@@ -750,12 +760,16 @@ export function parseLineLimit(value: string | undefined): number | undefined {
   return bytes;
 }
 
+const SUCCESS_THRESHOLD_HELP =
+  "a trial whose status a score decides (Inspect, Harbor, tau-bench, tau2-bench, AgentCompass) is a success when its score >= X, on the scores' own scale (e.g. 7 for grades 0-10); without it each format's declared 0-1 rule decides, and a run with a score off that scale is unscored";
+
 const SCORE_KEY_HELP = "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
 
 /** The flags that change definitions, not inputs: status aliases and classifier thresholds. */
 function addDefinitionFlags(cmd: Command): Command {
   return cmd
     .option("--status-map <FROM=TO>", "read status FROM as TO (success, failure, timeout, aborted, invalid); repeatable", collect, [])
+    .option("--success-threshold <x>", SUCCESS_THRESHOLD_HELP)
     .addOption(new Option("--queue-share <fraction>", "timeout is `queue` when the queue wait is at least this share of the time limit").default("0.25"))
     .addOption(new Option("--loop-min <calls>", "timeout is `loop` at this many identical consecutive tool calls").default("5"))
     .addOption(new Option("--sluggish-ratio <x>", "timeout is `sluggish` when the last third of gaps averages this many times the first third").default("2"))
@@ -829,6 +843,7 @@ function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: stri
     db: flags.db,
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
+    successThreshold: parseSuccessThreshold(flags.successThreshold),
     expectation: parseExpectation(flags),
     reruns: parseReruns(flags.rerunOf),
     format: inputFormat(flags, out),
@@ -921,7 +936,7 @@ async function withProgress<T>(io: Io, notices: Notices, options: Pick<RunsOptio
 /**
  * The exit code --strict asks for: 1 (data error) when any line was rejected, any
  * source broke part-way (a truncated gzip or tar, whose lost rest no line count
- * shows), or differing duplicates met from two sources (issue 15: two runs taken
+ * shows), or differing duplicates met from two sources (two runs taken
  * for one), all from the accounting view; else 0.
  */
 function strictExit(flags: { strict?: boolean }, read: Pick<ReadCounts, "rejected" | "broken_sources" | "duplicates_across_sources">, io: Io): number {

@@ -7,10 +7,10 @@
 import { readFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
 
-/** The canonical statuses a `--status-map` pair may map to (DESIGN section 3). */
+/** The canonical statuses a `--status-map` pair may map to (docs/metrics.md). */
 export const CANONICAL_STATUSES = ["success", "failure", "timeout", "aborted", "invalid"] as const;
 
-/** Timeout classifier thresholds (DESIGN section 5). */
+/** Timeout classifier thresholds (docs/metrics.md). */
 export interface Thresholds {
   /** queue wait / timeout_limit_s at or above which a timeout is `queue`; a fraction, default 0.25 */
   queueShare: number;
@@ -39,6 +39,22 @@ export function parseStatusMap(pairs: readonly string[]): Record<string, string>
     map[from] = to;
   }
   return map;
+}
+
+/**
+ * Parses `--success-threshold X`: a number >= 0 (`7`, `0.5`, `1e-3`), the
+ * score at or above which an attempt whose status a score decided is a
+ * success (docs/metrics.md, Scores; queries: stg_score_rule). Null when
+ * absent. Throws UsageError naming the flag for anything else (`abc`, `-1`,
+ * `7%`, empty, Infinity).
+ */
+export function parseSuccessThreshold(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const text = value.trim();
+  const x = /^[+]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
+  if (!Number.isFinite(x) || x < 0)
+    throw new UsageError(`--success-threshold ${value}: expected a number >= 0 on the scores' own scale, e.g. --success-threshold 7 (a grade of 7 or more out of 10 is a success)`);
+  return x;
 }
 
 /**
@@ -90,7 +106,7 @@ export function parseThresholds(flags: { queueShare: string; loopMin: string; sl
   return { queueShare, loopMin, sluggishRatio };
 }
 
-/** The timeout causes of DESIGN section 5, in rule order: the first rule that fires wins. */
+/** The timeout causes of docs/metrics.md, in rule order: the first rule that fires wins. */
 export const TIMEOUT_CAUSES = ["queue", "external", "loop", "sluggish", "unknown"] as const;
 export type TimeoutCause = (typeof TIMEOUT_CAUSES)[number];
 
@@ -114,14 +130,14 @@ export function parseCause(value: string): TimeoutCause {
 export const EXPORT_WHAT = ["trials", "attempts", "rejects", "timeouts", "rates", "pass_at_k", "durations", "efficiency", "per_call", "timeout_causes"] as const;
 export type ExportWhat = (typeof EXPORT_WHAT)[number];
 
-/** The grouping keys of `--by` (DESIGN section 7): canonical attempt fields. */
+/** The grouping keys of `--by` (docs/metrics.md): canonical attempt fields. */
 export const GROUP_KEYS = ["run_id", "agent", "model", "category", "difficulty", "invocation"] as const;
 export type GroupKey = (typeof GROUP_KEYS)[number];
 
 /**
  * The tasks a run was meant to cover (`--expect FILE` or `--expect-count N`). Every run
  * owes each expected task one trial per trial slot it used; an expected task with no
- * record enters `total` as status `missing`, fault environment (DESIGN section 3).
+ * record enters `total` as status `missing`, fault environment (docs/metrics.md).
  */
 export interface Expectation {
   /** the task ids of `--expect FILE`, trimmed, blank lines dropped, first occurrence kept; null with `--expect-count` */

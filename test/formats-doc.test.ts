@@ -48,7 +48,12 @@ describe("docs/formats.md", () => {
     ];
     const undeclared = ALL_FORMATS.filter((f) => !("success" in f && f.success)).map((f) => f.name);
     expect(undeclared).toEqual(noAttempt);
-    expect(doc).toContain("| [harbor](#harbor) | `verifier_result.rewards.reward` = 1 (partial credit is a failure with its score) |");
+    expect(doc).toContain(
+      "| [harbor](#harbor) | `verifier_result.rewards.reward` = 1 on a 0-1 scale (partial credit is a failure with its score); a job with a reward outside [0, 1] is unscored, decided only by `--success-threshold X` (reward >= X) |",
+    );
+    // the formats whose success a number on a 0-1 scale decides say so in their section
+    const scaled = [...doc.matchAll(/^## (.+)\n(?:(?!^## )[\s\S])*?^Score scale: `0-1`/gm)].map((m) => m[1]);
+    expect(scaled).toEqual(["harbor", "agentcompass", "tau-bench", "tau2-bench", "inspect"]);
     expect(doc).toContain("| [agentbench-overall](#agentbench-overall) | `custom.raw_results[].status` `completedCorrect` |");
     expect(doc).toContain("| [harbor-job](#harbor-job) | - (holds no attempt) |");
     expect(doc).toContain("Success when: `resolved` true.");

@@ -266,7 +266,7 @@ async function writeExport(session: Session, options: ExportOptions, format: Cop
     written = await rows(temporary);
     options.stdout?.write(format === "parquet" ? readFileSync(temporary) : readFileSync(temporary, "utf8"));
   }
-  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap);
+  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null);
   meta.grouping = groupingOf(meta.pooling, by, groups, Boolean(options.pool));
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   const exported = {

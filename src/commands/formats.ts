@@ -16,6 +16,8 @@ export interface FormatInfo {
   describes: string;
   /** what decides a success (the field and the rule); null for a format whose records hold no attempt */
   success: string | null;
+  /** the scale of the number whose rule decides a success (FormatTraits.scoreScale: `0-1`); null when booleans or id lists decide */
+  score_scale: string | null;
   /** the shapes it claims, one line each (`a TrialResult: {task_name: string, ...}`): detection is exact */
   shapes: string[];
   /** the fields read; empty when the adapter declares none */
@@ -36,6 +38,7 @@ export function runFormats(): FormatsData {
       kind: f.kind ?? "record",
       describes: f.describes,
       success: f.success ?? null,
+      score_scale: ("traits" in f && f.traits?.scoreScale) || null,
       shapes: isDocumentAdapter(f) ? [describeDocumentShape(f.shape)] : f.shapes.map(describeShape),
       reads: [...(f.reads ?? [])],
       notes: "notes" in f && f.notes ? [...f.notes] : [],

@@ -5,8 +5,9 @@
  * source whose sha256 is already in the file is skipped and listed, never
  * counted twice. One call is one transaction: it adds all or nothing.
  * Afterwards the session keeps the evaluation of the layers for the default
- * definitions as `layer_<name>` tables (src/db/layer-cache.ts), which
- * `report --db` reads while their key matches; the definitions stay in queries/.
+ * definitions (with `--success-threshold X`, for that threshold) as
+ * `layer_<name>` tables (src/db/layer-cache.ts), which `report --db` reads
+ * while their key matches its own definitions; the definitions stay in queries/.
  * Unlike the other commands, ingest opens its session itself: adding the
  * inputs to FILE is the session's load step.
  */
@@ -15,8 +16,9 @@ import { DataError } from "../errors.js";
 import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/bytes/sources.js";
+import { offScaleLine, readOffScaleRuns } from "../ingest/notices.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile"> {
+export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile" | "successThreshold"> {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */
@@ -31,7 +33,7 @@ export interface AddedSource {
   records: number;
   rejected: number;
   attempts: number;
-  /** the format adapters that read its records (null when none did, or the file predates issue 9) */
+  /** the format adapters that read its records (null when none did, or the file predates the column) */
   adapter: string | null;
 }
 
@@ -66,7 +68,8 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
   let stored = false;
   const session = await openSession({
     write: options.db,
-    definitions: DEFAULT_DEFINITIONS,
+    // the kept figures are computed under --success-threshold when given (their key says so)
+    definitions: { ...DEFAULT_DEFINITIONS, successThreshold: options.successThreshold ?? null },
     load: async (db) => {
       first = Number((await db.one("SELECT coalesce(max(source_id), 0) + 1 AS id FROM sources"))?.id);
       await db.run("BEGIN TRANSACTION");
@@ -96,6 +99,9 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
   try {
     const added: AddedSource[] = committed ? await session.select("ingest/added_sources", { first }) : [];
     const summary = await session.selectOne("ingest/database_totals");
+    // runs scored off their format's scale are unscored in every later report: said now too
+    const offScale = committed ? offScaleLine(await readOffScaleRuns(session)) : null;
+    if (offScale) options.onWarning?.(offScale);
     return {
       db: options.db,
       added,

@@ -1,6 +1,6 @@
 /**
  * `denom report INPUT...`: the main job. Loads the runs and returns every
- * figure of DESIGN section 9 as data: the meta block, accounting, the rate grid
+ * figure of docs/commands.md as data: the meta block, accounting, the rate grid
  * with what each step of the denominator chain removed, status counts on both
  * bases, first -> final transitions, timeouts by cause and diagnostics, and the
  * metrics of section 7 (report-metrics.ts), per `--by` group too.
@@ -106,7 +106,7 @@ export interface AttemptLedger {
 
 /**
  * The meta block: whatever someone needs to recompute the denominators; and
- * (issue 15, Notices) the sources whose differing duplicates met, the ids that
+ * (Notices) the sources whose differing duplicates met, the ids that
  * differ only by case or whitespace, and what the trials pool under one figure.
  */
 export interface Meta extends Notices {
@@ -138,6 +138,8 @@ export interface Meta extends Notices {
     basis: Record<string, string>;
     denominators: { denominator: string; keeps: string; removes: string }[];
   };
+  /** which rule made each success a score decided (docs/metrics.md, Scores): ScoreRule */
+  score_rule: ScoreRule;
   exclusions: Removal[];
   thresholds: { queue_share: number; loop_min: number; sluggish_ratio: number };
   status_map: Record<string, string>;
@@ -148,7 +150,7 @@ export interface Meta extends Notices {
 }
 
 /**
- * Which figure to quote (DESIGN section 4, "Pooling"): `overall` when the inputs
+ * Which figure to quote (docs/identity-and-inputs.md): `overall` when the inputs
  * hold one agent, model and benchmark (or under `--pool`, which says what it pools);
  * `each_group` when the groups (the runs' identity groups, or a `--by` that splits
  * every dimension that varies) each have their own; `none` when the groups of
@@ -158,6 +160,20 @@ export interface Grouping {
   figure_to_quote: "overall" | "each_group" | "none";
   pool: boolean;
   groups: number;
+}
+
+/**
+ * The rule that decided the successes a score decides: `--success-threshold X`
+ * (`rule` "score >= X (--success-threshold)"), else each format's declared rule
+ * (`rule` "declared by each format"); `formats`: every format that read a
+ * source and declares what decides its successes, with its score scale (`0-1`,
+ * or null: booleans or id lists decide) and its rule in words
+ * (FormatAdapter.success, docs/formats.md).
+ */
+export interface ScoreRule {
+  success_threshold: number | null;
+  rule: string;
+  formats: { format: string; score_scale: string | null; success: string }[];
 }
 
 export interface ReportData extends Omit<Metrics, "rates"> {
@@ -189,13 +205,13 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   /** trials per status and status_detail (null when the record gave none), on each basis; view status_detail_counts */
   status_detail_counts: { status: string; status_detail: string | null; first: number; final: number }[];
   transitions: { first: string; final: string; count: number }[];
-  /** kept timeout attempts per cause (DESIGN section 5), every cause listed */
+  /** kept timeout attempts per cause (docs/metrics.md), every cause listed */
   timeout_causes: Record<string, number>;
   /** each cause's share of all timeout attempts, a fraction; null when there is no timeout */
   timeout_cause_shares: Record<string, number | null>;
   /** attempts: timeouts, late passes (timeouts that passed verification), constraint violations, grader errors; trials: missing */
   diagnostics: { timeout_attempts: number; timeouts_with_passing_score: number; constraint_violations: number; grader_errors: number; missing: number };
-  /** final timeouts over all trials (DESIGN section 7); `rate` a fraction, null without trials */
+  /** final timeouts over all trials (docs/metrics.md); `rate` a fraction, null without trials */
   timeout_rate: { timeouts: number; trials: number; rate: number | null };
   /** how many trials each step of the denominator chain removed, on each basis (null for total) */
   denominator_steps: { basis: string; denominator: string; removed: number | null }[];
@@ -258,11 +274,11 @@ export function prefetchReport(session: Session): void {
 /** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
   session: Session,
-  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by" | "pool">,
+  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by" | "pool" | "successThreshold">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
   await session.needFor(reportSelects(session), REPORT_PARAMS);
-  const meta = await readMeta(session, options.thresholds, options.statusMap);
+  const meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null);
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
   const { rates, ...metrics } = await readMetrics(session, options);
@@ -311,8 +327,8 @@ async function readVerdicts(session: Session): Promise<HarnessVerdict[]> {
   return verdicts;
 }
 
-/** The meta block (DESIGN section 9), also the header of every export. */
-export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>): Promise<Meta> {
+/** The meta block (docs/commands.md), also the header of every export; `successThreshold` is `--success-threshold` (null: none). */
+export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>, successThreshold: number | null = null): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
   const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r) => ({
     name: r.name,
@@ -365,6 +381,7 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
       },
       denominators,
     },
+    score_rule: scoreRule(sources.map((s) => s.adapter), successThreshold),
     exclusions,
     thresholds: { queue_share: thresholds.queueShare, loop_min: thresholds.loopMin, sluggish_ratio: thresholds.sluggishRatio },
     status_map: statusMap,
@@ -383,6 +400,18 @@ export function groupingOf(pooling: Meta["pooling"], by: ReportData["by"], group
 
 function num(v: Cell | undefined): number {
   return typeof v === "number" ? v : 0;
+}
+
+/** The rule behind the successes a score decides (ScoreRule), over the formats that read a source (`sources.adapter`). */
+export function scoreRule(adapters: readonly (string | null)[], successThreshold: number | null): ScoreRule {
+  const used = new Set(adapters.flatMap((a) => (a ? a.split(", ") : [])));
+  const formats = ALL_FORMATS.filter((f) => used.has(f.name) && f.success).map((f) => ({
+    format: f.name,
+    score_scale: ("traits" in f && f.traits?.scoreScale) || null,
+    success: f.success!,
+  }));
+  const rule = successThreshold === null ? "declared by each format" : `score >= ${successThreshold} (--success-threshold)`;
+  return { success_threshold: successThreshold, rule, formats };
 }
 
 /** The notes of every format that read a source (`sources.adapter`: names joined with ", "), in the formats' order. */

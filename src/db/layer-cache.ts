@@ -9,8 +9,8 @@
  *
  * The definitions stay in queries/: the file only keeps their evaluation. The
  * key holds a fingerprint of the queries/ text (a newer denom never reads
- * layers an older one computed), of the status map and the classifier
- * thresholds, and of the stored sources' rows, so a stale or
+ * layers an older one computed), of the status map, the classifier
+ * thresholds and the success threshold, and of the stored sources' rows, so a stale or
  * foreign cache is simply not used: the session computes as if it were absent.
  */
 import { createHash } from "node:crypto";
@@ -36,10 +36,16 @@ export interface Definitions {
    * (false) the runs' identity groups (view run_groups) each get their own
    */
   pool?: boolean;
+  /**
+   * `--success-threshold X` (a number >= 0): every attempt whose status a score
+   * decided is a success when its score >= X (queries: stg_score_rule); null or
+   * absent: each format's declared rule, and a run off its scale unscored
+   */
+  successThreshold?: number | null;
 }
 
-/** The definitions `ingest` keeps layers for: no status pair, default thresholds, no `--expect`, no `--by`. */
-export const DEFAULT_DEFINITIONS: Definitions = { statusMap: {}, thresholds: DEFAULT_THRESHOLDS, expectation: null, by: null };
+/** The definitions `ingest` keeps layers for: no status pair, default thresholds, no `--expect`, no `--by`, no `--success-threshold` (unless ingest is given one). */
+export const DEFAULT_DEFINITIONS: Definitions = { statusMap: {}, thresholds: DEFAULT_THRESHOLDS, expectation: null, by: null, successThreshold: null };
 
 /** The session variables of --expect / --expect-count, --by and --rerun-of: NULL (none) under the defaults. */
 const EXPECT_AND_BY_VARIABLES: Record<string, (d: Definitions) => boolean> = {
@@ -61,15 +67,16 @@ export const LAYER_KEY_TABLE = "layer_key";
 
 /**
  * A hex sha256 of the queries/ files (paths and text, in creation order), the
- * status map (pairs sorted) and the thresholds: two sessions with the same
- * fingerprint evaluate every relation that reads neither --expect nor --by identically.
+ * status map (pairs sorted), the thresholds and the success threshold: two
+ * sessions with the same fingerprint evaluate every relation that reads neither
+ * --expect nor --by identically.
  */
-export function definitionsFingerprint(catalog: Catalog, defs: Pick<Definitions, "statusMap" | "thresholds">): string {
+export function definitionsFingerprint(catalog: Catalog, defs: Pick<Definitions, "statusMap" | "thresholds" | "successThreshold">): string {
   const pairs = Object.entries(defs.statusMap).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const t = defs.thresholds;
   return createHash("sha256")
     .update(queriesDigest(catalog))
-    .update(JSON.stringify({ statusMap: pairs, thresholds: [t.queueShare, t.loopMin, t.sluggishRatio] }))
+    .update(JSON.stringify({ statusMap: pairs, thresholds: [t.queueShare, t.loopMin, t.sluggishRatio], successThreshold: defs.successThreshold ?? null }))
     .digest("hex");
 }
 
@@ -103,23 +110,23 @@ async function sourcesFingerprint(db: Database, database: string): Promise<strin
   return createHash("sha256").update(String(row?.list ?? "")).digest("hex");
 }
 
-/** True when the layers stored in `database` were computed under the default definitions of today's queries/ over today's sources, every layer table present. */
-async function storedKeyMatches(db: Database, catalog: Catalog, database: string): Promise<boolean> {
+/** True when the layers stored in `database` were computed under `defs` (status map, thresholds, success threshold) with today's queries/ over today's sources, every layer table present. */
+async function storedKeyMatches(db: Database, catalog: Catalog, database: string, defs: Definitions): Promise<boolean> {
   const rows = await db.all("SELECT table_name FROM duckdb_tables() WHERE database_name = $database AND schema_name = 'main'", { database });
   const tables = new Set(rows.map((r) => String(r.table_name)));
   if (!tables.has(LAYER_KEY_TABLE) || !keptRelations(catalog).every((name) => tables.has(layerTable(name)))) return false;
   const key = await db.all(`SELECT definitions, sources FROM ${sqlName(database)}.main.${LAYER_KEY_TABLE}`);
   if (key.length !== 1) return false;
-  return key[0].definitions === definitionsFingerprint(catalog, DEFAULT_DEFINITIONS) && key[0].sources === (await sourcesFingerprint(db, database));
+  return key[0].definitions === definitionsFingerprint(catalog, defs) && key[0].sources === (await sourcesFingerprint(db, database));
 }
 
 async function currentDatabase(db: Database): Promise<string> {
   return String((await db.one("SELECT current_database() AS name"))?.name);
 }
 
-/** In a writing session: true when the open file's layers are current (then nothing is stored again, e.g. `ingest --strict` that added nothing). */
-export async function keptKeyMatches(db: Database, catalog: Catalog): Promise<boolean> {
-  return storedKeyMatches(db, catalog, await currentDatabase(db));
+/** In a writing session computing under `defs`: true when the open file's layers are current for them (then nothing is stored again, e.g. `ingest --strict` that added nothing). */
+export async function keptKeyMatches(db: Database, catalog: Catalog, defs: Definitions = DEFAULT_DEFINITIONS): Promise<boolean> {
+  return storedKeyMatches(db, catalog, await currentDatabase(db), defs);
 }
 
 /**
@@ -137,27 +144,26 @@ export async function dropKey(db: Database): Promise<void> {
  * others committed before): writes the key they were computed under (the file
  * holds the new layers and their key, or layers without a key: dropKey).
  */
-export async function storeKey(db: Database, catalog: Catalog): Promise<void> {
+export async function storeKey(db: Database, catalog: Catalog, defs: Definitions = DEFAULT_DEFINITIONS): Promise<void> {
   await db.run(`DROP TABLE IF EXISTS ${LAYER_KEY_TABLE}`);
   await db.run(`CREATE TABLE ${LAYER_KEY_TABLE} (definitions VARCHAR, sources VARCHAR, computed_at TIMESTAMPTZ)`);
   await db.run(`INSERT INTO ${LAYER_KEY_TABLE} VALUES ($definitions, $sources, now())`, {
-    definitions: definitionsFingerprint(catalog, DEFAULT_DEFINITIONS),
+    definitions: definitionsFingerprint(catalog, defs),
     sources: await sourcesFingerprint(db, await currentDatabase(db)),
   });
 }
 
 /**
  * The kept layers a reading session may take from the file attached as
- * `database`: none when the file has no layers, their key differs (another
- * denom's queries, other sources) or the session's status map or thresholds
- * are not the defaults; else every kept layer that reads (directly or through
- * what it reads) no variable of --expect / --expect-count / --by that the
- * session sets.
+ * `database`: none when the file has no layers, or their key differs (another
+ * denom's queries, other sources, or definitions other than the session's:
+ * ingest keeps them under the defaults, or under its --success-threshold);
+ * else every kept layer that reads (directly or through what it reads) no
+ * variable of --expect / --expect-count / --by that the session sets.
  */
 export async function usableLayers(db: Database, catalog: Catalog, database: string, defs: Definitions): Promise<Set<string>> {
   const usable = new Set<string>();
-  if (definitionsFingerprint(catalog, defs) !== definitionsFingerprint(catalog, DEFAULT_DEFINITIONS)) return usable;
-  if (!(await storedKeyMatches(db, catalog, database))) return usable;
+  if (!(await storedKeyMatches(db, catalog, database, defs))) return usable;
   const changed = Object.keys(EXPECT_AND_BY_VARIABLES).filter((v) => EXPECT_AND_BY_VARIABLES[v](defs));
   const seen = new Map<string, Set<string>>();
   for (const name of keptRelations(catalog)) {

@@ -101,6 +101,9 @@ export const SELECT_ROWS = {
   "meta/id_lookalikes": { field: "text", folded: "text", variants: "text[]" },
   "meta/pooling": { dimension: "text", values: "int", split_by: "text", groups: { list: { value: "text?", trials: "int" } }, within_groups: "bool" },
   "meta/source_duplicates": { kept_source: "text", dropped_source: "text", duplicates: "int" },
+  "meta/off_scale_runs": {
+    run_id: "text?", agent: "text?", model: "text?", formats: "text", min_score: "num", max_score: "num", trials: "int", is_unscored: "bool", success_threshold: "num?",
+  },
   "meta/exclusions": { basis: "text", denominator: "text", fault: "text", reason: "text", trials: "int" },
   "meta/attempt_ledger": {
     planned_trials: "int", recorded_trials: "int", missing_trials: "int", observed_attempts: "int", dropped_attempts: "int", first_tries_gone: "int",

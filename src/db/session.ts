@@ -1,6 +1,6 @@
 /**
  * One DuckDB session over the SQL of queries/: the one place that says in
- * which order a session comes to be (DESIGN sections 1 and 10).
+ * which order a session comes to be (docs/architecture.md).
  *
  *   1. schema        the loaded tables (src/db/schema.ts): created, or checked in a kept file
  *   2. ingest        the caller's `load` step appends the inputs (src/ingest/)
@@ -27,7 +27,7 @@
 import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, type Params } from "./database.js";
-import { dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
+import { DEFAULT_DEFINITIONS, dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
@@ -155,7 +155,7 @@ export class Session<T = unknown> {
     // Under a memory limit (a big input) each relation commits on its own: tables left
     // uncommitted stay in DuckDB's transaction-local storage, slower to read and spilled
     // past the limit. The report of 1 GB of JSONL after its ingest: 11.6 -> 7.3 s wall,
-    // 18.5 -> 13.2 s CPU, peak RSS 868 -> 722 MiB (docs/benchmarks.md, issue 20).
+    // 18.5 -> 13.2 s CPU, peak RSS 868 -> 722 MiB (docs/benchmarks.md).
     if (this.db.memoryLimited) await create();
     else await this.inTransaction(create);
   }
@@ -234,10 +234,11 @@ export class Session<T = unknown> {
   /**
    * Steps 4 to 6 for every relation, each as a view of its name in the main schema
    * (SessionOptions.views). A writing session (`write`) whose file's layers are not
-   * current stores each kept layer; returns whether it did.
+   * current (for `definitions`, the ones it computes under) stores each kept
+   * layer; returns whether it did.
    */
-  async createViews(write: boolean): Promise<boolean> {
-    const storing = write ? !(await keptKeyMatches(this.db, this.catalog)) : false;
+  async createViews(write: boolean, definitions: Definitions = DEFAULT_DEFINITIONS): Promise<boolean> {
+    const storing = write ? !(await keptKeyMatches(this.db, this.catalog, definitions)) : false;
     if (write && !storing) {
       // the file's layers are current: its views bind against them, not down to the attempts
       this.kept = new Set(keptRelations(this.catalog));
@@ -257,7 +258,7 @@ export class Session<T = unknown> {
     // Storing, the layers commit a few at a time (storingBatches), as need() commits each
     // relation under a memory limit: in one transaction every layer stayed in DuckDB's
     // transaction-local storage until the end (2.17 GB of JSONL: peak RSS 1,064-1,076 ->
-    // 954-969 MiB; docs/benchmarks.md, issue-20j). So the old key goes first, in a commit
+    // 954-969 MiB; docs/benchmarks.md). So the old key goes first, in a commit
     // of its own, and the new one with the last layers: a file whose ingest stopped in
     // between (Ctrl-C, a kill, a full disk) holds layers without a key, which no reader
     // takes (usableLayers) and the next ingest stores again.
@@ -266,7 +267,7 @@ export class Session<T = unknown> {
     for (const [i, batch] of batches.entries())
       await this.inTransaction(async () => {
         for (const relation of batch) await create(relation);
-        if (storing && i === batches.length - 1) await storeKey(this.db, this.catalog);
+        if (storing && i === batches.length - 1) await storeKey(this.db, this.catalog, definitions);
       });
     // one transaction for the drops: one commit instead of one per kept layer
     if (write)
@@ -491,7 +492,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
     const session = new Session(db, catalog, loaded, kept, helpers);
-    if (options.views || options.write) await session.createViews(Boolean(options.write));
+    if (options.views || options.write) await session.createViews(Boolean(options.write), options.definitions);
     return session;
   } catch (e) {
     // never close the instance under a connection still being made
@@ -510,7 +511,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
  * for the second core (Session.need). A session over a temporary file (a big
  * input, runs.ts needsDisk) keeps one connection and computes on every core: the
  * report of 1 GB of JSONL (954,125 attempts) took 23.5 s on one thread and 16.0 s
- * on two, for 12% more CPU (idle machine, docs/benchmarks.md, issue 20).
+ * on two, for 12% more CPU (idle machine, docs/benchmarks.md).
  */
 export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
 
@@ -553,7 +554,8 @@ async function createRelation(db: Database, sql: string, relation: Relation): Pr
  * --expect-count), group_by (--by; NULL: no groups, only the overall scope) and
  * reruns (the --rerun-of pairs, {rerun, original} run_ids; empty by default),
  * recognise_reruns (false under --run-per-file: no re-run recognised on its own),
- * pool (true under --pool: no identity groups, view run_groups).
+ * pool (true under --pool: no identity groups, view run_groups),
+ * success_threshold (--success-threshold X, a DOUBLE; NULL: each format's declared rule).
  */
 export async function setDefinitions(db: Database, defs: Definitions): Promise<void> {
   // text from the user (status names, task ids of --expect) travels as a bound parameter,
@@ -576,4 +578,6 @@ export async function setDefinitions(db: Database, defs: Definitions): Promise<v
   });
   await db.setVariable("recognise_reruns", defs.runPerFile ? "false" : "true");
   await db.setVariable("pool", defs.pool ? "true" : "false");
+  // a number parsed by definitions.ts (parseSuccessThreshold), written as a numeric literal
+  await db.setVariable("success_threshold", defs.successThreshold == null ? "NULL::DOUBLE" : `${defs.successThreshold}::DOUBLE`);
 }

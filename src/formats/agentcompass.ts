@@ -1,5 +1,5 @@
 /**
- * AgentCompass attempts (DESIGN section 2): an attempt whose `status` is
+ * AgentCompass attempts (docs/inputs.md, the canonical attempt record): an attempt whose `status` is
  * AgentCompass's own (`completed`, `run_error`, `eval_error`,
  * `run_error_or_eval_error`: where its FATAL and ERROR issues happened) and
  * which carries `issues: [{severity, phase, code, message}]`. The canonical
@@ -121,9 +121,10 @@ interface Issue {
 export const agentCompassFormat: FormatAdapter = {
   name: "agentcompass",
   describes: "AgentCompass attempts: status completed/run_error/eval_error with issues [{severity, phase, code, message}]",
-  success: "`resolved` true, else a `score` of full marks (>= 1), on an attempt whose issues leave it graded",
+  success:
+    "`resolved` true, else a `score` of full marks (>= 1) on a 0-1 scale, on an attempt whose issues leave it graded; a run with a deciding score outside [0, 1] is unscored, decided only by `--success-threshold X` (score >= X)",
   // queries/agentcompass/ reads these attempts; the report prints the verdict it makes of them
-  traits: { ownViews: "agentcompass" },
+  traits: { ownViews: "agentcompass", scoreScale: "0-1" },
   verdict: VERDICT,
   shapes: [{ kind: "a task result", required: { issues: "array", status: { text: [...AGENTCOMPASS_STATUSES], fold: true } } }],
   adapt(record, context) {
@@ -160,8 +161,12 @@ export const agentCompassFormat: FormatAdapter = {
       }
     }
     // no deciding issue: the grade decides; without one the status stays AgentCompass's
-    const passed = verdict(record.correct) ?? verdict(out.resolved) ?? (typeof record.score === "number" ? record.score >= 1 : null);
-    return { attempts: [{ ...out, status: passed === null ? record.status : passed ? "success" : "failure" }] };
+    const graded = verdict(record.correct) ?? verdict(out.resolved);
+    const scored = graded === null && typeof record.score === "number" && Number.isFinite(record.score);
+    const passed = graded ?? (scored ? (record.score as number) >= 1 : null);
+    // a score that decided is marked: a run of them off the 0-1 scale is unscored in SQL (stg_score_rule)
+    const marks = scored ? { score_decides: true } : {};
+    return { attempts: [{ ...out, ...marks, status: passed === null ? record.status : passed ? "success" : "failure" }] };
   },
 };
 

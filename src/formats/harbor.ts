@@ -143,10 +143,11 @@ const TRIAL_READS: readonly FieldRead[] = [
 export const harborTrialFormat: FormatAdapter = {
   name: "harbor",
   describes: "Harbor job folder (Terminal-Bench 2.x): <trial>/result.json (TrialResult), one attempt each",
-  success: "`verifier_result.rewards.reward` = 1 (partial credit is a failure with its score)",
+  success:
+    "`verifier_result.rewards.reward` = 1 on a 0-1 scale (partial credit is a failure with its score); a job with a reward outside [0, 1] is unscored, decided only by `--success-threshold X` (reward >= X)",
   // no trial index in a TrialResult: queries/staging/stg_attempts.sql numbers a task's trials by start, then trial_name
   // a second job over the first job's crashed tasks is the usual way to finish a Harbor run
-  traits: { trialNumbering: "start_order", trialTiebreak: "trial_name", rerunRecognition: "errored_trials" },
+  traits: { trialNumbering: "start_order", trialTiebreak: "trial_name", rerunRecognition: "errored_trials", scoreScale: "0-1" },
   reads: [
     ...TRIAL_READS,
     ...EXCEPTION_RULES.map((r) => ({
@@ -180,11 +181,16 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
   let detail: string | null = null;
   let fault: string | null = null;
   let graderError: string | null = null;
+  // true when the reward set the status (its 0-1 scale is checked per job in SQL: stg_score_rule)
+  let decides = false;
   if (type === null) {
     if (reward === null) {
       status = "aborted";
       graderError = "no verifier_result.rewards.reward (verifier disabled or wrote no reward)";
-    } else status = passed ? "success" : "failure";
+    } else {
+      status = passed ? "success" : "failure";
+      decides = true;
+    }
   } else {
     const rule = exceptionRule(type, message);
     detail = rule.detail === "type" ? type : rule.detail;
@@ -192,8 +198,10 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
       status = "aborted";
       graderError = `${type}: ${message}`.trim();
     } else if (rule.status === "reward") {
-      if (reward !== null) status = passed ? "success" : "failure";
-      else status = rule.fault === "agent" ? "failure" : "aborted";
+      if (reward !== null) {
+        status = passed ? "success" : "failure";
+        decides = true;
+      } else status = rule.fault === "agent" ? "failure" : "aborted";
       fault = rule.fault ?? null;
     } else status = rule.status;
   }
@@ -221,6 +229,7 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
         grader_error: graderError,
         error_message: type === null ? null : message ? `${type}: ${message}` : type,
         score: reward,
+        ...(decides ? { score_decides: true } : {}),
         resolved: passed,
         rewards: rewards ?? null,
         started_at: r.started_at ?? null,

@@ -6,7 +6,7 @@
  * header). Each `EvalSample` is one epoch of one dataset sample, i.e. one
  * trial (`epoch` -> trial).
  *
- * Identity (issue 13): a run is one eval, one task x one model
+ * Identity: a run is one eval, one task x one model
  * (`eval.eval_id`; logs older than eval_id: run_id/task_id/model). The task id
  * carries the Inspect task (`popularity/17`), since sample ids are numbered
  * from 1 in every task. `eval.eval_set_id` (else `eval.run_id`: one `inspect
@@ -19,13 +19,17 @@
  * Status of the sample's final attempt, the first rule that applies:
  * 1. `error` (EvalError: the sample was halted by an error and not scored) ->
  *    aborted, `status_detail` `sample_error`, the message as `error_message`;
- *    fault environment by DESIGN section 3's default.
+ *    fault environment by the status model's default (docs/metrics.md).
  * 2. `limit` (EvalSampleLimit `{type, limit}`: a limit halted the sample, which
  *    Inspect then scores as it stands) -> LIMIT_STATUS, `status_detail`
  *    `<type>_limit`; a time or working limit's value is the attempt's `timeout_limit_s`.
  * 3. the first scorer's value in `scores`, read as Inspect's `value_to_float`
- *    does (`C` 1, `P` 0.5, `I` and `N` 0, booleans, numbers): 1 -> success,
- *    below -> failure. A dict value (`{"problem": 1, "subproblem": 0.4}`) is
+ *    does (`C` 1, `P` 0.5, `I` and `N` 0, booleans, numbers, numeric strings
+ *    such as a grade "7"): 1 -> success, below -> failure, on the 0-1 scale
+ *    the format declares (traits.scoreScale); the attempt is marked
+ *    `score_decides`, so that a run whose scores leave [0, 1] (grades 0-10) is
+ *    unscored, or decided by `--success-threshold X` (queries: stg_score_rule).
+ *    A dict value (`{"problem": 1, "subproblem": 0.4}`) is
  *    read at `--score-key KEY`; without it the trial is unscored and its keys
  *    are kept (`score_keys`) for the report to name.
  * 4. no score -> status `unscored` (unrecognized: counted in total only).
@@ -82,7 +86,7 @@ const READS: readonly FieldRead[] = [
   { source: "samples[].error_retries[]", canonical: "attempt", note: "each retried error is an earlier attempt, aborted; the sample is the last" },
   { source: "samples[].error", canonical: "status aborted", note: "detail `sample_error`; wins over a limit and a score" },
   { source: "samples[].limit.type", canonical: "status", note: "time, working: timeout; operator: aborted; message, token, cost, context, custom: failure (detail `<type>_limit`)" },
-  { source: "samples[].scores (first scorer)", canonical: "status, score", note: "C 1, P 0.5, I/N 0, booleans, numbers: 1 success, below failure; a dict value needs `--score-key KEY`, else unscored" },
+  { source: "samples[].scores (first scorer)", canonical: "status, score", note: "C 1, P 0.5, I/N 0, booleans, numbers and numeric strings on a 0-1 scale: 1 success, below failure; a run with a score outside [0, 1] (grades \"0\"..\"10\") is unscored unless `--success-threshold X`; a dict value needs `--score-key KEY`, else unscored" },
   { source: "eval.config.time_limit, working_limit, limit.limit", canonical: "timeout_limit_s", note: "the limit of the type that stopped the sample, else time_limit" },
   { source: "samples[].started_at, completed_at", canonical: "started_at, ended_at", note: "else the first model or tool event's timestamp, and that plus total_time" },
   { source: "samples[].total_time - working_time", canonical: "waiting_s", note: "time spent waiting (rate limits, shared resources): queue evidence for a timeout" },
@@ -101,7 +105,9 @@ const READS: readonly FieldRead[] = [
 export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
   name: "inspect",
   describes: "Inspect AI eval log (.eval archive or .json): one run per eval; samples with epoch, scores, error, limit, error_retries, events; the eval header",
-  success: "the first scorer's value: C, true or 1 (P = 0.5 and any value below 1 fail); a dict-valued score decides only with `--score-key KEY`",
+  success:
+    "the first scorer's value on a 0-1 scale: C, true or 1 (P = 0.5 and any value below 1 fail); a run with a score outside [0, 1] (grades 0-10) is unscored, decided only by `--success-threshold X` (score >= X); a dict-valued score decides only with `--score-key KEY`",
+  traits: { scoreScale: "0-1" },
   reads: READS,
   containerKeys: ["samples"],
   // imported with the first .eval read: a report of other inputs never loads the archive reader
@@ -176,7 +182,8 @@ export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
     } else if (score === null) {
       attempts.push({ ...last, status: "unscored", ...(keys ? { status_detail: "dict_score" } : {}) });
     } else {
-      attempts.push({ ...last, status: score >= 1 ? "success" : "failure" });
+      // the declared 0-1 rule; a run off that scale is unscored in SQL (stg_score_rule)
+      attempts.push({ ...last, status: score >= 1 ? "success" : "failure", score_decides: true });
     }
     return { attempts };
   },

@@ -4,7 +4,9 @@
  * top-level array of `{task_id, trial, reward, info, traj}`, one element per
  * trial of a task, no retries.
  *
- * Status: reward 1 -> success, else failure. A run that ended at tau-bench's
+ * Status: reward 1 -> success, else failure, on the 0-1 scale the format
+ * declares (traits.scoreScale; every trial is marked `score_decides`: a run
+ * with a reward outside [0, 1] is unscored unless `--success-threshold X`). A run that ended at tau-bench's
  * step limit (`max_num_steps`, 30 by default) is scored reward 0 and carries no
  * `info.reward_info` (tau-bench fills it only when the environment reports the
  * episode done): a failure with `status_detail` `step_limit`, so it stays in
@@ -19,7 +21,8 @@ export const STEP_LIMIT = "step_limit";
 export const tauBenchFormat: FormatAdapter = {
   name: "tau-bench",
   describes: "tau-bench historical trajectories: array of {task_id, trial, reward, info, traj}",
-  success: "`reward` = 1",
+  success: "`reward` = 1 on a 0-1 scale; a run with a reward outside [0, 1] is unscored, decided only by `--success-threshold X` (reward >= X)",
+  traits: { scoreScale: "0-1" },
   shapes: [{ kind: "a task run", required: { task_id: "any", reward: "any", traj: "array", info: "object" } }],
   adapt(record, context) {
     const reward = numberOf(record.reward);
@@ -37,6 +40,7 @@ export const tauBenchFormat: FormatAdapter = {
           status,
           status_detail: !graded && status === "failure" ? STEP_LIMIT : null,
           score: reward,
+          score_decides: true,
           tool_call_count: countToolCalls(record.traj),
           // the user simulator's spend, not the agent's: kept apart from cost_usd
           user_cost_usd: numberOf(info.user_cost),

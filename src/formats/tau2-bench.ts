@@ -41,7 +41,9 @@ export const NORMAL_ENDS: readonly string[] = ["user_stop", "agent_stop"];
 export const tau2BenchFormat: FormatAdapter = {
   name: "tau2-bench",
   describes: "tau2-bench results: simulations[] with termination_reason, reward_info, times and costs",
-  success: "`reward_info.reward` = 1 on a normal end (`termination_reason` user_stop or agent_stop)",
+  success:
+    "`reward_info.reward` = 1 on a 0-1 scale, on a normal end (`termination_reason` user_stop or agent_stop); a run with a reward outside [0, 1] is unscored, decided only by `--success-threshold X` (reward >= X)",
+  traits: { scoreScale: "0-1" },
   containerKeys: ["simulations"],
   emptyContainerKeys: ["simulations"],
   shapes: [{ kind: "a simulation", required: { task_id: "any", termination_reason: "string", reward_info: "any" } }],
@@ -71,7 +73,7 @@ export const tau2BenchFormat: FormatAdapter = {
     if (decided) return { attempts: [{ ...out, status: decided }] };
     if (!NORMAL_ENDS.includes(reason)) return { attempts: [{ ...out, status: reason }] }; // unrecognized, reported by value
     if (reward === null) return { attempts: [{ ...out, status: "aborted", grader_error: "no reward_info.reward on a finished simulation" }] };
-    return { attempts: [{ ...out, status: isFullReward(reward) ? "success" : "failure" }] };
+    return { attempts: [{ ...out, status: isFullReward(reward) ? "success" : "failure", score_decides: true }] };
   },
 };
 

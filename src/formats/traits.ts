@@ -1,6 +1,6 @@
 /**
  * The adapters' FormatTraits (types.ts) as the SQL reference tables that
- * queries/ reads instead of a harness's name (issue 19):
+ * queries/ reads instead of a harness's name:
  * queries/reference/format_traits.sql (one row per format) and
  * queries/reference/phase_markers.sql (the phase events that bound the agent's
  * own phase). Generated, never edited by hand: test/format-traits.test.ts
@@ -37,7 +37,7 @@ function values(rows: (string | boolean | null)[][]): string {
 export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): string {
   const rows = formats.map((f) => {
     const t = traitsOf(f);
-    return [f.name, t.trialNumbering ?? "as_recorded", t.trialTiebreak ?? null, t.attemptNumbering ?? "as_recorded", t.summaryRecord ?? false, t.ownViews ?? null, t.rerunRecognition ?? "named_only"];
+    return [f.name, t.trialNumbering ?? "as_recorded", t.trialTiebreak ?? null, t.attemptNumbering ?? "as_recorded", t.summaryRecord ?? false, t.ownViews ?? null, t.rerunRecognition ?? "named_only", t.scoreScale ?? null];
   });
   return [
     "-- format_traits: what each input format's adapter declares the SQL must know of its attempts",
@@ -50,7 +50,10 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
     "--   whole trial, its spend on the final attempt), own_views (the folder of queries/ holding",
     "--   the harness's own views, which read its attempts) and rerun_recognition (`named_only`, or",
     "--   `errored_trials`: a later run over only the tasks an earlier run of the same agent, model",
-    "--   and benchmark errored on is recognised as its re-run; run_reruns).",
+    "--   and benchmark errored on is recognised as its re-run; run_reruns) and score_scale (`0-1`:",
+    "--   the number whose rule decides a success is a score in [0, 1], full marks 1, and an attempt",
+    "--   it decided carries extra.score_decides; null: successes are booleans or id lists;",
+    "--   stg_score_rule).",
     "-- Reads: nothing.",
     ...GENERATED,
     "create or replace table format_traits as",
@@ -61,11 +64,12 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
     "    attempt_numbering::varchar as attempt_numbering,",
     "    is_summary_record::boolean as is_summary_record,",
     "    own_views::varchar as own_views,",
-    "    rerun_recognition::varchar as rerun_recognition",
+    "    rerun_recognition::varchar as rerun_recognition,",
+    "    score_scale::varchar as score_scale",
     "from (",
     "    values",
     values(rows),
-    ") as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition);",
+    ") as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition, score_scale);",
     "",
   ].join("\n");
 }

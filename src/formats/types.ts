@@ -162,6 +162,18 @@ export interface FormatTraits {
   agentPhase?: { start: string; end: string };
   /** the folder of queries/ holding this harness's own views, which read its attempts (agentcompass/) */
   ownViews?: string;
+  /**
+   * The scale of the number whose rule decides this format's successes
+   * (DESIGN section 4, Scores): `0-1` = a score or reward in [0, 1], full
+   * marks 1 (Inspect's value_to_float, Harbor's and tau-bench's rewards,
+   * AgentCompass's score). Absent: success is decided by booleans or id lists.
+   * The adapter marks each attempt whose status its score decided with
+   * `score_decides: true` (kept in `attempts.extra`) and the score in `score`;
+   * a run in which such an attempt's score lies off the scale has all of them
+   * unscored, detail `score_scale`, unless `--success-threshold X` decides
+   * (queries: stg_score_rule).
+   */
+  scoreScale?: "0-1";
 }
 
 /**

@@ -1,9 +1,11 @@
 /**
- * What the loaded inputs could make wrong without anyone noticing (issue 15),
+ * What the loaded inputs could make wrong without anyone noticing,
  * read from its views and said in words: differing duplicates whose copies come
- * from two different sources (view source_duplicates, DESIGN section 4), ids
- * that differ only by case or surrounding whitespace (id_lookalikes), and the
- * agents, models, benchmarks or Inspect tasks pooled under one figure (pooling).
+ * from two different sources (view source_duplicates, docs/metrics.md), ids
+ * that differ only by case or surrounding whitespace (id_lookalikes), the
+ * agents, models, benchmarks or Inspect tasks pooled under one figure (pooling),
+ * and the runs whose scores leave their format's declared scale, unscored
+ * until `--success-threshold X` decides (off_scale_runs, docs/metrics.md).
  * The same lines go to stderr as warnings and open the text report.
  */
 import type { Session } from "../db/session.js";
@@ -34,17 +36,37 @@ export interface Pooling {
   within_groups: boolean;
 }
 
+/**
+ * A run whose deciding scores leave its format's declared scale (a 0-1 format
+ * graded 0..10): the lowest and highest such score, the trials a score decides,
+ * and whether they are unscored (`unscored`: no --success-threshold) or decided
+ * by `success_threshold` (score >= it).
+ */
+export interface OffScaleRun {
+  run_id: string | null;
+  agent: string | null;
+  model: string | null;
+  /** the formats that read the run, comma-separated */
+  formats: string;
+  min_score: number;
+  max_score: number;
+  trials: number;
+  unscored: boolean;
+  success_threshold: number | null;
+}
+
 export interface Notices {
   duplicate_sources: SourceDuplicates[];
   id_lookalikes: IdLookalikes[];
   pooling: Pooling[];
+  off_scale_runs: OffScaleRun[];
 }
 
 /** The named SELECTs readNotices runs. */
-const NOTICE_SELECTS = ["meta/source_duplicates", "meta/id_lookalikes", "meta/pooling"] as const;
+const NOTICE_SELECTS = ["meta/source_duplicates", "meta/id_lookalikes", "meta/pooling", "meta/off_scale_runs"] as const;
 
 /**
- * Reads the three views (queries/select/meta/: source_duplicates, id_lookalikes, pooling),
+ * Reads the four views (queries/select/meta/: source_duplicates, id_lookalikes, pooling, off_scale_runs),
  * their relations and rows made at once first (on two connections when the session has them).
  */
 export async function readNotices(session: Session): Promise<Notices> {
@@ -52,7 +74,13 @@ export async function readNotices(session: Session): Promise<Notices> {
   const duplicate_sources: SourceDuplicates[] = await session.select("meta/source_duplicates");
   const id_lookalikes = (await session.select("meta/id_lookalikes")).map((l) => ({ ...l, field: l.field as IdLookalikes["field"] }));
   const pooling = (await session.select("meta/pooling")).map((p) => ({ ...p, dimension: p.dimension as Pooling["dimension"], split_by: p.split_by as GroupKey }));
-  return { duplicate_sources, id_lookalikes, pooling };
+  const off_scale_runs = await readOffScaleRuns(session);
+  return { duplicate_sources, id_lookalikes, pooling, off_scale_runs };
+}
+
+/** The runs scored off their format's scale (view off_scale_runs), by run_id. */
+export async function readOffScaleRuns(session: Session): Promise<OffScaleRun[]> {
+  return (await session.select("meta/off_scale_runs")).map(({ is_unscored, ...r }) => ({ ...r, unscored: is_unscored }));
 }
 
 /** Lookalike families and pooled values named one by one before the rest are counted. */
@@ -66,6 +94,8 @@ const LISTED = 5;
  */
 export function noticeLines(n: Notices, by: GroupKey | "identity" | null = null, pool = false): string[] {
   const lines: string[] = [];
+  const offScale = offScaleLine(n.off_scale_runs);
+  if (offScale) lines.push(offScale);
   for (const d of n.duplicate_sources) {
     lines.push(
       `${d.kept_source} and ${d.dropped_source} hold ${d.duplicates} differing ${d.duplicates === 1 ? "copy" : "copies"} of the same (run, task, trial, attempt), so they count as one run: the copies of ${d.kept_source} are kept, those of ${d.dropped_source} dropped; if they are two runs, --run-per-file makes each file its own run`,
@@ -89,6 +119,33 @@ export function noticeLines(n: Notices, by: GroupKey | "identity" | null = null,
     lines.push(`${n.id_lookalikes.length} set${n.id_lookalikes.length === 1 ? "" : "s"} of ${fields} values differ only by case or surrounding whitespace and are kept apart: ${shown.join("; ")}${more} (view id_lookalikes)`);
   }
   return lines;
+}
+
+/**
+ * The runs left unscored because their scores leave their format's scale, in
+ * one line: each run (run_id, agent, model) with its format, the score range
+ * seen and its trials, and the flag that decides; null when there is none.
+ */
+export function offScaleLine(runs: readonly OffScaleRun[]): string | null {
+  const unscored = runs.filter((r) => r.unscored);
+  if (unscored.length === 0) return null;
+  const trials = unscored.reduce((t, r) => t + r.trials, 0);
+  const shown = unscored.slice(0, LISTED).map((r) => {
+    const who = [r.agent, r.model].filter((v): v is string => v !== null).join(" x ");
+    const name = `${r.run_id ?? "(no run_id)"}${who ? ` (${who})` : ""}`;
+    return `${name}: ${r.formats}, scores ${score(r.min_score)}..${score(r.max_score)}, ${r.trials} trial${r.trials === 1 ? "" : "s"}`;
+  });
+  const more = unscored.length > LISTED ? `, and ${unscored.length - LISTED} more` : "";
+  const runWord = unscored.length === 1 ? "1 run has scores" : `${unscored.length} runs have scores`;
+  return (
+    `${runWord} off the 0-1 scale their format declares, so ${trials} trial${trials === 1 ? " is" : "s are"} unscored (in total only, never a success): ` +
+    `${shown.join("; ")}${more}; --success-threshold X decides (a success when score >= X, on the scores' own scale)`
+  );
+}
+
+/** A score as written: up to 4 decimals, no trailing zeros. */
+function score(v: number): string {
+  return String(Number(v.toFixed(4)));
 }
 
 const DIMENSION_WORDS: Record<Pooling["dimension"], { one: string; many: string; none?: string }> = {

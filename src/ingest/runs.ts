@@ -59,7 +59,7 @@ export async function openRuns(options: RunsOptions): Promise<Session<IngestResu
   try {
     if (options.reruns?.length) await checkReruns(session);
     options.prefetch?.(session);
-    // what could make a figure wrong unseen is said on stderr before any figure (issue 15)
+    // what could make a figure wrong unseen is said on stderr before any figure
     if (options.onWarning) for (const line of noticeLines(await readNotices(session), options.by ?? null, Boolean(options.pool))) options.onWarning(line);
   } catch (e) {
     session.close();
@@ -69,7 +69,16 @@ export async function openRuns(options: RunsOptions): Promise<Session<IngestResu
 }
 
 async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> {
-  const definitions: Definitions = { statusMap: options.statusMap, thresholds: options.thresholds, expectation: options.expectation, by: options.by, reruns: options.reruns, runPerFile: options.runPerFile, pool: options.pool };
+  const definitions: Definitions = {
+    statusMap: options.statusMap,
+    thresholds: options.thresholds,
+    expectation: options.expectation,
+    by: options.by,
+    reruns: options.reruns,
+    runPerFile: options.runPerFile,
+    successThreshold: options.successThreshold ?? null,
+    pool: options.pool,
+  };
   if (options.db)
     return openSession({ read: options.db, writable: options.writable, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });
   const specs = expandInputs(options.inputs, options.onWarning);

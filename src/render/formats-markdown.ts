@@ -55,6 +55,7 @@ function formatSection(f: FormatInfo): string {
   const cell = (s: string) => s.replaceAll("|", "\\|");
   const out = [`## ${f.name}`, "", `${f.describes} (${f.kind} format; \`--input-format ${f.name}\`).`, ""];
   if (f.success !== null) out.push(`Success when: ${f.success}.`, "");
+  if (f.score_scale !== null) out.push(`Score scale: \`${f.score_scale}\` (declared; a run whose deciding scores leave it is unscored, detail \`score_scale\`, until \`--success-threshold X\` decides).`, "");
   if (f.shapes.length) out.push("Claims:", "", ...f.shapes.map((s) => `- ${cell(s)}`), "");
   if (f.reads.length === 0) out.push("Fields: not declared.");
   else {

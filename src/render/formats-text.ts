@@ -6,6 +6,7 @@ export function renderFormatsText(data: FormatsData): string {
   const blocks = data.formats.map((f) => {
     const lines = [`${f.name} (${f.kind})`, `  ${f.describes}`, ...f.shapes.map((s) => `  claims ${s}`)];
     if (f.success !== null) lines.push(`  success when: ${f.success}`);
+    if (f.score_scale !== null) lines.push(`  score scale: ${f.score_scale} (a run off it is unscored until --success-threshold X decides)`);
     if (f.reads.length === 0) lines.push("  fields: (not declared)");
     for (const r of f.reads) lines.push(`  ${r.source} -> ${r.canonical}${r.note ? `: ${r.note}` : ""}`);
     return lines.join("\n");

@@ -1,5 +1,5 @@
 /**
- * The report as one self-contained HTML page (DESIGN section 12): inline CSS, charts
+ * The report as one self-contained HTML page (docs/html-report.md): inline CSS, charts
  * as inline SVG drawn in Node (charts.ts), no script, no font, image or style sheet
  * fetched (a Content-Security-Policy forbids any), so it opens from disk and reads
  * the same without JavaScript. Every chart has its numbers in a table beside it.
@@ -29,10 +29,9 @@ export function renderReportHtml(data: ReportData): string {
   const m = data.meta;
   const blocks = new Map(metricsBlocks(data).map((b) => [b.key, b] as const));
   const title = `${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`;
-  const notices = noticeLines(m, data.by ?? null, m.grouping.pool);
   const sections = [
     // what could make a figure wrong unseen opens the page, as it opens the text report
-    notices.length ? section("warnings", "Warnings", list(notices)) : "",
+    warningsSection(data),
     metaSection(data),
     gridSection(data),
     data.by && m.grouping.figure_to_quote !== "overall" ? groupsSection(data) : "",
@@ -69,6 +68,16 @@ function headline(data: ReportData): string {
   const kindest = data.rates.find((r) => r.basis === "final" && r.denominator === "completable");
   if (!strict || strict.rate === null) return "no trials: every rate is n/a";
   return `Strict success (final, every trial): ${ratio(strict)}. The most generous denominator (completable) makes it ${ratio(kindest)}.`;
+}
+
+/**
+ * What could make the figures wrong unseen (the notices that open the text
+ * report and go to stderr: differing duplicates across sources, pooling, runs
+ * scored off their scale, lookalike ids), first on the page; empty without one.
+ */
+function warningsSection(data: ReportData): string {
+  const lines = noticeLines(data.meta, data.by ?? null, data.meta.grouping.pool);
+  return lines.length ? section("warnings", "Warnings", list(lines)) : "";
 }
 
 function metaSection(data: ReportData): string {

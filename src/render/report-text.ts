@@ -11,7 +11,7 @@ import { heading, table, type TextOptions } from "./table.js";
 
 export function renderReportText(data: ReportData, options: TextOptions): string {
   const out: string[] = [];
-  // what could make the figures below wrong unseen opens the report (issue 15)
+  // what could make the figures below wrong unseen opens the report
   const notices = noticeLines(data.meta, data.by ?? null, data.meta.grouping.pool);
   if (notices.length) out.push(notices.map((l) => `! ${l}`).join("\n"));
   out.push(metaBlock(data, options));
@@ -73,7 +73,33 @@ export function metaFacts(data: ReportData): string[] {
   lines.push(`timeout causes: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} calls, sluggish x${m.thresholds.sluggish_ratio}`);
   const mapped = Object.entries(m.status_map);
   if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+  const rule = scoreRuleLine(m);
+  if (rule) lines.push(rule);
   return lines;
+}
+
+/**
+ * Which rule made the successes a score decides, when a format whose scores
+ * decide read a source or `--success-threshold` was given: "score rule: score
+ * >= 7 (--success-threshold) ..." or the declared 0-1 rule, with the runs off
+ * that scale. Null otherwise (booleans and id lists decide). Shared by every
+ * report format.
+ */
+export function scoreRuleLine(m: ReportData["meta"]): string | null {
+  const r = m.score_rule;
+  const scored = r.formats.filter((f) => f.score_scale !== null);
+  const off = m.off_scale_runs;
+  const span = off.length ? ` ${plural(off.length, "run")} scored off the 0-1 scale (${[...new Set(off.map((o) => `${o.min_score}..${o.max_score}`))].join(", ")})` : "";
+  if (r.success_threshold !== null) {
+    const names = scored.length ? ` (${scored.map((f) => f.format).join(", ")})` : "";
+    return `score rule: ${r.rule}: a trial a score decides${names} is a success when its score >= ${r.success_threshold}${span ? `;${span}` : ""}`;
+  }
+  if (scored.length === 0) return null;
+  const unscored = off.reduce((t, o) => t + o.trials, 0);
+  return (
+    `score rule: ${r.rule}: a score of 1 on the 0-1 scale of ${scored.map((f) => f.format).join(", ")}` +
+    (span ? `;${span}, ${plural(unscored, "trial")} unscored until --success-threshold X decides` : "")
+  );
 }
 
 /**
@@ -148,7 +174,7 @@ function rateGrid(data: ReportData, options: TextOptions): string {
   return out.join("\n");
 }
 
-/** The strict figure: the final attempt of every trial over all trials (DESIGN section 4), the one to quote. */
+/** The strict figure: the final attempt of every trial over all trials (docs/metrics.md), the one to quote. */
 export const STRICT = { basis: "final", denominator: "total" } as const;
 
 /**
