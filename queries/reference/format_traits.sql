@@ -52,5 +52,7 @@ from (
         ('swe-bench-preds', 'as_recorded', null, 'as_recorded', false, null, 'named_only'),
         ('swe-bench-legacy', 'as_recorded', null, 'as_recorded', false, null, 'named_only'),
         ('swe-bench-instance', 'as_recorded', null, 'as_recorded', false, null, 'named_only'),
+        ('lm-eval', 'as_recorded', null, 'as_recorded', false, null, 'named_only'),
+        ('lm-eval-results', 'as_recorded', null, 'as_recorded', false, null, 'named_only'),
         ('canonical', 'as_recorded', null, 'as_recorded', false, null, 'named_only')
 ) as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition);
