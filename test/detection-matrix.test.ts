@@ -50,6 +50,8 @@ const FIXTURE_TABLE: readonly [RegExp, Label][] = [
   [/^harbor-job\/.*config\.json$/, "harbor-config"],
   [/^inspect\/tiny-eval\.json$/, "inspect"],
   [/^real\/inspect-json-popularity\/.*\.json$/, "inspect"],
+  [/^real\/lm-eval-vicuna33b-mmlu\/pretrained__[^/]+_mmlu_abstract_algebra\.jsonl\.gz$/, "lm-eval"],
+  [/^real\/lm-eval-vicuna33b-mmlu\/results\.json$/, "lm-eval-results"],
   [/^real\/agentbench-medagentbench-gemini\/.*\/(runs|error)\.jsonl$/, "agentbench"],
   [/^real\/agentbench-medagentbench-overall\/.*\/overall\.json\.gz$/, "agentbench-overall"],
   [/^real\/openhands-openagentsafety-gpt4o\/.*\/output\.critic_attempt_1\.jsonl\.gz$/, "openhands-output"],

@@ -364,7 +364,7 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
     const deepseek = await denom(["audit", join(OH, "DeepSeek-V4-Pro"), "--claims", join(OH, "DeepSeek-V4-Pro", "scores.json"), "--json"]);
     expect(deepseek.code, deepseek.stderr).toBe(3);
     expect(deepseek.json()).toEqual([expect.objectContaining({ claim: "68.1%", label: "swt-bench (accuracy), scores.json", reproduced: false, strict: { successes: 264, count: 433, rate: 264 / 433 } })]);
-    expect(deepseek.stderr).toMatch(/claims of scores\.json not audited: the inputs hold swt-bench only/);
+    expect(deepseek.stderr).toMatch(/claims of the --claims file not audited: the inputs hold swt-bench only/);
     // claude-sonnet-4-5 swt-bench 68.8 = 298/433 once the 3 missing instances count
     const sonnet = await denom(["audit", join(OH, "claude-sonnet-4-5", "instance_results", "swt-bench.json"), "--expect-count", "433", "--claims", join(OH, "claude-sonnet-4-5", "scores.json"), "--json"]);
     expect(sonnet.code, sonnet.stderr).toBe(0);

@@ -78,8 +78,8 @@ describe("a harness's claims file is read by its adapter (FormatAdapter.claims)"
     expect(() => parseClaimsText(JSON.stringify({ total: 4, validation: {}, custom: {} }), "o.json")).toThrow("an AgentBench overall.json without a rate under custom");
   });
 
-  it("the adapters that declare one are the OpenHands Index scores and AgentBench overall formats", () => {
-    expect(ALL_FORMATS.filter((f) => "claims" in f && f.claims).map((f) => f.name)).toEqual(["agentbench-overall", "openhands-scores"]);
+  it("the adapters that declare one are the OpenHands Index scores, AgentBench overall and lm-eval results formats", () => {
+    expect(ALL_FORMATS.filter((f) => "claims" in f && f.claims).map((f) => f.name)).toEqual(["agentbench-overall", "openhands-scores", "lm-eval-results"]);
     expect(ALL_FORMATS.filter((f) => "verdict" in f && f.verdict).map((f) => f.name)).toEqual(["agentcompass"]);
   });
 });

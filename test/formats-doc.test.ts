@@ -45,6 +45,7 @@ describe("docs/formats.md", () => {
       "openhands-scores",
       "openhands-metadata",
       "swe-bench-preds",
+      "lm-eval-results",
     ];
     const undeclared = ALL_FORMATS.filter((f) => !("success" in f && f.success)).map((f) => f.name);
     expect(undeclared).toEqual(noAttempt);

@@ -56,5 +56,7 @@ from (
         ('swe-bench-preds', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
         ('swe-bench-legacy', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
         ('swe-bench-instance', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
+        ('lm-eval', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
+        ('lm-eval-results', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
         ('canonical', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null)
 ) as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition, score_scale);

@@ -192,11 +192,11 @@ async function claimsForLoaded(session: Session, options: AuditOptions): Promise
   const loaded = (await session.select("audit/benchmarks")).map((r) => r.category);
   if (loaded.length !== 1 || loaded[0] === null)
     throw new DataError(
-      `the claims of scores.json are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit one instance_results/<benchmark>.json at a time`,
+      `the claims of the --claims file are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit the records of one benchmark at a time (an OpenHands instance_results/<benchmark>.json, an lm-eval samples_<task>_<date_id>.jsonl)`,
     );
   const kept = options.claims.filter((c) => c.benchmark === undefined || c.benchmark === loaded[0]);
   const left = options.claims.filter((c) => !kept.includes(c)).map((c) => c.benchmark);
-  if (left.length) options.onWarning?.(`${left.length} claim${left.length === 1 ? "" : "s"} of scores.json not audited: the inputs hold ${loaded[0]} only, not ${left.join(", ")}`);
+  if (left.length) options.onWarning?.(`${left.length} claim${left.length === 1 ? "" : "s"} of the --claims file not audited: the inputs hold ${loaded[0]} only, not ${left.slice(0, 5).join(", ")}${left.length > 5 ? ` and ${left.length - 5} more` : ""}`);
   if (kept.length === 0) throw new DataError(`no claim is about ${loaded[0]}, the benchmark the inputs hold`);
   return kept;
 }

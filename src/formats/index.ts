@@ -15,6 +15,7 @@ import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical-format.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
+import { lmEvalResultsFormat, lmEvalSampleFormat } from "./lm-eval.js";
 import { miniSweAgentPassFormat, miniSweAgentPredsFormat, miniSweAgentTrajectoryFormat } from "./mini-swe-agent.js";
 import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
 import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
@@ -69,6 +70,8 @@ export const FORMATS: readonly FormatAdapter[] = [
   sweBenchPredsFormat,
   sweBenchLegacyFormat,
   sweBenchInstanceFormat,
+  lmEvalSampleFormat,
+  lmEvalResultsFormat,
   canonicalFormat,
 ];
 

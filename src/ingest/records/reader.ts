@@ -40,7 +40,12 @@ export async function readUnits(
 ): Promise<ReadSummary> {
   const inThread = (all: AsyncIterable<Buffer>) => readJsonl(all, sink, options.maxLineBytes);
   const jsonl = (c: AsyncIterable<Buffer>) => (options.readJsonl ? options.readJsonl(c, inThread) : inThread(c));
-  if (named === "jsonl") return jsonl(chunks);
+  if (named === "jsonl") {
+    // a lone `[` on the first line is no JSONL record but an indented JSON array (lm-eval 0.4.0's
+    // `<model_args>_<task>.jsonl`): read as the document it is, not as thousands of broken lines
+    const head = await peek(chunks, (chunk, total) => chunk.includes(0x0a) || total >= LONE_BRACKET_BYTES);
+    return isLoneBracket(head.bytes) ? readDocument(head.rest, containers, sink, options) : jsonl(head.rest);
+  }
   let newlines = 0;
   // enough to tell JSONL from a document: SNIFF_LINES whole lines, or 1 MiB
   const head = await peek(chunks, (chunk, total) => (newlines += countNewlines(chunk)) > SNIFF_LINES || total >= SNIFF_BYTES);
@@ -48,6 +53,15 @@ export async function readUnits(
   return sniff(head.bytes, head.ended, containers, choose, options.isHeader ?? null) === "jsonl"
     ? jsonl(head.rest)
     : readDocument(head.rest, containers, sink, options);
+}
+
+/** How far a `.jsonl` source is looked into for a first line that is a lone `[`. */
+const LONE_BRACKET_BYTES = 4096;
+
+/** True when the first line of `head` (after a BOM, blank lines and spaces) is `[` alone. */
+function isLoneBracket(head: Buffer): boolean {
+  const m = /^\s*\[[ \t]*(\r?\n|$)/.exec(head.subarray(0, LONE_BRACKET_BYTES).toString("utf8").replace(/^\uFEFF/, ""));
+  return m !== null && m[1] !== "";
 }
 
 /**
