@@ -333,8 +333,9 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
     .addHelpText("after", COMPARE_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string; minTasks?: string }) => {
       const out = outputOf(flags, io, COMPARE_OUTPUT);
-      const { DEFAULT_COMPARE_MIN_TASKS, parseCellName, runCompare } = await import("./commands/compare.js");
-      const failIfWorse = flags.failIfWorse === undefined ? null : parseCellName(flags.failIfWorse, "--fail-if-worse");
+      const { DEFAULT_COMPARE_MIN_TASKS, runCompare } = await import("./commands/compare.js");
+      // parsed in the session, whose chain of denominators names the cells
+      const failIfWorse = flags.failIfWorse ?? null;
       if (flags.minTasks !== undefined && !failIfWorse) throw new UsageError("--min-tasks sets the least paired tasks of the --fail-if-worse gate; add --fail-if-worse CELL");
       const minTasks = parseMinTasks(flags.minTasks, DEFAULT_COMPARE_MIN_TASKS);
       const strict = Boolean(flags.strict);
@@ -403,9 +404,10 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
   )
     .addHelpText("after", GATE_EXAMPLES)
     .action(async (inputs: string[], flags: CommonFlags & { min: string[]; max: string[]; minTasks?: string }) => {
-      const { DEFAULT_GATE_MIN_TASKS, parseCondition, runGate } = await import("./commands/gate.js");
+      const { DEFAULT_GATE_MIN_TASKS, runGate } = await import("./commands/gate.js");
       const minTasks = parseMinTasks(flags.minTasks, DEFAULT_GATE_MIN_TASKS);
-      const conditions = [...flags.min.map((c) => parseCondition(c, "min")), ...flags.max.map((c) => parseCondition(c, "max"))];
+      // parsed in the session, whose chain of denominators names the cells
+      const conditions = [...flags.min.map((text) => ({ text, bound: "min" as const })), ...flags.max.map((text) => ({ text, bound: "max" as const }))];
       if (!conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
       const out = outputOf(flags, io, GATE_OUTPUT);
       const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8", out);

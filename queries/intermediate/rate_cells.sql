@@ -1,10 +1,12 @@
--- rate_cells: 2 bases x 4 denominators per scope: successes/count and rate, NULL over 0 trials.
--- Reads: scoped_trial_outcomes, denominators.
+-- rate_cells: 2 bases x every denominator of the chain per scope: successes/count and rate,
+--   NULL over 0 trials.
+-- Reads: scoped_trial_outcomes, denominators, kept_in.
 --
 -- The cells of rate_membership (a trial counts in a denominator's cell when the chain
--- keeps it), counted in one pass over the trials: one aggregate per scope and basis with
--- a filter per denominator, instead of joining every trial to each denominator it is in
--- (four rows a trial) and counting those.
+-- keeps it), counted in one pass over the trials: one aggregate per scope, basis and step
+-- that leaves the trials out, each then summed into the denominators that keep them,
+-- instead of joining every trial to each denominator it is in (four rows a trial) and
+-- counting those.
 create or replace view rate_cells as
 with
 
@@ -16,21 +18,16 @@ counted as (
     select
         scope_id,
         basis,
-        count(is_success) filter (where is_success) as total_successes,
-        count(is_success) as total_count,
-        count(is_success) filter (where in_valid and is_success) as valid_successes,
-        count(is_success) filter (where in_valid) as valid_count,
-        count(is_success) filter (where in_attributable and is_success) as attributable_successes,
-        count(is_success) filter (where in_attributable) as attributable_count,
-        count(is_success) filter (where in_completable and is_success) as completable_successes,
-        count(is_success) filter (where in_completable) as completable_count
+        excluded_step,
+        count(is_success) filter (where is_success) as successes,
+        count(is_success) as trials
     from scoped_trial_outcomes
-    group by scope_id, basis
+    group by scope_id, basis, excluded_step
 ),
 
 scopes as (
     -- every scope has trials in `total`, so none is lost here; scope 0 (every trial) is
-    -- there even without a trial, so an input without records still has its eight n/a cells
+    -- there even without a trial, so an input without records still has its n/a cells
     select 0 as scope_id
     union
     select distinct scope_id from counted
@@ -43,26 +40,17 @@ cells as (
         d.denominator,
         b.basis_order,
         d.step,
-        coalesce(case d.denominator
-            when 'total' then c.total_successes
-            when 'valid' then c.valid_successes
-            when 'attributable' then c.attributable_successes
-            when 'completable' then c.completable_successes
-        end, 0) as successes,
-        coalesce(case d.denominator
-            when 'total' then c.total_count
-            when 'valid' then c.valid_count
-            when 'attributable' then c.attributable_count
-            when 'completable' then c.completable_count
-        end, 0) as count
+        coalesce(sum(c.successes), 0)::bigint as successes,
+        coalesce(sum(c.trials), 0)::bigint as count
     from scopes as s
     cross join bases as b
     cross join denominators as d
-    left join counted as c on c.scope_id = s.scope_id and c.basis = b.basis
+    left join counted as c on c.scope_id = s.scope_id and c.basis = b.basis and kept_in(d.step, c.excluded_step)
+    group by s.scope_id, b.basis, d.denominator, b.basis_order, d.step
 ),
 
 final as (
-    -- every scope gets all eight cells; a cell over 0 trials has rate NULL (n/a)
+    -- every scope gets all its cells; a cell over 0 trials has rate NULL (n/a)
     select *, successes::double / nullif(count, 0) as rate
     from cells
 )

@@ -1,6 +1,9 @@
--- trial_outcomes: the same trials once per basis ('first', 'final') with the denominators each
---   belongs to (docs/metrics.md), expected-but-missing trials included (missing_trials).
--- Reads: trials, missing_trials, run_groups; getvariable('group_by') (a column name: --by).
+-- trial_outcomes: the same trials once per basis ('first', 'final') with the first denominator
+--   of the chain that leaves each out (docs/metrics.md), expected-but-missing trials included
+--   (missing_trials): `excluded_from` and its `excluded_step`, NULL when every denominator
+--   keeps the trial; kept_in(step, excluded_step) says whether the denominator at `step` does.
+-- Reads: trials, missing_trials, run_groups, denominators, excluded_from;
+--   getvariable('group_by') (a column name: --by).
 -- group_value: the --by field's value; without --by, the run's group (run_groups) when the
 -- trials hold several agents, models or benchmarks, else NULL (one scope, no group).
 -- Not materialized: every trial twice: its readers read the trials through, each its own columns.
@@ -40,14 +43,28 @@ by_basis as (
     cross join (values ('first'), ('final')) as b (basis)
 ),
 
+excluded as (
+    -- the denominator chain: each step removes one named class, judged on the basis attempt
+    select *, excluded_from(fault, status, status_detail, timeout_cause) as excluded_from
+    from by_basis
+),
+
+chain as (
+    -- each denominator's step by its name: one row, joined to every trial without reordering them
+    select map(list(denominator), list(step)) as step_of from denominators
+),
+
 final as (
     select
-        b.*,
+        b.* exclude (excluded_from),
         status = 'success' as is_success,
-        -- the denominator chain: each step removes one named class, judged on the basis attempt
-        fault not in ('task', 'unknown') as in_valid,
-        fault not in ('task', 'unknown', 'environment') as in_attributable,
-        fault not in ('task', 'unknown', 'environment') and status <> 'timeout' as in_completable,
+        b.excluded_from,
+        case
+            when b.excluded_from is null then null
+            when c.step_of[b.excluded_from] is not null then c.step_of[b.excluded_from]
+            -- a rule naming no denominator of the chain would keep its trials everywhere unseen
+            else error('queries/reference/excluded_from.sql: ' || b.excluded_from || ' is no denominator of queries/reference/denominators.sql')
+        end as excluded_step,
         case getvariable('group_by')
             when 'run_id' then run_id
             when 'agent' then agent
@@ -57,7 +74,8 @@ final as (
             when 'invocation' then invocation
             else g.identity_group
         end as group_value
-    from by_basis as b
+    from excluded as b
+    cross join chain as c
     left join run_groups as g using (run_key)
 )
 

@@ -1,4 +1,8 @@
--- denominators: the chain of docs/metrics.md, as data.
+-- denominators: the chain of docs/metrics.md, as data: per denominator its place in the chain
+--   (`step`, 1 = total) and what it keeps and removes, in words. The rule that removes a
+--   trial is excluded_from (queries/reference/excluded_from.sql), the one place it is written
+--   in SQL; every view that needs the chain reads these rows, so a new denominator is a row
+--   here and its rule there (docs/development.md, "Adding a denominator").
 -- Reads: nothing.
 create or replace view denominators as
 select *

@@ -41,8 +41,8 @@ export interface CompareOptions {
   by?: GroupKey | null;
   /** `--baseline VALUE`: the group of `by` every other group is compared with */
   baselineValue?: string | null;
-  /** `--fail-if-worse CELL`: judge this cell (exit 4 when its ci95 upper end is below 0, or when it compares too little) */
-  failIfWorse?: CellName | null;
+  /** `--fail-if-worse CELL` as given: judge this cell (exit 4 when its ci95 upper end is below 0, or when it compares too little); parsed against the session's denominators */
+  failIfWorse?: string | null;
   /** `--min-tasks N`: the gate fails closed when the cell pairs fewer tasks (DEFAULT_COMPARE_MIN_TASKS) */
   minTasks?: number;
   /** `--strict`: the gate fails (exit 1) when a side's inputs had a rejected line or a broken source */
@@ -214,11 +214,10 @@ export const TEST_METHODS: CompareData["method"]["tests"] = {
   z: "z test on the paired per-task differences, p = 2 (1 - Phi(|difference| / se)), approximate (normal tail from erfc, Numerical Recipes erfcc, relative error < 1.2e-7)",
 };
 
-/** Parses `final/total` into a cell; throws UsageError naming `flag`. */
-export function parseCellName(text: string, flag: string): CellName {
+/** Parses `final/total` into a cell, `denominators` the chain in order (select meta/denominators); throws UsageError naming `flag`. */
+export function parseCellName(text: string, flag: string, denominators: readonly string[]): CellName {
   const [basis, denominator, ...rest] = text.trim().split("/");
   const bases = ["first", "final"];
-  const denominators = ["total", "valid", "attributable", "completable"];
   if (rest.length || !bases.includes(basis) || !denominators.includes(denominator))
     throw new UsageError(`${flag} ${text}: a cell is basis/denominator, basis one of ${bases.join(", ")}, denominator one of ${denominators.join(", ")} (e.g. final/total)`);
   return { basis: basis as Basis, denominator: denominator as Denominator };
@@ -256,8 +255,9 @@ export async function runCompare(sessions: CompareSessions, options: CompareOpti
 }
 
 async function compareSessions(sessions: CompareSessions, options: CompareOptions): Promise<CompareData> {
-  const failIfWorse = options.failIfWorse ?? null;
-  if (!sessions.candidate) return compareGroups(sessions.baseline, options);
+  const denominators = (await sessions.baseline.select("meta/denominators")).map((d) => d.denominator);
+  const failIfWorse = options.failIfWorse ? parseCellName(options.failIfWorse, "--fail-if-worse", denominators) : null;
+  if (!sessions.candidate) return compareGroups(sessions.baseline, options, failIfWorse);
   const a = sessions.baseline;
   const b = sessions.candidate;
   const baselineInputs = options.baseline ? [options.baseline] : [];
@@ -273,7 +273,7 @@ async function compareSessions(sessions: CompareSessions, options: CompareOption
   return finish("inputs", null, await readComparisons(a, sides, failIfWorse), accounting, a);
 }
 
-async function compareGroups(session: Session, options: CompareOptions): Promise<CompareData> {
+async function compareGroups(session: Session, options: CompareOptions, failIfWorse: CellName | null): Promise<CompareData> {
   const by = options.by;
   if (!by) throw new UsageError("compare needs two inputs, baseline A and candidate B, or one with --by FIELD --baseline VALUE");
   const inputs = options.inputs ?? [];
@@ -291,7 +291,7 @@ async function compareGroups(session: Session, options: CompareOptions): Promise
   const sides = new Map<number, SideInfo>(
     scopes.map((s, i) => [s.scope_id, { label: label(s.group_value), inputs, group: s.group_value, rates: metrics.groups[i].rates }]),
   );
-  const comparisons = await readComparisons(session, sides, options.failIfWorse ?? null);
+  const comparisons = await readComparisons(session, sides, failIfWorse);
   return finish("by", by, comparisons, [await accountingOf(session, inputs)], session);
 }
 

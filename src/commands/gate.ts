@@ -14,11 +14,17 @@
 import { UsageError } from "../errors.js";
 import type { Session } from "../db/session.js";
 
-/** The metrics a condition may name besides the eight cells. */
+/** The metrics a condition may name besides the cells (basis x the session's denominators). */
 export const GATE_METRICS = ["timeout_rate", "environment_share", "constraint_violations", "grader_errors", "rejected", "p95_s", "cost_per_success"] as const;
-const CELLS = ["first", "final"].flatMap((b) => ["total", "valid", "attributable", "completable"].map((d) => `${b}/${d}`));
-/** Figures that are fractions: `85%` is read as 0.85 for them. */
-const FRACTIONS = new Set<string>([...CELLS, "timeout_rate", "environment_share"]);
+const BASES = ["first", "final"];
+/** Metrics that are fractions, as every cell is: `85%` is read as 0.85 for them. */
+const FRACTION_METRICS = ["timeout_rate", "environment_share"];
+
+/** A condition as given: `--min TEXT` or `--max TEXT`, parsed by runGate against the session's cells. */
+export interface GateConditionText {
+  text: string;
+  bound: "min" | "max";
+}
 
 /** One condition: `figure op threshold`; `min` holds when value >= threshold, `max` when value <= threshold. */
 export interface GateCondition {
@@ -28,7 +34,7 @@ export interface GateCondition {
 }
 
 export interface GateOptions {
-  conditions: GateCondition[];
+  conditions: GateConditionText[];
   /** `--min-tasks N`: a condition holds only on a figure standing on at least N tasks (DEFAULT_GATE_MIN_TASKS) */
   minTasks?: number;
   /** `--strict`: a rejected line, a broken source or differing duplicates across sources fail the gate */
@@ -78,25 +84,28 @@ export interface GateData {
 }
 
 /**
- * Parses `final/total=0.85` (or `=85%` for a fraction) of `--min`/`--max`.
+ * Parses `final/total=0.85` (or `=85%` for a fraction) of `--min`/`--max`, `denominators`
+ * the chain in order (select meta/denominators): the cells are each basis over each of them.
  * A fraction's threshold is a rate in [0, 1] or a percent in [0%, 100%]: a bare
  * 35 is no rate (35%, or 0.35, is meant). Throws UsageError naming the flag when
  * the figure is unknown, X no number, or a fraction's X out of range.
  */
-export function parseCondition(text: string, bound: "min" | "max"): GateCondition {
+export function parseCondition(text: string, bound: "min" | "max", denominators: readonly string[]): GateCondition {
+  const cells = BASES.flatMap((b) => denominators.map((d) => `${b}/${d}`));
+  const fractions = new Set<string>([...cells, ...FRACTION_METRICS]);
   const flag = `--${bound}`;
   const eq = text.indexOf("=");
   if (eq < 0) throw new UsageError(`${flag} ${text}: write FIGURE=VALUE, e.g. ${bound === "min" ? "final/total=0.85" : "timeout_rate=0.10"}`);
   const figure = text.slice(0, eq).trim();
   const raw = text.slice(eq + 1).trim();
-  if (!CELLS.includes(figure) && !(GATE_METRICS as readonly string[]).includes(figure))
-    throw new UsageError(`${flag} ${text}: ${figure || "(empty)"} is no figure; use a cell basis/denominator (${CELLS.join(", ")}) or a metric (${GATE_METRICS.join(", ")})`);
+  if (!cells.includes(figure) && !(GATE_METRICS as readonly string[]).includes(figure))
+    throw new UsageError(`${flag} ${text}: ${figure || "(empty)"} is no figure; use a cell basis/denominator (${cells.join(", ")}) or a metric (${GATE_METRICS.join(", ")})`);
   const isPercent = raw.endsWith("%");
   const n = Number(isPercent ? raw.slice(0, -1) : raw);
   if (raw === "" || !Number.isFinite(n)) throw new UsageError(`${flag} ${text}: ${raw || "(empty)"} is no number`);
-  if (isPercent && !FRACTIONS.has(figure)) throw new UsageError(`${flag} ${text}: ${figure} is not a rate; give a plain number`);
+  if (isPercent && !fractions.has(figure)) throw new UsageError(`${flag} ${text}: ${figure} is not a rate; give a plain number`);
   const threshold = isPercent ? n / 100 : n;
-  if (FRACTIONS.has(figure) && !(threshold >= 0 && threshold <= 1))
+  if (fractions.has(figure) && !(threshold >= 0 && threshold <= 1))
     throw new UsageError(
       `${flag} ${text}: ${figure} is a rate: write a fraction in [0, 1] or a percent with %, e.g. ${figure}=0.35 or ${figure}=35%`,
     );
@@ -106,10 +115,12 @@ export function parseCondition(text: string, bound: "min" | "max"): GateConditio
 /** Judges every condition on the session's runs, in the order given. Throws UsageError without a condition. */
 export async function runGate(session: Session, options: GateOptions): Promise<GateData> {
   if (!options.conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
+  const denominators = (await session.select("meta/denominators")).map((d) => d.denominator);
+  const parsed = options.conditions.map((c) => parseCondition(c.text, c.bound, denominators));
   const minTasks = options.minTasks ?? DEFAULT_GATE_MIN_TASKS;
   const figures = new Map((await session.select("gate/gate_figures")).map((r) => [r.figure, r]));
   const accounting = await session.selectOne("meta/accounting");
-  const conditions = options.conditions.map((c): GateResult => {
+  const conditions = parsed.map((c): GateResult => {
     const f = figures.get(c.figure);
     const value = f?.value ?? null;
     const tasks = f?.tasks ?? 0;

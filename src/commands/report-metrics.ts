@@ -139,7 +139,8 @@ export interface GroupFigures {
 /** One cell of the rate grid. `rate` is a fraction (0.875), null when `count` is 0. */
 export interface RateCell {
   basis: "first" | "final";
-  denominator: "total" | "valid" | "attributable" | "completable";
+  /** a denominator of the chain (queries/reference/denominators.sql) */
+  denominator: string;
   successes: number;
   count: number;
   rate: number | null;

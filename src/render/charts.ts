@@ -12,6 +12,7 @@ import { parseHTML } from "linkedom";
 import type { HistogramBin, TaskBlock, WaffleCell, WaterfallBar } from "../commands/report-charts.js";
 import type { GroupFigures, PassAtK } from "../commands/report-metrics.js";
 import type { RateCell } from "../commands/report.js";
+import { denominatorsOf } from "./chain.js";
 import { percent, seconds } from "./format.js";
 import { ci } from "./metrics-text.js";
 
@@ -36,7 +37,6 @@ const FAULT_COLORS: Record<string, string> = {
 };
 
 const BASIS_COLORS = { first: "#7A8B99", final: "#1F3B57" };
-const DENOMINATORS = ["total", "valid", "attributable", "completable"];
 /** Counts are whole: a tick between two integers (0.5 trials) is left without a label. */
 const wholeTicks = (v: number) => (Number.isInteger(v) ? String(v) : "");
 const FONT = { fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", fontSize: "11px" };
@@ -64,7 +64,7 @@ function draw(options: Plot.PlotOptions): string {
   return (node as unknown as { outerHTML: string }).outerHTML;
 }
 
-/** The eight cells of the grid as dots on a 0-100% axis with their 95% intervals: one row per denominator, first try above final. */
+/** The cells of the grid (each basis over every denominator of the chain) as dots on a 0-100% axis with their 95% intervals: one row per denominator, first try above final. */
 export function rateGridChart(rates: RateCell[]): string {
   const cells = rates.filter((r) => r.rate !== null);
   if (cells.length === 0) return "";
@@ -83,13 +83,13 @@ export function rateGridChart(rates: RateCell[]): string {
     marginLeft: 90,
     marginRight: 110,
     x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
-    y: { domain: DENOMINATORS, label: null },
+    y: { domain: denominatorsOf(rates), label: null },
     color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final], legend: true, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
     marks,
   });
 }
 
-/** The chain total -> valid -> attributable -> completable per basis: kept trials as bars, each step's removals stacked above by reason. */
+/** The chain of denominators (the bars', in step order) per basis: kept trials as bars, each step's removals stacked above by reason. */
 export function waterfallChart(bars: WaterfallBar[]): string {
   if (bars.length === 0) return "";
   const kept = bars.filter((b) => b.part === "kept");
@@ -99,7 +99,7 @@ export function waterfallChart(bars: WaterfallBar[]): string {
     width: 700,
     height: 280,
     marginBottom: 30,
-    x: { domain: DENOMINATORS, label: null, tickRotate: 0 },
+    x: { domain: denominatorsOf(kept), label: null, tickRotate: 0 },
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
     y: { label: "trials", grid: true, tickFormat: wholeTicks },
     color: { type: "ordinal", domain: faults, range: faults.map((f) => FAULT_COLORS[f] ?? "#6B6B6B"), legend: true, tickFormat: (f: string) => (f === "kept" ? "kept" : `removed: ${f}`) },
@@ -298,14 +298,15 @@ export function groupRatesChart(groups: GroupFigures[]): string {
   if (rows.length === 0) return "";
   type Row = (typeof rows)[number];
   const names = groups.map(label);
+  const denominators = denominatorsOf(groups.flatMap((g) => g.rates));
   return draw({
     width: 680,
-    height: 60 + DENOMINATORS.length * (names.length * 22 + 14),
+    height: 60 + denominators.length * (names.length * 22 + 14),
     marginLeft: 120,
     marginRight: 90,
     x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
     y: { domain: names, label: null },
-    fy: { domain: DENOMINATORS, label: null },
+    fy: { domain: denominators, label: null },
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final") },
     color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final] },
     marks: [
@@ -344,7 +345,7 @@ export function differenceChart(cells: DifferenceCell[]): string {
     marginLeft: 90,
     marginRight: 20,
     x: { domain: [-reach, reach], label: "B - A (points), 95% interval", grid: true },
-    y: { domain: DENOMINATORS, label: null },
+    y: { domain: denominatorsOf(cells), label: null },
     color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final], legend: true, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
     marks: [Plot.ruleX([0], { stroke: "#333" }), ...marks],
   });

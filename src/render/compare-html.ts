@@ -18,6 +18,7 @@ import * as charts from "./charts.js";
 import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
 import { percent, plural, ratio } from "./format.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
+import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { VERSION } from "../version.js";
 
@@ -146,7 +147,7 @@ function gridsSection(c: Comparison, s: string, prefix: string): string {
   };
   const body = table(
     ["denominator", "A first", "A final", "B first", "B final"],
-    ["total", "valid", "attributable", "completable"].map((den) => [den, grid(c.baseline, "first", den), grid(c.baseline, "final", den), grid(c.candidate, "first", den), grid(c.candidate, "final", den)]),
+    denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [den, grid(c.baseline, "first", den), grid(c.baseline, "final", den), grid(c.candidate, "first", den), grid(c.candidate, "final", den)]),
     `grids${s}`,
   );
   return section(`grids${s}`, `${prefix}Each side's own grid (every trial of the side)`, body);

@@ -5,6 +5,7 @@
  */
 import type { CompareData, Comparison } from "../commands/compare.js";
 import { percent, plural, ratio } from "./format.js";
+import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { DISCORDANT_SHOWN } from "./compare-text.js";
 import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
@@ -86,7 +87,7 @@ function comparisonMarkdown(c: Comparison): string {
   out.push(
     mdTable(
       ["denominator", "A first", "A final", "B first", "B final"],
-      ["total", "valid", "attributable", "completable"].map((den) => [den, grid(c.baseline, "first", den), grid(c.baseline, "final", den), grid(c.candidate, "first", den), grid(c.candidate, "final", den)]),
+      denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [den, grid(c.baseline, "first", den), grid(c.baseline, "final", den), grid(c.candidate, "first", den), grid(c.candidate, "final", den)]),
       ["left", "right", "right", "right", "right"],
     ),
   );

@@ -6,6 +6,7 @@
  */
 import type { Attribution, CompareData, Comparison } from "../commands/compare.js";
 import { percent, plural, ratio } from "./format.js";
+import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
 import { heading, table, type TextOptions } from "./table.js";
@@ -144,7 +145,7 @@ function gridText(c: Comparison, options: TextOptions): string {
   const lines = [heading("Each side's own grid (every trial of the side, as denom report prints it)", options)];
   for (const side of [c.baseline, c.candidate]) {
     const cell = (basis: string, denominator: string) => side.rates.find((r) => r.basis === basis && r.denominator === denominator);
-    const rows = ["total", "valid", "attributable", "completable"].map((d) => {
+    const rows = denominatorsOf(side.rates).map((d) => {
       const first = cell("first", d);
       const final = cell("final", d);
       return [d, first ? `${first.successes}/${first.count}` : "", percent(first?.rate), first ? ci(first.ci95) : "", final ? `${final.successes}/${final.count}` : "", percent(final?.rate), final ? ci(final.ci95) : ""];

@@ -65,9 +65,10 @@ function headline(data: ReportData): string {
     return `${strictLine(data).replace(/^[*!] /, "").replace(/\s+/g, " ")}. Strict success (final, every trial) per group: ${each.join("; ")}.`;
   }
   const strict = data.rates.find((r) => r.basis === "final" && r.denominator === "total");
-  const kindest = data.rates.find((r) => r.basis === "final" && r.denominator === "completable");
+  const last = data.meta.definitions.denominators.at(-1)?.denominator;
+  const kindest = data.rates.find((r) => r.basis === "final" && r.denominator === last);
   if (!strict || strict.rate === null) return "no trials: every rate is n/a";
-  return `Strict success (final, every trial): ${ratio(strict)}. The most generous denominator (completable) makes it ${ratio(kindest)}.`;
+  return `Strict success (final, every trial): ${ratio(strict)}. The most generous denominator (${last}) makes it ${ratio(kindest)}.`;
 }
 
 /**

@@ -1,4 +1,4 @@
--- denominator_waterfall: the denominator chain total -> valid -> attributable -> completable on each basis as a
+-- denominator_waterfall: the denominator chain (denominators, through rate_grid) on each basis as a
 --   waterfall (docs/html-report.md): per step a bar of the trials it kept (y_lo 0, y_hi its count) and,
 --   stacked above it, one bar per reason of what it removed, largest first, the top of the stack
 --   being the count of the step before.

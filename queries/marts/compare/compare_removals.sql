@@ -13,11 +13,7 @@ removed as (
         s.pairing_id,
         s.side,
         o.basis,
-        case
-            when not o.in_valid then 'valid'
-            when not o.in_attributable then 'attributable'
-            else 'completable'
-        end as denominator,
+        o.excluded_from as denominator,
         o.fault,
         o.status,
         o.status_detail,
@@ -26,7 +22,7 @@ removed as (
     from compare_pairing_sides as s
     join compare_side_trials as o using (side_id)
     join compare_task_presence as t on t.pairing_id = s.pairing_id and t.task_id = o.task_id and t.is_common
-    where not o.in_completable
+    where o.excluded_from is not null
 )
 
 select r.pairing_id, r.side, r.basis, r.denominator, d.step, r.fault, r.status, r.status_detail, r.timeout_cause, r.reason, count(*) as trials

@@ -16,9 +16,8 @@ select
     fault,
     timeout_cause,
     raw_status,
-    in_valid,
-    in_attributable,
-    in_completable,
+    excluded_from,
+    excluded_step,
     agent,
     model
 from scoped_trial_outcomes;

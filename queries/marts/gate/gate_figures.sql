@@ -1,23 +1,31 @@
 -- gate_figures: every figure a `denom gate` condition can name (docs/compare.md), one row
---   each: the eight rate cells `basis/denominator` (rate = successes/count, a fraction) and
+--   each: the rate cells `basis/denominator` (rate = successes/count, a fraction) and
 --   the metrics timeout_rate, environment_share, constraint_violations, grader_errors,
 --   rejected, p95_s, cost_per_success; `value` NULL when the figure is n/a. `tasks`: the tasks
 --   the figure stands on (a cell's: those with a trial in its denominator; a metric's: every
 --   task of the run), which `--min-tasks` asks enough of.
--- Reads: rate_grid, timeout_rate, trial_outcomes, diagnostics, accounting, efficiency.
--- Not materialized: fifteen rows over marts the report keeps already.
+-- Reads: rate_grid, timeout_rate, trial_outcomes, denominators, kept_in, diagnostics, accounting,
+--   efficiency.
+-- Not materialized: a row per cell and metric over marts the report keeps already.
 create or replace view gate_figures as
 with
 
-cell_tasks as (
+task_reach as (
+    -- per task the step that leaves out the last of its trials (NULL: every step keeps one)
     select
         basis,
-        count(distinct task_id) as total,
-        count(distinct task_id) filter (where in_valid) as valid,
-        count(distinct task_id) filter (where in_attributable) as attributable,
-        count(distinct task_id) filter (where in_completable) as completable
+        task_id,
+        case when bool_or(excluded_step is null) then null else max(excluded_step) end as excluded_step
     from trial_outcomes
-    group by basis
+    group by basis, task_id
+),
+
+cell_tasks as (
+    -- a cell's tasks: those with a trial its denominator keeps
+    select r.basis, d.denominator, count(r.task_id) as tasks
+    from task_reach as r
+    join denominators as d on kept_in(d.step, r.excluded_step)
+    group by r.basis, d.denominator
 ),
 
 run_tasks as (
@@ -31,15 +39,10 @@ cells as (
         g.rate as value,
         g.successes as numerator,
         g.count as denominator,
-        coalesce(case g.denominator
-            when 'total' then t.total
-            when 'valid' then t.valid
-            when 'attributable' then t.attributable
-            when 'completable' then t.completable
-        end, 0) as tasks,
+        coalesce(t.tasks, 0) as tasks,
         g.basis_order * 10 + g.step as figure_order
     from rate_grid as g
-    left join cell_tasks as t using (basis)
+    left join cell_tasks as t using (basis, denominator)
 ),
 
 environment as (

@@ -6,15 +6,11 @@ with
 removed as (
     select
         basis,
-        case
-            when not in_valid then 'valid'
-            when not in_attributable then 'attributable'
-            when not in_completable then 'completable'
-        end as denominator,
+        excluded_from as denominator,
         fault,
         removal_reason(fault, status, status_detail, timeout_cause, raw_status) as reason
     from trial_outcomes
-    where not in_completable
+    where excluded_from is not null
 ),
 
 final as (
