@@ -22,11 +22,19 @@ for (let run = 0; run < 5 && lines.length < target; run++) {
     const attempts = random() < 0.2 ? 2 : 1;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const status = statuses[Math.floor(random() * random() * statuses.length)];
-      lines.push(JSON.stringify({
-        run_id: `r${run}`, task_id: `t${t}`, trial: run % 2, attempt, status,
-        score: status === "timeout" && random() < 0.3 ? 1 : undefined,
-        started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:01:00Z", timeout_limit_s: 300,
-      }));
+      lines.push(
+        JSON.stringify({
+          run_id: `r${run}`,
+          task_id: `t${t}`,
+          trial: run % 2,
+          attempt,
+          status,
+          score: status === "timeout" && random() < 0.3 ? 1 : undefined,
+          started_at: "2025-01-01T00:00:00Z",
+          ended_at: "2025-01-01T00:01:00Z",
+          timeout_limit_s: 300,
+        }),
+      );
     }
   }
 }
@@ -35,7 +43,10 @@ const file = join(dir, "attempts.jsonl");
 writeFileSync(file, lines.join("\n") + "\n");
 console.log(`${lines.length} attempts, ${(Buffer.byteLength(lines.join("\n")) / 1e6).toFixed(1)} MB`);
 
-for (const args of [["report", file, "--json"], ["audit", file, "--claim", "50%", "--json"]]) {
+for (const args of [
+  ["report", file, "--json"],
+  ["audit", file, "--claim", "50%", "--json"],
+]) {
   const start = process.hrtime.bigint();
   const r = spawnSync(process.execPath, [join(root, "dist", "bin.js"), ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

@@ -75,14 +75,20 @@ for (let r = 0; r < rounds; r++)
         const [t1, c1] = [performance.now(), cpu()];
         peak = process.memoryUsage.rss();
         await session.need([relation.name]);
-        costs.push({ name: `${relation.layer}/${relation.name}${relation.copied ? "" : " (view)"}`, wall: (performance.now() - t1) / 1000, cpu: cpu() - c1, peak: Math.max(peak, process.memoryUsage.rss()) });
+        costs.push({
+          name: `${relation.layer}/${relation.name}${relation.copied ? "" : " (view)"}`,
+          wall: (performance.now() - t1) / 1000,
+          cpu: cpu() - c1,
+          peak: Math.max(peak, process.memoryUsage.rss()),
+        });
       }
     const [t2, c2] = [performance.now(), cpu()];
     await readReport(session, defs);
     if (perRelation) {
       costs.push({ name: "the named SELECTs (readReport)", wall: (performance.now() - t2) / 1000, cpu: cpu() - c2, peak });
       console.log(`threads ${threads}:    wall     CPU  peak RSS  relation (its own cost, costliest first)`);
-      for (const c of costs.sort((a, b) => b.wall - a.wall)) if (c.wall >= 0.01) console.log(`${c.wall.toFixed(2).padStart(19)} ${c.cpu.toFixed(2).padStart(7)} ${mib(c.peak).padStart(9)}  ${c.name}`);
+      for (const c of costs.sort((a, b) => b.wall - a.wall))
+        if (c.wall >= 0.01) console.log(`${c.wall.toFixed(2).padStart(19)} ${c.cpu.toFixed(2).padStart(7)} ${mib(c.peak).padStart(9)}  ${c.name}`);
       peak = Math.max(...costs.map((c) => c.peak));
     }
     console.log(`threads ${threads}: wall ${((performance.now() - t0) / 1000).toFixed(1)} s, CPU ${(cpu() - c0).toFixed(1)} s, peak RSS ${mib(peak)}`);

@@ -29,7 +29,7 @@ mkdirSync(outDir, { recursive: true });
 
 async function generate(path, gzip) {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const statuses = ["success", "success", "success", "failure", "timeout", "error"];
   const tools = ["read_file", "search", "edit", "run_tests", "open"];
   const t0 = Date.parse("2025-04-01T08:00:00Z");

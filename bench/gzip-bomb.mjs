@@ -56,7 +56,10 @@ async function bomb(dir, mb) {
   return { path, records, blanks, expanded };
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const dir = mkdtempSync(join(tmpdir(), "denom-bomb-"));
 try {
   console.log("expanded MB  gzip KB  ratio   lines = records + blank + rejected  exact  peak RSS MB");

@@ -24,8 +24,12 @@ const PIECE = 32 * 1024; // the read size of sources.ts
 
 function records(note) {
   return Array.from({ length: n }, (_, i) => ({
-    task_id: `task-${i}`, status: i % 3 ? "success" : "timeout", note, cost_usd: 0.12,
-    started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:05:00Z",
+    task_id: `task-${i}`,
+    status: i % 3 ? "success" : "timeout",
+    note,
+    cost_usd: 0.12,
+    started_at: "2025-01-01T00:00:00Z",
+    ended_at: "2025-01-01T00:05:00Z",
     events: Array.from({ length: 5 }, (_, j) => ({ ts: 1.7e9 + j, type: "tool_call", name: "bash", args: { cmd: `ls "dir ${j}" | grep x` } })),
   }));
 }
@@ -49,10 +53,17 @@ function isAscii(buf) {
   return true;
 }
 console.log(`JSONL lines: ${lines.length}, ${linesMb.toFixed(1)} MB`);
-time("line check: isUtf8", linesMb, () => lines.forEach((l) => isUtf8(l)));
-time("line check: ASCII scan, then isUtf8", linesMb, () => lines.forEach((l) => isAscii(l) || isUtf8(l)));
+time("line check: isUtf8", linesMb, () => {
+  for (const l of lines) isUtf8(l);
+});
+time("line check: ASCII scan, then isUtf8", linesMb, () => {
+  for (const l of lines) isAscii(l) || isUtf8(l);
+});
 
-for (const [label, doc, withToken] of [["pretty", pretty, prettyNaN], ["minified", mini, miniNaN]]) {
+for (const [label, doc, withToken] of [
+  ["pretty", pretty, prettyNaN],
+  ["minified", mini, miniNaN],
+]) {
   const mb = doc.length / 1e6;
   const bytes = pieces(doc);
   const texts = bytes.map((b) => b.toString("latin1"));
@@ -76,7 +87,15 @@ for (const [label, doc, withToken] of [["pretty", pretty, prettyNaN], ["minified
   });
   const t0 = process.hrtime.bigint();
   let units = 0;
-  await readUnits((async function* () { yield* bytes; })(), new Set(["results"]), { unit: () => units++, blank: () => {}, reject: () => {} });
+  await readUnits(
+    (async function* () {
+      yield* bytes;
+    })(),
+    new Set(["results"]),
+    { unit: () => units++, blank: () => {}, reject: () => {} },
+  );
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  console.log(`${"  readUnits, whole document (one run)".padEnd(52)} ${ms.toFixed(1).padStart(8)} ms ${(mb / (ms / 1000)).toFixed(0).padStart(7)} MB/s  (${units} records)`);
+  console.log(
+    `${"  readUnits, whole document (one run)".padEnd(52)} ${ms.toFixed(1).padStart(8)} ms ${(mb / (ms / 1000)).toFixed(0).padStart(7)} MB/s  (${units} records)`,
+  );
 }

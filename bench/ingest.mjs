@@ -143,7 +143,14 @@ if (only.has("db")) {
   const ing = measure(process.execPath, [bin, "ingest", input, "--db", db, "--json"]);
   const stored = JSON.parse(ing.stdout).database;
   line("denom ingest --db", ing, inputBytes, `   ${stored.attempts} attempts, target peak RSS <= 1024 MiB`);
-  const counts = measure(process.execPath, [bin, "query", "--db", db, "--json", "SELECT (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM events) AS events"]);
+  const counts = measure(process.execPath, [
+    bin,
+    "query",
+    "--db",
+    db,
+    "--json",
+    "SELECT (SELECT count(*) FROM attempts) AS attempts, (SELECT count(*) FROM events) AS events",
+  ]);
   console.log(`   kept db: ${counts.stdout.trim().replace(/\s+/g, " ")}, ${mb(statSync(db).size).toFixed(0)} MB`);
   for (let i = 1; i <= 3; i++) {
     const r = measure(process.execPath, [bin, "report", "--db", db, "--json"]);

@@ -29,8 +29,8 @@ mkdirSync(outDir, { recursive: true });
 const file = join(outDir, `inspect-${sizeMb}mb${useZstd ? "-zstd" : ""}.eval`);
 
 let seed = 13;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-const WORDS = Array.from({ length: 4096 }, (_, i) => (i * 2654435761 % 4294967296).toString(36));
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const WORDS = Array.from({ length: 4096 }, (_, i) => ((i * 2654435761) % 4294967296).toString(36));
 const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ");
 
 function sampleOf(id) {
@@ -38,14 +38,27 @@ function sampleOf(id) {
   const iso = (s) => new Date(t0 + s * 1000).toISOString();
   const events = [];
   for (let i = 0; i < 20; i++) {
-    events.push({ event: "model", timestamp: iso(i * 3), model: "openai/bench", input: [{ role: "user", content: text(60) }], output: { completion: text(40) }, working_time: 1.5 });
+    events.push({
+      event: "model",
+      timestamp: iso(i * 3),
+      model: "openai/bench",
+      input: [{ role: "user", content: text(60) }],
+      output: { completion: text(40) },
+      working_time: 1.5,
+    });
     events.push({ event: "tool", timestamp: iso(i * 3 + 2), function: "bash", arguments: { cmd: `ls ${i % 7}` }, result: text(40), working_time: 0.3 });
   }
   return {
-    id, epoch: 1, input: text(30), target: "T",
+    id,
+    epoch: 1,
+    input: text(30),
+    target: "T",
     messages: Array.from({ length: 10 }, () => ({ role: "assistant", content: text(80) })),
     scores: { match: { value: id % 3 === 0 ? "I" : "C" } },
-    events, model_usage: { "openai/bench": { total_tokens: 5000 } }, total_time: 60, working_time: 36,
+    events,
+    model_usage: { "openai/bench": { total_tokens: 5000 } },
+    total_time: 60,
+    working_time: 36,
   };
 }
 
@@ -85,7 +98,8 @@ async function generate() {
     samples.push(n);
   }
   add("header.json", {
-    version: 2, status: "success",
+    version: 2,
+    status: "success",
     eval: { eval_id: "BENCH", run_id: "BENCH-RUN", task: "bench", model: "openai/bench", dataset: { sample_ids: samples }, config: { epochs: 1 } },
     results: { total_samples: n, completed_samples: n },
   });
@@ -132,8 +146,17 @@ const n = out.meta.trials;
 const expected = n - Math.floor(n / 3); // every 3rd sample scored I
 console.log(
   JSON.stringify({
-    file, file_mb: +(statSync(file).size / 1e6).toFixed(1), member_mb: sizeMb, samples: n, wall_s: wall,
-    cpu_s: +(user + sys).toFixed(1), member_mb_per_s: +(sizeMb / wall).toFixed(1), member_mb_per_cpu_s: +(sizeMb / (user + sys)).toFixed(1), file_mb_per_s: +(statSync(file).size / 1e6 / wall).toFixed(1),
-    peak_rss_mb: Math.round(kb / 1024), final_total: `${final.successes}/${final.count}`, expected: `${expected}/${n}`,
+    file,
+    file_mb: +(statSync(file).size / 1e6).toFixed(1),
+    member_mb: sizeMb,
+    samples: n,
+    wall_s: wall,
+    cpu_s: +(user + sys).toFixed(1),
+    member_mb_per_s: +(sizeMb / wall).toFixed(1),
+    member_mb_per_cpu_s: +(sizeMb / (user + sys)).toFixed(1),
+    file_mb_per_s: +(statSync(file).size / 1e6 / wall).toFixed(1),
+    peak_rss_mb: Math.round(kb / 1024),
+    final_total: `${final.successes}/${final.count}`,
+    expected: `${expected}/${n}`,
   }),
 );

@@ -27,7 +27,10 @@ if (!file) {
   process.exit(2);
 }
 const rounds = Number(opt("--rounds", 3));
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 const defs = { statusMap: {}, thresholds: { queueShare: 0.25, loopMin: 5, sluggishRatio: 2 } };
 const session = await openSession({ definitions: defs, load: (db) => ingest(db, [file], { stdin: process.stdin, onReject: () => {} }) });
@@ -58,7 +61,9 @@ let clustered;
 for (let i = 1; i <= rounds; i++) {
   boot = await timed(select("bootstrap_intervals", 1e12));
   clustered = await timed(select("clustered_intervals", 0));
-  console.log(`#${i} bootstrap ${boot.wall.toFixed(2)} s (CPU ${boot.cpu.toFixed(2)} s), clustered ${clustered.wall.toFixed(3)} s (CPU ${clustered.cpu.toFixed(3)} s); load ${load()}`);
+  console.log(
+    `#${i} bootstrap ${boot.wall.toFixed(2)} s (CPU ${boot.cpu.toFixed(2)} s), clustered ${clustered.wall.toFixed(3)} s (CPU ${clustered.cpu.toFixed(3)} s); load ${load()}`,
+  );
 }
 const other = await timed(select("bootstrap_intervals", 1e12, 7));
 

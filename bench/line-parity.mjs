@@ -47,12 +47,26 @@ const run = (name, env) => {
 const tablesOf = async (path) => {
   const instance = await DuckDBInstance.create(path);
   const con = await instance.connect();
-  const names = (await (await con.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' ORDER BY 1")).getRowObjects()).map((r) => r.table_name);
+  const names = (
+    await (await con.runAndReadAll("SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' ORDER BY 1")).getRowObjects()
+  ).map((r) => r.table_name);
   const out = {};
   for (const t of names) {
     if (t === "layer_key") continue; // a fingerprint of the sources rows, loaded_at included: differs between any two runs
-    const cols = (await (await con.runAndReadAll(`SELECT column_name FROM information_schema.columns WHERE table_name = '${t}' AND column_name <> 'loaded_at' ORDER BY ordinal_position`)).getRowObjects()).map((r) => `"${r.column_name}"`);
-    const row = (await (await con.runAndReadAll(`SELECT count(*)::BIGINT AS n, md5(coalesce(string_agg(r, chr(10) ORDER BY r), '')) AS h FROM (SELECT CAST(ROW(${cols.join(", ")}) AS VARCHAR) AS r FROM "${t}")`)).getRowObjects())[0];
+    const cols = (
+      await (
+        await con.runAndReadAll(
+          `SELECT column_name FROM information_schema.columns WHERE table_name = '${t}' AND column_name <> 'loaded_at' ORDER BY ordinal_position`,
+        )
+      ).getRowObjects()
+    ).map((r) => `"${r.column_name}"`);
+    const row = (
+      await (
+        await con.runAndReadAll(
+          `SELECT count(*)::BIGINT AS n, md5(coalesce(string_agg(r, chr(10) ORDER BY r), '')) AS h FROM (SELECT CAST(ROW(${cols.join(", ")}) AS VARCHAR) AS r FROM "${t}")`,
+        )
+      ).getRowObjects()
+    )[0];
     out[t] = `${row.n} rows ${row.h}`;
   }
   con.closeSync();

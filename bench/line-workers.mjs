@@ -55,9 +55,23 @@ if (args[0] === "--child") {
   sample();
   // the main thread's task id is the process id; the others, the busiest first (the line workers; DuckDB's and libuv's threads)
   const main = threads.get(String(process.pid))?.cpu ?? 0;
-  const others = [...threads].filter(([tid]) => tid !== String(process.pid)).map(([, t]) => t.cpu).filter((c) => c >= 0.05).sort((a, b) => b - a);
+  const others = [...threads]
+    .filter(([tid]) => tid !== String(process.pid))
+    .map(([, t]) => t.cpu)
+    .filter((c) => c >= 0.05)
+    .sort((a, b) => b - a);
   const byName = [main, ...others].map((c) => Math.round(c * 100) / 100);
-  console.log(JSON.stringify({ wall, cpu: (c.user + c.system) / 1e6, busy, peak: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20, records: r.records, attempts: r.attempts, threads: byName }));
+  console.log(
+    JSON.stringify({
+      wall,
+      cpu: (c.user + c.system) / 1e6,
+      busy,
+      peak: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20,
+      records: r.records,
+      attempts: r.attempts,
+      threads: byName,
+    }),
+  );
   process.exit(0);
 }
 
@@ -70,5 +84,7 @@ for (let i = 0; i < rounds; i++)
     const r = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", file, m], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     const o = JSON.parse(r.stdout.trim().split("\n").pop());
     rows.push({ m, ...o });
-    console.log(`workers ${m}: wall ${o.wall.toFixed(2)} s  CPU ${o.cpu.toFixed(2)} s  main busy ${(o.busy * 100).toFixed(0)}%  peak ${o.peak.toFixed(0)} MiB  (${o.records} records)  thread CPU s main ${o.threads[0]}, others ${o.threads.slice(1).join(" ")}`);
+    console.log(
+      `workers ${m}: wall ${o.wall.toFixed(2)} s  CPU ${o.cpu.toFixed(2)} s  main busy ${(o.busy * 100).toFixed(0)}%  peak ${o.peak.toFixed(0)} MiB  (${o.records} records)  thread CPU s main ${o.threads[0]}, others ${o.threads.slice(1).join(" ")}`,
+    );
   }

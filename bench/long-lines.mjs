@@ -30,7 +30,10 @@ if (process.argv[2] === "--child") {
   process.exit(0);
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const dir = mkdtempSync(join(tmpdir(), "denom-bench-long-"));
 try {
   for (const mb of sizes.length ? sizes : [100, 200]) {

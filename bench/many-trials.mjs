@@ -22,13 +22,19 @@ try {
     let text = "";
     for (let t = 0; t < tasks; t++)
       for (let k = 0; k < trials; k++)
-        text += JSON.stringify({ task_id: `task-${t}`, trial: k, status: k % 3 ? "success" : "failure", started_at: 1.7e9 + k, ended_at: 1.7e9 + k + 30 }) + "\n";
+        text +=
+          JSON.stringify({ task_id: `task-${t}`, trial: k, status: k % 3 ? "success" : "failure", started_at: 1.7e9 + k, ended_at: 1.7e9 + k + 30 }) + "\n";
     writeFileSync(path, text);
-    const r = spawnSync("/usr/bin/time", ["-f", "%e %M", process.execPath, join(here, "..", "dist", "bin.js"), "report", "--json", path], { encoding: "utf8", maxBuffer: 1 << 30 });
+    const r = spawnSync("/usr/bin/time", ["-f", "%e %M", process.execPath, join(here, "..", "dist", "bin.js"), "report", "--json", path], {
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    });
     const [seconds, kib] = r.stderr.trim().split("\n").pop().split(" ").map(Number);
     const out = JSON.parse(r.stdout);
     const withCi = out.pass_at_k.filter((p) => p.pass_at_k_ci95 !== null).length;
-    console.log(`${tasks} tasks x ${trials} trials: exit ${r.status}, ${seconds} s, peak RSS ${Math.round(kib / 1024)} MB, pass@k rows ${out.pass_at_k.length} (${withCi} with an interval)`);
+    console.log(
+      `${tasks} tasks x ${trials} trials: exit ${r.status}, ${seconds} s, peak RSS ${Math.round(kib / 1024)} MB, pass@k rows ${out.pass_at_k.length} (${withCi} with an interval)`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -26,12 +26,21 @@ for (let t = 0; t < tasks; t++)
       const status = a < attempts ? "timeout" : ["success", "failure", "timeout", "aborted"][Math.floor(rnd() * rnd() * 4)];
       const d = Math.floor(rnd() * 600) + 5;
       t0 += 3;
-      lines.push(JSON.stringify({
-        task_id: `task-${t}`, trial: k, attempt: a, status, agent: t % 3 ? "A" : "B",
-        started_at: new Date(t0 * 1000).toISOString(), ended_at: new Date((t0 + d) * 1000).toISOString(),
-        llm_tokens: Math.floor(rnd() * 50000), tool_call_count: Math.floor(rnd() * 30), cost_usd: Math.round(rnd() * 100) / 100,
-        events: [{ ts: new Date(t0 * 1000).toISOString(), type: "llm_call", status: rnd() < 0.1 ? "timeout" : "ok" }],
-      }));
+      lines.push(
+        JSON.stringify({
+          task_id: `task-${t}`,
+          trial: k,
+          attempt: a,
+          status,
+          agent: t % 3 ? "A" : "B",
+          started_at: new Date(t0 * 1000).toISOString(),
+          ended_at: new Date((t0 + d) * 1000).toISOString(),
+          llm_tokens: Math.floor(rnd() * 50000),
+          tool_call_count: Math.floor(rnd() * 30),
+          cost_usd: Math.round(rnd() * 100) / 100,
+          events: [{ ts: new Date(t0 * 1000).toISOString(), type: "llm_call", status: rnd() < 0.1 ? "timeout" : "ok" }],
+        }),
+      );
     }
   }
 const dir = mkdtempSync(join(tmpdir(), "denom-bench-"));

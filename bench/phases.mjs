@@ -59,7 +59,9 @@ const session = await openSession({
   definitions: defs,
   load: (db) => time("read + load", async () => (result = await ingest(db, [file], { stdin: process.stdin, onReject: () => rejected++ }))),
 });
-const intermediate = queryCatalog().relations.filter((r) => r.layer === "staging" || r.layer === "intermediate").map((r) => r.name);
+const intermediate = queryCatalog()
+  .relations.filter((r) => r.layer === "staging" || r.layer === "intermediate")
+  .map((r) => r.name);
 if (process.argv.includes("--relations")) {
   const cpu = () => {
     const u = process.cpuUsage();
@@ -83,6 +85,8 @@ const total = phases.reduce((s, [, t]) => s + t, 0);
 console.log(`input: ${file}`);
 console.log(`       ${(bytes / 1e6).toFixed(0)} MB, ${report.accounting.lines} lines, ${result.attempts} attempts, ${rejected} rejected`);
 for (const [name, t] of phases) console.log(`${name.padEnd(16)} ${t.toFixed(2).padStart(7)} s`);
-console.log(`${"total".padEnd(16)} ${total.toFixed(2).padStart(7)} s   ${(bytes / 1e6 / total).toFixed(0)} MB/s   ${(total / (bytes / 1e9)).toFixed(1)} s per GB`);
+console.log(
+  `${"total".padEnd(16)} ${total.toFixed(2).padStart(7)} s   ${(bytes / 1e6 / total).toFixed(0)} MB/s   ${(total / (bytes / 1e9)).toFixed(1)} s per GB`,
+);
 console.log(`peak RSS         ${(peak / 1e6).toFixed(0)} MB`);
 console.log(`check: final/total ${report.rates[4].successes}/${report.rates[4].count}`);

@@ -42,7 +42,10 @@ function seconds(args) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 const contenders = (input) => ({
   floor: [join(root, "bench", "floor.mjs"), input.file],
   ...(input.jsonl ? { reference: [join(root, "bench", "reference", "floor.mjs"), input.file] } : {}),

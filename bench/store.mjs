@@ -22,10 +22,18 @@ const lines = [];
 for (let i = 0; i < attempts; i++) {
   const status = statuses[(i * 7919) % statuses.length];
   const start = 1_700_000_000 + (i % 10_000);
-  lines.push(JSON.stringify({
-    run_id: `r${i % 20}`, task_id: `t${Math.floor(i / 20)}`, status, started_at: start, ended_at: start + 10 + ((i * 31) % 290),
-    timeout_limit_s: 300, llm_tokens: 100 + ((i * 13) % 9000), error_message: status === "success" ? null : `=oops, "quoted" ${i}`,
-  }));
+  lines.push(
+    JSON.stringify({
+      run_id: `r${i % 20}`,
+      task_id: `t${Math.floor(i / 20)}`,
+      status,
+      started_at: start,
+      ended_at: start + 10 + ((i * 31) % 290),
+      timeout_limit_s: 300,
+      llm_tokens: 100 + ((i * 13) % 9000),
+      error_message: status === "success" ? null : `=oops, "quoted" ${i}`,
+    }),
+  );
 }
 writeFileSync(input, `${lines.join("\n")}\n`);
 

@@ -39,7 +39,9 @@ export function referenceLog(lines = 1_400_000, seed = 7) {
     mkdirSync(out, { recursive: true });
     // written under another name first: a run stopped halfway leaves no log that looks whole
     const partial = `${file}.partial`;
-    execFileSync(process.execPath, [join(here, "reference", "gen_attempts.mjs"), "--lines", String(lines), "--seed", String(seed), "--out", partial], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(process.execPath, [join(here, "reference", "gen_attempts.mjs"), "--lines", String(lines), "--seed", String(seed), "--out", partial], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     renameSync(partial, file);
   }
   return file;

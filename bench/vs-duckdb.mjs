@@ -42,9 +42,14 @@ const bin = opt("--bin", join(here, "..", "dist", "bin.js"));
 const quote = (s) => `'${s.replace(/'/g, "'\\''")}'`;
 
 const contenders = {
-  denom: (f) => ({ ...(f.piped ? measure("sh", ["-c", `cat ${quote(f.path)} | ${quote(process.execPath)} ${quote(bin)} report - --json`]) : measure(process.execPath, [bin, "report", f.path, "--json"])) }),
+  denom: (f) => ({
+    ...(f.piped
+      ? measure("sh", ["-c", `cat ${quote(f.path)} | ${quote(process.execPath)} ${quote(bin)} report - --json`])
+      : measure(process.execPath, [bin, "report", f.path, "--json"])),
+  }),
   native: (f) => nativeBaseline(f.plainPath),
-  jq: (f) => measure("sh", ["-c", f.gzip ? `gzip -dc ${quote(f.plainPath)} | jq -nrR ${quote(JQ_STRICT)}` : `jq -nrR ${quote(JQ_STRICT)} ${quote(f.plainPath)}`]),
+  jq: (f) =>
+    measure("sh", ["-c", f.gzip ? `gzip -dc ${quote(f.plainPath)} | jq -nrR ${quote(JQ_STRICT)}` : `jq -nrR ${quote(JQ_STRICT)} ${quote(f.plainPath)}`]),
 };
 const check = (name, r) => (name === "denom" ? finalTotal(r.stdout) : name === "jq" ? { check: r.stdout.trim() } : { check: r.check });
 const names = ["denom", "native", "jq"];
@@ -85,7 +90,10 @@ const median = (xs) => {
 const mb = bytes / 1e6;
 const row = (label, r) =>
   `${label.padEnd(22)} ${r.wall.toFixed(2).padStart(8)} s  CPU ${r.cpu.toFixed(2).padStart(7)} s ${(mb / r.wall).toFixed(0).padStart(5)} MB/s ${r.rssMb.toFixed(0).padStart(6)} MiB  ${r.check}`;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 console.log(`denom vs the native baseline: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} cores, load ${load()}`);
 console.log(`input: ${file} (${mb.toFixed(0)} MB uncompressed), ${rounds} rounds, forms ${forms.join(",")}\n`);
@@ -107,7 +115,9 @@ for (const form of forms) {
     }
     console.log(`   load ${load()}`);
   }
-  const med = Object.fromEntries(names.map((n) => [n, { wall: median(runs[n].map((r) => r.wall)), cpu: median(runs[n].map((r) => r.cpu)), rss: Math.max(...runs[n].map((r) => r.rssMb)) }]));
+  const med = Object.fromEntries(
+    names.map((n) => [n, { wall: median(runs[n].map((r) => r.wall)), cpu: median(runs[n].map((r) => r.cpu)), rss: Math.max(...runs[n].map((r) => r.rssMb)) }]),
+  );
   const checks = new Set(names.map((n) => runs[n][0].check));
   const goal = form === "jsonl" ? 2 : form === "stdin" ? 2 : 2.5;
   const line =
@@ -116,7 +126,8 @@ for (const form of forms) {
     `denom/jq wall ${(med.denom.wall / med.jq.wall).toFixed(2)}; peak RSS denom ${med.denom.rss.toFixed(0)} MiB (goal <= 1024), native ${med.native.rss.toFixed(0)} MiB` +
     (checks.size === 1 ? "; final/total agree" : `; final/total DIFFER: ${[...checks].join(" ")}`);
   console.log(`${line}`);
-  if (accounting) console.log(`   denom accounting: lines ${accounting.lines} = records ${accounting.records} + blank ${accounting.blank} + rejected ${accounting.rejected}`);
+  if (accounting)
+    console.log(`   denom accounting: lines ${accounting.lines} = records ${accounting.records} + blank ${accounting.blank} + rejected ${accounting.rejected}`);
   console.log("");
   summary.push(line);
 }

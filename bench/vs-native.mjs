@@ -29,7 +29,10 @@ const rounds = Number(opt("--rounds", 2));
 const bin = opt("--bin", join(here, "..", "dist", "bin.js"));
 const file = opt("--file", null) ?? referenceLog(Number(opt("--lines", 1_400_000)), Number(opt("--seed", 7)));
 const mb = statSync(file).size / 1e6;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 
 const contenders = {
   denom: () => {
@@ -45,7 +48,10 @@ for (let i = 1; i <= rounds; i++) {
   for (const name of Object.keys(contenders)) {
     const r = contenders[name]();
     runs[name].push(r);
-    console.log(`${name} #${i}`.padEnd(10), `${r.wall.toFixed(2).padStart(7)} s  CPU ${r.cpu.toFixed(2).padStart(7)} s  ${(mb / r.wall).toFixed(0).padStart(4)} MB/s  peak ${r.rssMb.toFixed(0).padStart(5)} MiB  final/total ${r.check}  load ${load()}`);
+    console.log(
+      `${name} #${i}`.padEnd(10),
+      `${r.wall.toFixed(2).padStart(7)} s  CPU ${r.cpu.toFixed(2).padStart(7)} s  ${(mb / r.wall).toFixed(0).padStart(4)} MB/s  peak ${r.rssMb.toFixed(0).padStart(5)} MiB  final/total ${r.check}  load ${load()}`,
+    );
   }
 }
 const best = (name, key) => Math.min(...runs[name].map((r) => r[key]));

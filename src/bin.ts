@@ -18,7 +18,10 @@ const { main } = await import("./cli.js");
 // --db file outside its transaction, and an in-memory database has nothing to keep. The
 // temporary database, spill files and half-written exports are removed first (scratch.ts);
 // after a kill -9 the next denom removes them. This file is the one place that ends the process.
-for (const [signal, code] of [["SIGINT", ExitCode.interrupted], ["SIGTERM", 143]] as const) {
+for (const [signal, code] of [
+  ["SIGINT", ExitCode.interrupted],
+  ["SIGTERM", 143],
+] as const) {
   process.once(signal, () => {
     removeAllScratch();
     process.stderr.write(`\ndenom: ${signal === "SIGINT" ? "interrupted" : "terminated"}; temporary files removed\n`);

@@ -150,15 +150,18 @@ export function parseClaimsText(text: string, name: string): Claim[] {
   const published = publishedClaims(text, name);
   if (published) return published;
   const claims: Claim[] = [];
-  text.replace(/^\uFEFF/, "").split(/\r?\n/).forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === "" || line.startsWith("#")) return;
-    // a claim has no inner spaces except around % and /: take the longest such prefix
-    // (a value may carry its standard error: `0.128 ± 0.0016`)
-    const m = /^((?:\d*\.?\d+\s*%?)\s*(?:(?:±|\+\/-|\+-)\s*\d*\.?\d+\s*%?)|\d*\.?\d+\s*%|\d+\s*\/\s*\d+|\d*\.?\d+)(?:\s+(.*))?$/.exec(line);
-    if (!m) throw new UsageError(`--claims ${name}:${i + 1}: ${JSON.stringify(line)} does not start with a claim (87.5%, 0.875 or 70/80)`);
-    claims.push(parseClaim(m[1], `--claims ${name}:${i + 1}:`, m[2]?.trim() || null));
-  });
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      const line = raw.trim();
+      if (line === "" || line.startsWith("#")) return;
+      // a claim has no inner spaces except around % and /: take the longest such prefix
+      // (a value may carry its standard error: `0.128 ± 0.0016`)
+      const m = /^((?:\d*\.?\d+\s*%?)\s*(?:(?:±|\+\/-|\+-)\s*\d*\.?\d+\s*%?)|\d*\.?\d+\s*%|\d+\s*\/\s*\d+|\d*\.?\d+)(?:\s+(.*))?$/.exec(line);
+      if (!m) throw new UsageError(`--claims ${name}:${i + 1}: ${JSON.stringify(line)} does not start with a claim (87.5%, 0.875 or 70/80)`);
+      claims.push(parseClaim(m[1], `--claims ${name}:${i + 1}:`, m[2]?.trim() || null));
+    });
   if (claims.length === 0) throw new UsageError(`--claims ${name}: no claim in the file (one a line: CLAIM [LABEL])`);
   return claims;
 }

@@ -7,13 +7,25 @@
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import type { CopyFormat } from "./db/session.js";
-import type { CompareOptions } from "./commands/compare.js";
+import type { CompareData, CompareOptions } from "./commands/compare.js";
 import type { ReportData } from "./commands/report.js";
 import type { IngestCommandOptions } from "./commands/ingest.js";
 import type { Session } from "./db/session.js";
 import type { RunsOptions } from "./ingest/runs.js";
 import { parseClaim, readClaimsFile, type Claim } from "./claims.js";
-import { EXPORT_WHAT, GROUP_KEYS, parseCause, parseExpectation, parseMinTasks, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds, type ExportWhat, type GroupKey } from "./definitions.js";
+import {
+  EXPORT_WHAT,
+  GROUP_KEYS,
+  parseCause,
+  parseExpectation,
+  parseMinTasks,
+  parseReruns,
+  parseStatusMap,
+  parseSuccessThreshold,
+  parseThresholds,
+  type ExportWhat,
+  type GroupKey,
+} from "./definitions.js";
 import { DataError, DenomError, ExitCode, NoRecordError, UsageError } from "./errors.js";
 import { Notices, useColor, writeFileAtomic, type Io } from "./io.js";
 import { nothingRead, strictProblems, type ReadCounts } from "./render/format.js";
@@ -58,7 +70,6 @@ interface CommonFlags extends OutputFlags {
   successThreshold?: string;
   maxLineBytes?: string;
 }
-
 
 const REPORT_EXAMPLES = `
 Examples:
@@ -177,7 +188,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
       // the renderer loads while DuckDB computes (the main thread waits for it then)
       const renderer = reportRenderer(out.format, out.color);
       renderer.catch(() => {}); // awaited below, unless the report fails first
-      const data = await withProgress(io, out.notices, options, () => inSession({ ...options, prefetch: prefetchReport }, (session) => runReport(session, options)));
+      const data = await withProgress(io, out.notices, options, () =>
+        inSession({ ...options, prefetch: prefetchReport }, (session) => runReport(session, options)),
+      );
       out.emit((await renderer)(data));
       exitCode = readExit(flags, data.accounting, io, inputs);
     });
@@ -186,7 +199,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     program
       .command("timeouts")
       .summary("every timeout attempt with its cause and the evidence")
-      .description("Lists every timeout attempt with its cause (queue, external, loop, sluggish, unknown: the first rule that fires wins) and the evidence in words.")
+      .description(
+        "Lists every timeout attempt with its cause (queue, external, loop, sluggish, unknown: the first rule that fires wins) and the evidence in words.",
+      )
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--cause <name>", "list only this cause: queue, external, loop, sluggish or unknown"),
     TIMEOUTS_OUTPUT,
@@ -212,7 +227,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     program
       .command("audit")
       .summary("find the definitions that reproduce a published success rate")
-      .description("Searches a family of success-rate definitions for the ones that reproduce a published figure, and says what each one counts and leaves out beside the strict figure.")
+      .description(
+        "Searches a family of success-rate definitions for the ones that reproduce a published figure, and says what each one counts and leaves out beside the strict figure.",
+      )
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .option("--claim <rate>", "a published figure: 87.5%, 0.3696 or 70/80; repeatable", collect, [])
       .option("--claims <file>", "read claims from FILE, one a line: CLAIM [LABEL]"),
@@ -252,7 +269,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   ).action(async (names: string[], flags: OutputFlags & { md?: boolean; markdown?: boolean }) => {
     if (flags.md || flags.markdown) {
       const alias = flags.md ? "--md" : "--markdown";
-      if (flags.format !== undefined && flags.format !== "md") throw new UsageError(`${alias} and --format ${flags.format} ask for two outputs; give one of them`);
+      if (flags.format !== undefined && flags.format !== "md")
+        throw new UsageError(`${alias} and --format ${flags.format} ask for two outputs; give one of them`);
       flags.format = "md";
     }
     const out = outputOf(flags, io, FORMATS_OUTPUT);
@@ -322,11 +340,16 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
     program
       .command("compare")
       .summary("is B better than A? paired differences per cell, tests, power")
-      .description("Compares candidate B with baseline A over the tasks both ran: per cell the paired difference of success shares, its 95% interval, an exact McNemar or z test, the power, whether the ranking flips between cells, and where the difference comes from.")
+      .description(
+        "Compares candidate B with baseline A over the tasks both ran: per cell the paired difference of success shares, its 95% interval, an exact McNemar or z test, the power, whether the ranking flips between cells, and where the difference comes from.",
+      )
       .argument("[inputs...]", "A B (baseline, candidate: each a file, folder or archive), or with --by the inputs holding every group")
       .addOption(new Option("--by <field>", "compare the groups of this field of one input").choices(GROUP_KEYS))
       .option("--baseline <value>", "with --by: the group every other group is compared with")
-      .option("--fail-if-worse <cell>", "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0; also when a side is empty or the cell pairs fewer than --min-tasks tasks")
+      .option(
+        "--fail-if-worse <cell>",
+        "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0; also when a side is empty or the cell pairs fewer than --min-tasks tasks",
+      )
       .option("--min-tasks <n>", "with --fail-if-worse: the least paired tasks the cell must hold, else the gate fails (default 2: fewer give no interval)"),
     COMPARE_OUTPUT,
   )
@@ -336,26 +359,36 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       const { DEFAULT_COMPARE_MIN_TASKS, runCompare } = await import("./commands/compare.js");
       // parsed in the session, whose chain of denominators names the cells
       const failIfWorse = flags.failIfWorse ?? null;
-      if (flags.minTasks !== undefined && !failIfWorse) throw new UsageError("--min-tasks sets the least paired tasks of the --fail-if-worse gate; add --fail-if-worse CELL");
+      if (flags.minTasks !== undefined && !failIfWorse)
+        throw new UsageError("--min-tasks sets the least paired tasks of the --fail-if-worse gate; add --fail-if-worse CELL");
       const minTasks = parseMinTasks(flags.minTasks, DEFAULT_COMPARE_MIN_TASKS);
       const strict = Boolean(flags.strict);
-      if (flags.baseline !== undefined && !flags.by) throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
+      if (flags.baseline !== undefined && !flags.by)
+        throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
       // compare puts TEMP tables of its own in place of side views and sets a session variable: one connection
-      const runs = { ...runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out), oneConnection: true };
-      let data;
+      const runs = {
+        ...runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out),
+        oneConnection: true,
+      };
+      let data: CompareData;
       const read = failIfWorse ? gateFailsClosed : <T>(work: () => Promise<T>) => work();
       if (flags.by) {
         const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, failIfWorse, minTasks, strict };
         const byRuns = { ...runs, by: flags.by };
-        data = await read(() => withProgress(io, out.notices, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options))));
+        data = await read(() =>
+          withProgress(io, out.notices, byRuns, () => inSession(byRuns, (session) => runCompare({ baseline: session, candidate: null }, options))),
+        );
       } else {
         if (flags.db) throw new UsageError(`--db ${flags.db} holds one set of runs: compare its groups with --by FIELD --baseline VALUE`);
-        if (inputs.length !== 2) throw new UsageError(`compare takes two inputs, baseline A and candidate B (got ${inputs.length}); or one input with --by FIELD --baseline VALUE`);
+        if (inputs.length !== 2)
+          throw new UsageError(`compare takes two inputs, baseline A and candidate B (got ${inputs.length}); or one input with --by FIELD --baseline VALUE`);
         const options: CompareOptions = { baseline: inputs[0], candidate: inputs[1], failIfWorse, minTasks, strict };
         // each input in its own session: two inputs without run ids never become one run
         data = await read(() =>
           withProgress(io, out.notices, runs, () =>
-            inSession({ ...runs, inputs: [inputs[0]] }, (a) => inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options))),
+            inSession({ ...runs, inputs: [inputs[0]] }, (a) =>
+              inSession({ ...runs, inputs: [inputs[1]] }, (b) => runCompare({ baseline: a, candidate: b }, options)),
+            ),
           ),
         );
       }
@@ -379,7 +412,11 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);
       const closed = data.comparisons.filter((c) => c.fail_if_worse?.failed && !c.fail_if_worse.worse);
       if (code === ExitCode.ok && worse.length) {
-        io.stderr.write(escapeMessage(`denom: --fail-if-worse ${flags.failIfWorse}: ${worse.map((c) => c.candidate.label).join(", ")} significantly worse than ${worse[0].baseline.label} (95% interval below 0)`) + "\n");
+        io.stderr.write(
+          escapeMessage(
+            `denom: --fail-if-worse ${flags.failIfWorse}: ${worse.map((c) => c.candidate.label).join(", ")} significantly worse than ${worse[0].baseline.label} (95% interval below 0)`,
+          ) + "\n",
+        );
         code = ExitCode.gateFailed;
       }
       if (code === ExitCode.ok && closed.length) {
@@ -408,10 +445,13 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
       const minTasks = parseMinTasks(flags.minTasks, DEFAULT_GATE_MIN_TASKS);
       // parsed in the session, whose chain of denominators names the cells
       const conditions = [...flags.min.map((text) => ({ text, bound: "min" as const })), ...flags.max.map((text) => ({ text, bound: "max" as const }))];
-      if (!conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
+      if (!conditions.length)
+        throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
       const out = outputOf(flags, io, GATE_OUTPUT);
       const runs = runsOptions(inputs, flags, io, "gate runs.jsonl --min final/total=0.8", out);
-      const data = await gateFailsClosed(() => withProgress(io, out.notices, runs, () => inSession(runs, (session) => runGate(session, { conditions, minTasks, strict: Boolean(flags.strict) }))));
+      const data = await gateFailsClosed(() =>
+        withProgress(io, out.notices, runs, () => inSession(runs, (session) => runGate(session, { conditions, minTasks, strict: Boolean(flags.strict) }))),
+      );
       if (out.format === "json") {
         const { renderJson } = await import("./render/json.js");
         out.emit(renderJson(data));
@@ -475,7 +515,9 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     program
       .command("export")
       .summary("write trials, attempts, rates, rejects or timeouts to CSV, Parquet or JSON")
-      .description("Writes the rows of the views the report reads to a file or stdout (format from --format or the file's extension) and the meta block to FILE.meta.json.")
+      .description(
+        "Writes the rows of the views the report reads to a file or stdout (format from --format or the file's extension) and the meta block to FILE.meta.json.",
+      )
       .argument("[inputs...]", "files, folders, .gz, .tar.gz/.tgz archives, or - for stdin")
       .addOption(new Option("--what <rows>", "which rows or figures (listed below)").choices(EXPORT_WHAT).default("trials"))
       .addOption(new Option("--by <field>", "the figures once per value of this field, the value in a first column").choices(GROUP_KEYS))
@@ -500,7 +542,8 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       exportFormat(options); // a bad --out, --format or flag pair is a usage error before anything is read
       const staged = exportStaging(options);
       const data = await withProgress(io, out.notices, staged, () => inSession(staged, (session) => runExport(session, staged)));
-      if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv") out.notices.print(escapeMessage(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}`) + "\n");
+      if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv")
+        out.notices.print(escapeMessage(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}`) + "\n");
       // with -o FILE, stdout says what was written; with stdout, the rows are all it carries
       if (data.meta_file !== null) {
         const { renderExportText } = await import("./render/store-text.js");
@@ -525,36 +568,49 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     INGEST_OUTPUT,
   )
     .addHelpText("after", INGEST_EXAMPLES)
-    .action(async (inputs: string[], flags: OutputFlags & { db: string; strict?: boolean; inputFormat?: string; maxLineBytes?: string; scoreKey?: string; successThreshold?: string; runPerFile?: boolean }) => {
-      const out = outputOf(flags, io, INGEST_OUTPUT);
-      checkInputs(inputs, flags, io, out);
-      const options: IngestCommandOptions = {
-        inputs,
-        format: inputFormat(flags, out),
-        maxLineBytes: parseLineLimit(flags.maxLineBytes),
-        scoreKey: flags.scoreKey ?? null,
-        successThreshold: parseSuccessThreshold(flags.successThreshold),
-        runPerFile: Boolean(flags.runPerFile),
-        db: flags.db,
-        strict: Boolean(flags.strict),
-        stdin: io.stdin as RunsOptions["stdin"],
-        onReject: rejectPrinter(out.notices),
-        onWarning: warningPrinter(out.notices),
-      };
-      const { runIngest } = await import("./commands/ingest.js");
-      const data = await withProgress(io, out.notices, options, () => runIngest(options));
-      if (out.format === "json") {
-        const { renderJson } = await import("./render/json.js");
-        out.emit(renderJson(data));
-      } else {
-        const { renderIngestText } = await import("./render/store-text.js");
-        out.emit(renderIngestText(terminalSafe(data)));
-      }
-      if (!data.committed) {
-        io.stderr.write(escapeMessage(`denom: ${strictProblems(data)} and --strict is set; nothing was added to ${data.db}`) + "\n");
-        setExit(ExitCode.data);
-      }
-    });
+    .action(
+      async (
+        inputs: string[],
+        flags: OutputFlags & {
+          db: string;
+          strict?: boolean;
+          inputFormat?: string;
+          maxLineBytes?: string;
+          scoreKey?: string;
+          successThreshold?: string;
+          runPerFile?: boolean;
+        },
+      ) => {
+        const out = outputOf(flags, io, INGEST_OUTPUT);
+        checkInputs(inputs, flags, io, out);
+        const options: IngestCommandOptions = {
+          inputs,
+          format: inputFormat(flags, out),
+          maxLineBytes: parseLineLimit(flags.maxLineBytes),
+          scoreKey: flags.scoreKey ?? null,
+          successThreshold: parseSuccessThreshold(flags.successThreshold),
+          runPerFile: Boolean(flags.runPerFile),
+          db: flags.db,
+          strict: Boolean(flags.strict),
+          stdin: io.stdin as RunsOptions["stdin"],
+          onReject: rejectPrinter(out.notices),
+          onWarning: warningPrinter(out.notices),
+        };
+        const { runIngest } = await import("./commands/ingest.js");
+        const data = await withProgress(io, out.notices, options, () => runIngest(options));
+        if (out.format === "json") {
+          const { renderJson } = await import("./render/json.js");
+          out.emit(renderJson(data));
+        } else {
+          const { renderIngestText } = await import("./render/store-text.js");
+          out.emit(renderIngestText(terminalSafe(data)));
+        }
+        if (!data.committed) {
+          io.stderr.write(escapeMessage(`denom: ${strictProblems(data)} and --strict is set; nothing was added to ${data.db}`) + "\n");
+          setExit(ExitCode.data);
+        }
+      },
+    );
 
   addOutputFlags(
     addDefinitionFlags(
@@ -573,7 +629,8 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
     .addHelpText("after", QUERY_EXAMPLES)
     .action(async (sql: string | undefined, flags: CommonFlags & { csv?: boolean; rawCsv?: boolean; schema?: boolean }) => {
       if (flags.csv) {
-        if (flags.format !== undefined && flags.format !== "csv") throw new UsageError(`--csv and --format ${flags.format} ask for two outputs; give one of them`);
+        if (flags.format !== undefined && flags.format !== "csv")
+          throw new UsageError(`--csv and --format ${flags.format} ask for two outputs; give one of them`);
         flags.format = "csv";
       }
       const out = outputOf(flags, io, QUERY_OUTPUT);
@@ -642,7 +699,10 @@ interface OutputSpec {
 function addOutputFlags(cmd: Command, spec: OutputSpec): Command {
   const json = spec.formats.includes("json") ? "the same as --format json" : "print JSON";
   return cmd
-    .option("--format <name>", `the output: ${spec.formats.join(", ")} (default ${spec.fromExtension ? `from -o's extension, else ${spec.formats[0]}` : spec.formats[0]})${spec.readsInputs ? "; the input's format is --input-format" : ""}`)
+    .option(
+      "--format <name>",
+      `the output: ${spec.formats.join(", ")} (default ${spec.fromExtension ? `from -o's extension, else ${spec.formats[0]}` : spec.formats[0]})${spec.readsInputs ? "; the input's format is --input-format" : ""}`,
+    )
     .option("--json", json)
     .option("-o, --out <file>", spec.outHelp ?? "write the output to FILE instead of stdout (- for stdout)")
     .option("-q, --quiet", "nothing on stderr but errors: no progress line, warnings or rejected lines (the output still counts them)")
@@ -698,7 +758,9 @@ function outputOf(flags: OutputFlags, io: Io, spec: OutputSpec): Output {
     if (isOutput) format = flags.format;
     else if (isInput) {
       inputFormatName = flags.format;
-      notices.print(`denom: warning: --format ${flags.format} names an input format: read as --input-format ${flags.format} (--format names the output: ${spec.formats.join(", ")})\n`);
+      notices.print(
+        `denom: warning: --format ${flags.format} names an input format: read as --input-format ${flags.format} (--format names the output: ${spec.formats.join(", ")})\n`,
+      );
     } else
       throw new UsageError(
         `--format ${flags.format}: no such output; use one of ${spec.formats.join(", ")}${spec.readsInputs ? " (the input's format is --input-format NAME; denom formats lists them)" : ""}`,
@@ -758,7 +820,9 @@ export function parseLineLimit(value: string | undefined): number | undefined {
   const bytes = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
   if (!Number.isFinite(bytes) || bytes < 1) throw new UsageError(`--max-line-bytes ${value}: expected a size such as 268435456, 256MiB or 300MB`);
   if (bytes > MAX_LINE_BYTES)
-    throw new UsageError(`--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`);
+    throw new UsageError(
+      `--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`,
+    );
   return bytes;
 }
 
@@ -814,7 +878,9 @@ function inputFormat(flags: { inputFormat?: string }, out: Output): Adapter | nu
   if (name === undefined) return null;
   const adapter = formatNamed(name);
   if (!adapter)
-    throw new UsageError(`--input-format ${name}: no such format; use one of ${ALL_FORMATS.map((f) => f.name).join(", ")}; denom formats lists what each reads`);
+    throw new UsageError(
+      `--input-format ${name}: no such format; use one of ${ALL_FORMATS.map((f) => f.name).join(", ")}; denom formats lists what each reads`,
+    );
   return adapter;
 }
 
@@ -831,13 +897,17 @@ function checkInputs(inputs: string[], flags: OutputFlags & { db?: string }, io:
       throw new UsageError(`--out ${flags.out}: that is an input; name another file`);
   }
   if (inputs.includes("-") && (io.stdin as { isTTY?: boolean }).isTTY)
-    out.notices.print("denom: reading records from stdin, which is a terminal: paste them and end with Ctrl-D (Ctrl-Z Enter on Windows), or name a file instead\n");
+    out.notices.print(
+      "denom: reading records from stdin, which is a terminal: paste them and end with Ctrl-D (Ctrl-Z Enter on Windows), or name a file instead\n",
+    );
 }
 
 /** Turns the shared flags into typed options; throws UsageError naming the flag. */
 function runsOptions(inputs: string[], flags: CommonFlags, io: Io, command: string, out: Output): RunsOptions {
   if (inputs.length === 0 && !flags.db)
-    throw new UsageError(`no input given: name files, folders or archives, or - for stdin (e.g. denom ${command} samples/seed-100.jsonl), or --db FILE kept by denom ingest`);
+    throw new UsageError(
+      `no input given: name files, folders or archives, or - for stdin (e.g. denom ${command} samples/seed-100.jsonl), or --db FILE kept by denom ingest`,
+    );
   if (inputs.length > 0 && flags.db)
     throw new UsageError(`--db ${flags.db} and inputs given: --db reads the stored runs only; add inputs to it with denom ingest INPUT... --db ${flags.db}`);
   const options: RunsOptions = {
@@ -955,7 +1025,13 @@ function strictExit(flags: { strict?: boolean }, read: Pick<ReadCounts, "rejecte
  * emptyExit: inputs that yielded no record fail (nothing to report is never a
  * success); else 0.
  */
-function readExit(flags: { strict?: boolean; db?: string }, read: ReadCounts & { records: number }, io: Io, inputs: string[], emptyCode: number = ExitCode.data): number {
+function readExit(
+  flags: { strict?: boolean; db?: string },
+  read: ReadCounts & { records: number },
+  io: Io,
+  inputs: string[],
+  emptyCode: number = ExitCode.data,
+): number {
   const code = strictExit(flags, read, io);
   return code === ExitCode.ok ? emptyExit(read, io, inputs, flags.db, emptyCode) : code;
 }
@@ -967,7 +1043,9 @@ function readExit(flags: { strict?: boolean; db?: string }, read: ReadCounts & {
 function emptyExit(read: ReadCounts & { records: number }, io: Io, inputs: string[], db: string | undefined, emptyCode: number): number {
   if (read.records > 0) return ExitCode.ok;
   const where = inputs.length ? inputs.join(", ") : `--db ${db}`;
-  io.stderr.write(`denom: ${escapeMessage(maskSecrets(`no record in ${where} (${nothingRead(read)}): nothing to ${emptyCode === ExitCode.gateFailed ? "gate" : "report"}, exit ${emptyCode}`).text)}\n`);
+  io.stderr.write(
+    `denom: ${escapeMessage(maskSecrets(`no record in ${where} (${nothingRead(read)}): nothing to ${emptyCode === ExitCode.gateFailed ? "gate" : "report"}, exit ${emptyCode}`).text)}\n`,
+  );
   return emptyCode;
 }
 
@@ -976,8 +1054,7 @@ function handleError(e: unknown, io: Io, debug: boolean): number {
     // help asked for (--help, `help CMD`) and --version are not errors (commander's exit code
     // 0); help shown because no known command was given is a usage error, like everything
     // else commander rejects
-    if (e.code === "commander.version" || ((e.code === "commander.helpDisplayed" || e.code === "commander.help") && e.exitCode === 0))
-      return ExitCode.ok;
+    if (e.code === "commander.version" || ((e.code === "commander.helpDisplayed" || e.code === "commander.help") && e.exitCode === 0)) return ExitCode.ok;
     return ExitCode.usage;
   }
   if (e instanceof DenomError) {
@@ -986,7 +1063,9 @@ function handleError(e: unknown, io: Io, debug: boolean): number {
     return e.exitCode;
   }
   const err = e as Error;
-  io.stderr.write(`denom: internal error: ${escapeMessage(maskSecrets(err?.message ?? String(e)).text)}${debug ? "" : " (run with --debug for a stack trace)"}\n`);
+  io.stderr.write(
+    `denom: internal error: ${escapeMessage(maskSecrets(err?.message ?? String(e)).text)}${debug ? "" : " (run with --debug for a stack trace)"}\n`,
+  );
   if (debug && err?.stack) io.stderr.write(`${escapeMessage(maskSecrets(err.stack).text)}\n`);
   return ExitCode.data;
 }

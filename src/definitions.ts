@@ -31,9 +31,11 @@ export function parseStatusMap(pairs: readonly string[]): Record<string, string>
   for (const pair of pairs) {
     const eq = pair.lastIndexOf("=");
     const from = pair.slice(0, eq).trim().toLowerCase();
-    const to = pair.slice(eq + 1).trim().toLowerCase();
-    if (eq <= 0 || from === "")
-      throw new UsageError(`--status-map ${pair}: expected FROM=TO, e.g. --status-map unsuccessful=failure`);
+    const to = pair
+      .slice(eq + 1)
+      .trim()
+      .toLowerCase();
+    if (eq <= 0 || from === "") throw new UsageError(`--status-map ${pair}: expected FROM=TO, e.g. --status-map unsuccessful=failure`);
     if (!(CANONICAL_STATUSES as readonly string[]).includes(to))
       throw new UsageError(`--status-map ${pair}: ${JSON.stringify(to)} is not a status; use one of ${CANONICAL_STATUSES.join(", ")}`);
     map[from] = to;
@@ -53,7 +55,9 @@ export function parseSuccessThreshold(value: string | undefined): number | null 
   const text = value.trim();
   const x = /^[+]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : NaN;
   if (!Number.isFinite(x) || x < 0)
-    throw new UsageError(`--success-threshold ${value}: expected a number >= 0 on the scores' own scale, e.g. --success-threshold 7 (a grade of 7 or more out of 10 is a success)`);
+    throw new UsageError(
+      `--success-threshold ${value}: expected a number >= 0 on the scores' own scale, e.g. --success-threshold 7 (a grade of 7 or more out of 10 is a success)`,
+    );
   return x;
 }
 
@@ -127,7 +131,18 @@ export function parseCause(value: string): TimeoutCause {
  * outcomes), timeout_causes. Here, not in commands/export.ts, so the flags are
  * wired without loading DuckDB.
  */
-export const EXPORT_WHAT = ["trials", "attempts", "rejects", "timeouts", "rates", "pass_at_k", "durations", "efficiency", "per_call", "timeout_causes"] as const;
+export const EXPORT_WHAT = [
+  "trials",
+  "attempts",
+  "rejects",
+  "timeouts",
+  "rates",
+  "pass_at_k",
+  "durations",
+  "efficiency",
+  "per_call",
+  "timeout_causes",
+] as const;
 export type ExportWhat = (typeof EXPORT_WHAT)[number];
 
 /** The grouping keys of `--by` (docs/metrics.md): canonical attempt fields. */
@@ -169,9 +184,15 @@ export function parseExpectation(flags: { expect?: string; expectCount?: string 
   try {
     text = readFileSync(flags.expect, "utf8");
   } catch (e) {
-    throw new UsageError(`--expect ${flags.expect}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give a file with one task id a line`);
+    throw new UsageError(
+      `--expect ${flags.expect}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give a file with one task id a line`,
+    );
   }
-  const ids = text.replace(/^\uFEFF/, "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+  const ids = text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   const tasks = [...new Set(ids)];
   if (tasks.length === 0) throw new UsageError(`--expect ${flags.expect}: the file lists no task id; give one task id a line`);
   return { tasks, count: null, source: flags.expect, duplicates: ids.length - tasks.length };

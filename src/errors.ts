@@ -53,5 +53,7 @@ export class NoRecordError extends DataError {}
 
 /** The first line of a DuckDB error (the "LINE 1: ... ^" pointer block below it dropped). */
 export function duckdbMessage(e: unknown): string {
-  return String((e as Error)?.message ?? e).split("\n")[0].trim();
+  return String((e as Error)?.message ?? e)
+    .split("\n")[0]
+    .trim();
 }

@@ -35,7 +35,10 @@ describe("agentcompass adapter", () => {
 
   it("reads a FATAL while running as an environment failure: the result says nothing about the agent", () => {
     expect(derive("run_error", [fatal("setup", "environment_failed")], { correct: true })).toEqual({
-      status: "aborted", status_detail: "environment_failed", fault: "environment", grader_error: null,
+      status: "aborted",
+      status_detail: "environment_failed",
+      fault: "environment",
+      grader_error: null,
     });
     // no phase given: still FATAL, still the environment
     expect(derive("run_error", [{ severity: "FATAL", code: "model_auth_failed" }])).toMatchObject({ status: "aborted", fault: "environment" });
@@ -43,13 +46,18 @@ describe("agentcompass adapter", () => {
 
   it("reads a FATAL of the judge or of the evaluation as a grader error", () => {
     expect(derive("eval_error", [fatal("evaluate", "judge_failed", "HTTP 503: upstream")])).toEqual({
-      status: "aborted", status_detail: null, fault: null, grader_error: "HTTP 503: upstream",
+      status: "aborted",
+      status_detail: null,
+      fault: null,
+      grader_error: "HTTP 503: upstream",
     });
     // no message: the code stands in, so the grader error is never empty
     expect(derive("eval_error", [fatal("evaluate", "judge_output_invalid")]).grader_error).toBe("judge_output_invalid");
     // a FATAL while running comes first: the judge then failed on nothing
     expect(derive("run_error_or_eval_error", [fatal("evaluate", "judge_failed", "x"), fatal("run", "sandbox_lost")])).toMatchObject({
-      status: "aborted", status_detail: "sandbox_lost", grader_error: null,
+      status: "aborted",
+      status_detail: "sandbox_lost",
+      grader_error: null,
     });
   });
 
@@ -63,7 +71,10 @@ describe("agentcompass adapter", () => {
   });
 
   it("reads a turn or step limit as a failure, after a timeout in precedence", () => {
-    expect(derive("run_error", [error("run", "harness_max_iterations")], { correct: true })).toMatchObject({ status: "failure", status_detail: "harness_max_iterations" });
+    expect(derive("run_error", [error("run", "harness_max_iterations")], { correct: true })).toMatchObject({
+      status: "failure",
+      status_detail: "harness_max_iterations",
+    });
     expect(derive("run_error", [error("run", "harness_limit_reached")])).toMatchObject({ status: "failure", status_detail: "harness_limit_reached" });
     expect(derive("run_error", [error("run", "harness_max_iterations"), error("run", "model_timeout")]).status).toBe("timeout");
   });

@@ -81,7 +81,9 @@ describe("a Harbor job re-run of another job's errored trials (hand-made jobs)",
       reruns: [{ run: "job-2", rerun_of: "job-1", recognised_by: "errored_trials", attempts: 2, trials: 2, first_tries_gone: 0, owed_without_record: 0 }],
     });
     const text = await denom(["report", dir]);
-    expect(text.stdout).toContain("re-run job-2 continues 2 trials of job-1 with 2 attempts (recognised: same agent, model and benchmark, started after it ended, only tasks it errored on)");
+    expect(text.stdout).toContain(
+      "re-run job-2 continues 2 trials of job-1 with 2 attempts (recognised: same agent, model and benchmark, started after it ended, only tasks it errored on)",
+    );
   });
 
   it.each([
@@ -140,7 +142,9 @@ describe("--rerun-of RERUN=ORIGINAL (canonical records, which are never recognis
     expect(out.status_counts.first).toEqual({ aborted: 1, failure: 1, missing: 1, success: 1 });
     expect(out.status_detail_counts).toContainEqual({ status: "missing", status_detail: "first try gone", first: 1, final: 0 });
     expect(out.meta.attempt_ledger).toMatchObject({ planned_trials: 4, observed_attempts: 5, first_tries_gone: 1 });
-    expect(out.meta.attempt_ledger.reruns).toEqual([{ run: "B", rerun_of: "A", recognised_by: "named", attempts: 2, trials: 2, first_tries_gone: 1, owed_without_record: 0 }]);
+    expect(out.meta.attempt_ledger.reruns).toEqual([
+      { run: "B", rerun_of: "A", recognised_by: "named", attempts: 2, trials: 2, first_tries_gone: 1, owed_without_record: 0 },
+    ]);
     const text = await denom(["report", runs, "--rerun-of", "B=A"]);
     expect(text.stdout).toContain("first try gone: 1 trial re-run with no record of the first try (first try counted as missing)");
   });
@@ -242,7 +246,9 @@ describe.skipIf(!hasShared)("audit names the definition of each real folder's pu
     const folder = join(REAL, "swebench-docker-golden-lite");
     const merged = await denom(["audit", folder, "--claim", "98.45%"]);
     expect(merged.code).toBe(3);
-    expect(merged.stdout).toContain("2 differing copies of the same trials came from different sources and were merged as one run: --run-per-file audits each file as its own run");
+    expect(merged.stdout).toContain(
+      "2 differing copies of the same trials came from different sources and were merged as one run: --run-per-file audits each file as its own run",
+    );
     const r = await denom(["audit", folder, "--claim", "98.45%", "--run-per-file", "--json"]);
     expect(r.code).toBe(0);
     const match = JSON.parse(r.stdout).matches[0];

@@ -12,8 +12,7 @@ const SEED = join(CASES, "seed-100", "attempts.jsonl");
 /** A match of the JSON output, found by its definition. */
 function findMatch(out: any, basis: string, numerator: string, exclude: object[], aggregation: string) {
   return out.matches.find(
-    (m: any) =>
-      m.basis === basis && m.numerator === numerator && m.aggregation === aggregation && JSON.stringify(m.exclude) === JSON.stringify(exclude),
+    (m: any) => m.basis === basis && m.numerator === numerator && m.aggregation === aggregation && JSON.stringify(m.exclude) === JSON.stringify(exclude),
   );
 }
 
@@ -69,12 +68,19 @@ describe("audit on seed-100 (DESIGN section 4 worked example)", () => {
     // timeouts), 74/80 (-20 any timeout), 82/85 (-6 -9), 78/81 (-10 any env, -9 final timeouts), 74/74, 70/70;
     // first basis: 70/100, 70/90, 70/80, 70/70. Nearest 0.951: 78/81 = 0.96296 (+0.01196),
     // 82/85 = 0.96471 (+0.01371), 74/80 = 0.925 (-0.026).
-    expect(out.nearest.map((n: any) => [n.successes, n.count])).toEqual([[78, 81], [82, 85], [74, 80]]);
+    expect(out.nearest.map((n: any) => [n.successes, n.count])).toEqual([
+      [78, 81],
+      [82, 85],
+      [74, 80],
+    ]);
     expect(out.nearest[0].distance).toBeCloseTo(78 / 81 - 0.951, 12);
     // offset = rate - claim, signed; distance = |offset|: 74/80 lies 0.026 below
     expect(out.nearest.map((n: any) => n.offset)).toEqual(out.nearest.map((n: any) => (n.count === 80 ? -n.distance : n.distance)));
     expect(out.nearest[2].offset).toBeCloseTo(0.925 - 0.951, 12);
-    expect(out.nearest[0].exclude).toEqual([{ class: "environment", scope: "any" }, { class: "timeout", scope: "basis" }]);
+    expect(out.nearest[0].exclude).toEqual([
+      { class: "environment", scope: "any" },
+      { class: "timeout", scope: "basis" },
+    ]);
     // 12 distinct figures above, out of 2 x 2 x 81 x 2 = 648 definitions
     expect(out.searched).toEqual({ definitions: 648, distinct: 12 });
   });
@@ -102,7 +108,10 @@ describe("audit on seed-100 (DESIGN section 4 worked example)", () => {
   it("several claims: one object each, in an array; exit 3 when one is not reproduced", async () => {
     const r = await denom(["audit", SEED, "--claim", "82%", "--claim", "95.1%", "--json"]);
     expect(r.code).toBe(3);
-    expect(r.json().map((a: any) => [a.claim, a.reproduced])).toEqual([["82%", true], ["95.1%", false]]);
+    expect(r.json().map((a: any) => [a.claim, a.reproduced])).toEqual([
+      ["82%", true],
+      ["95.1%", false],
+    ]);
     const ok = await denom(["audit", SEED, "--claim", "82%", "--claim", "70%"]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain("2 of 2 claims reproduced\n");
@@ -113,7 +122,10 @@ describe("audit on seed-100 (DESIGN section 4 worked example)", () => {
     const r = await denom(["audit", SEED, "--claims", join(dir, "claims.txt"), "--json"]);
     expect(r.code).toBe(3);
     const out = r.json();
-    expect(out.map((a: any) => [a.claim, a.label, a.reproduced])).toEqual([["87.5%", "vendor blog", true], ["0.951", "leaderboard", false]]);
+    expect(out.map((a: any) => [a.claim, a.label, a.reproduced])).toEqual([
+      ["87.5%", "vendor blog", true],
+      ["0.951", "leaderboard", false],
+    ]);
     const one = tempDir({ "claims.txt": "82%\n" });
     expect(Array.isArray((await denom(["audit", SEED, "--claims", join(one, "claims.txt"), "--json"])).json())).toBe(true);
     const text = await denom(["audit", SEED, "--claims", join(dir, "claims.txt")]);
@@ -175,12 +187,25 @@ describe("audit: the family on a hand-built mix of runs", () => {
     // the claim is checked against each of the 3 runs too (issue 15): run A alone (a1..a6) gives
     // 2/5 first-try successes with one of a6 (invalid), a5 (aborted first: environment) or a4
     // (timed out first) left out; B (4 trials) and C (1) give no 40%
-    expect(out.groups).toEqual([{ by: "run_id", value: "A" }, { by: "run_id", value: "B" }, { by: "run_id", value: "C" }]);
+    expect(out.groups).toEqual([
+      { by: "run_id", value: "A" },
+      { by: "run_id", value: "B" },
+      { by: "run_id", value: "C" },
+    ]);
     const first = { basis: "first", numerator: "successes", aggregation: "pooled", successes: 2, count: 5 };
     expect(out.matches.filter((m: any) => m.group !== null).map((m: any) => [m.group, shape(m)])).toEqual([
-      [{ by: "run_id", value: "A" }, { ...first, exclude: [{ class: "invalid", scope: "basis" }] }],
-      [{ by: "run_id", value: "A" }, { ...first, exclude: [{ class: "environment", scope: "basis" }] }],
-      [{ by: "run_id", value: "A" }, { ...first, exclude: [{ class: "timeout", scope: "basis" }] }],
+      [
+        { by: "run_id", value: "A" },
+        { ...first, exclude: [{ class: "invalid", scope: "basis" }] },
+      ],
+      [
+        { by: "run_id", value: "A" },
+        { ...first, exclude: [{ class: "environment", scope: "basis" }] },
+      ],
+      [
+        { by: "run_id", value: "A" },
+        { ...first, exclude: [{ class: "timeout", scope: "basis" }] },
+      ],
     ]);
   });
 
@@ -291,7 +316,14 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     // is_resolved true on 144 of 400 trials (117 plain successes + 27 late passes)
-    expect(shape(out.matches[0])).toEqual({ basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "pooled", successes: 144, count: 400 });
+    expect(shape(out.matches[0])).toEqual({
+      basis: "final",
+      numerator: "successes+late_passes",
+      exclude: [],
+      aggregation: "pooled",
+      successes: 144,
+      count: 400,
+    });
     expect(out.matches[0].hides.late_passes_counted).toBe(27);
     // strict: 117 resolved without hitting the time limit
     expect(out.strict).toEqual({ successes: 117, count: 400, rate: 117 / 400 });
@@ -327,7 +359,14 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     // 11 + 9 + 12 + 13 + 6 = 51 resolved (31 successes + 20 late passes) of 5 x 80
-    expect(shape(out.matches[0])).toEqual({ basis: "final", numerator: "successes+late_passes", exclude: [], aggregation: "pooled", successes: 51, count: 400 });
+    expect(shape(out.matches[0])).toEqual({
+      basis: "final",
+      numerator: "successes+late_passes",
+      exclude: [],
+      aggregation: "pooled",
+      successes: 51,
+      count: 400,
+    });
     // five runs, one per file
     const mean = findMatch(out, "final", "successes+late_passes", [], "mean_of_runs");
     expect(mean.runs.map((x: any) => x.successes)).toEqual([11, 9, 12, 13, 6]);
@@ -400,12 +439,17 @@ describe("audit: pass@k and pass^k in the family (issue 15)", () => {
   it("matches pass^2 = 2/3 and pass^3 = 1/2 exactly, and nothing else", async () => {
     const two = (await denom(["audit", join(dir, "k.jsonl"), "--claim", "2/3", "--json"])).json();
     expect(two.matches.map((m: any) => [m.aggregation, m.k, m.group])).toEqual([["pass^k", 2, null]]);
-    expect(two.matches[0].description).toBe("pass^2: the chance that all of 2 trials drawn from a task succeed (final successes), mean over 2 tasks with 2 or more trials");
+    expect(two.matches[0].description).toBe(
+      "pass^2: the chance that all of 2 trials drawn from a task succeed (final successes), mean over 2 tasks with 2 or more trials",
+    );
     const half = (await denom(["audit", join(dir, "k.jsonl"), "--claim", "50%", "--json"])).json();
     expect(half.matches.map((m: any) => [m.aggregation, m.k])).toEqual([["pass^k", 3]]);
     const one = (await denom(["audit", join(dir, "k.jsonl"), "--claim", "100%", "--json"])).json();
     // pass@2 and pass@3 are 1; no rate definition keeps only successes (x's failure is a plain failure)
-    expect(one.matches.map((m: any) => [m.aggregation, m.k])).toEqual([["pass@k", 2], ["pass@k", 3]]);
+    expect(one.matches.map((m: any) => [m.aggregation, m.k])).toEqual([
+      ["pass@k", 2],
+      ["pass@k", 3],
+    ]);
   });
 });
 

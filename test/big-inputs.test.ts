@@ -45,7 +45,10 @@ describe("loading in data chunks", () => {
     const db = join(dir, "runs.duckdb");
     expect((await denom(["ingest", join(dir, "many.jsonl"), "--db", db])).code).toBe(0);
     const r = await denom([
-      "query", "--db", db, "--json",
+      "query",
+      "--db",
+      db,
+      "--json",
       `SELECT count(*) AS attempts, count(cost_usd) AS with_cost, sum(cost_usd) AS cost,
          (SELECT count(*) FROM events) AS events,
          (SELECT args FROM events WHERE attempt_id = 5000 AND seq = 0) AS last_args,

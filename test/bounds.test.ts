@@ -16,7 +16,9 @@ describe("a line longer than the limit is a reject, and reading goes on", () => 
   it("rejects a 5000-byte line under --max-line-bytes 1KiB, reads the lines around it", async () => {
     // 3 lines: a, then 5000 x's inside a record (5043 bytes with its JSON), then b
     const long = JSON.stringify({ task_id: "long", status: "success", note: "x".repeat(5000) });
-    const dir = tempDir({ "run.jsonl": `${JSON.stringify({ task_id: "a", status: "success" })}\n${long}\n${JSON.stringify({ task_id: "b", status: "failure" })}\n` });
+    const dir = tempDir({
+      "run.jsonl": `${JSON.stringify({ task_id: "a", status: "success" })}\n${long}\n${JSON.stringify({ task_id: "b", status: "failure" })}\n`,
+    });
     const r = await denom(["report", "--json", "--max-line-bytes", "1KiB", join(dir, "run.jsonl")]);
     expect(r.code).toBe(0);
     expect(r.json().accounting).toMatchObject({ lines: 3, records: 2, rejected: 1 });
@@ -74,7 +76,10 @@ describe("folders: symbolic link loops, links to what was read, non-regular file
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
     expect(out.accounting).toMatchObject({ lines: 3, records: 3 });
-    expect(out.rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "total")).toMatchObject({ successes: 2, count: 3 });
+    expect(out.rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "total")).toMatchObject({
+      successes: 2,
+      count: 3,
+    });
   });
 });
 
@@ -138,7 +143,10 @@ describe("exports are written whole or not at all", () => {
       return;
     }
     try {
-      const input = tempDir({ "run.jsonl": Array.from({ length: 3000 }, (_, i) => JSON.stringify({ task_id: `t${i}`, status: "success", error_message: "x".repeat(100) })).join("\n") + "\n" });
+      const input = tempDir({
+        "run.jsonl":
+          Array.from({ length: 3000 }, (_, i) => JSON.stringify({ task_id: `t${i}`, status: "success", error_message: "x".repeat(100) })).join("\n") + "\n",
+      });
       const out = join(mnt, "attempts.csv");
       writeFileSync(out, "older export\n");
       const r = await denom(["export", join(input, "run.jsonl"), "--out", out, "--what", "attempts"]);
@@ -148,7 +156,11 @@ describe("exports are written whole or not at all", () => {
       const db = join(mnt, "runs.duckdb");
       const ing = await denom(["ingest", join(input, "run.jsonl"), "--db", db]);
       expect(ing.code).toBe(1);
-      expect(ing.stderr).toMatch(new RegExp(`^denom: cannot write ${db}: no space left on device; (none of the runs of this call were added|the runs of this call were added \\(committed\\), the precomputed figures were not.*)\\n$`));
+      expect(ing.stderr).toMatch(
+        new RegExp(
+          `^denom: cannot write ${db}: no space left on device; (none of the runs of this call were added|the runs of this call were added \\(committed\\), the precomputed figures were not.*)\\n$`,
+        ),
+      );
     } finally {
       spawnSync("umount", [mnt]);
     }

@@ -75,7 +75,10 @@ describe("normalizeAttempt", () => {
       task_id: "t",
       status: "timeout",
       started_at: "2025-03-12T09:00:00",
-      events: [{ ts: "2025-03-12T09:00:05", type: "tool_call" }, { ts: "2025-03-12T09:00:06Z", kind: "tool_result" }],
+      events: [
+        { ts: "2025-03-12T09:00:05", type: "tool_call" },
+        { ts: "2025-03-12T09:00:06Z", kind: "tool_result" },
+      ],
     });
     expect(a.naive_timestamps).toBe(2);
     expect(a.events.map((e) => e.type)).toEqual(["tool_call", "tool_result"]);

@@ -48,9 +48,7 @@ function check(out: any, expect: Record<string, any>): string[] {
       }
     } else if (key === "matches") {
       for (const m of want as Record<string, unknown>[]) {
-        const hit = (out.matches ?? []).some((x: any) =>
-          Object.entries(m).every(([f, v]) => (typeof v === "number" ? close(Number(x[f]), v) : x[f] === v)),
-        );
+        const hit = (out.matches ?? []).some((x: any) => Object.entries(m).every(([f, v]) => (typeof v === "number" ? close(Number(x[f]), v) : x[f] === v)));
         if (!hit) diffs.push(`matches: no entry like ${JSON.stringify(m)}`);
       }
     } else subset(out[key], want, key, diffs);
@@ -58,12 +56,16 @@ function check(out: any, expect: Record<string, any>): string[] {
   return diffs;
 }
 
-const names = readdirSync(CASES).filter((n) => existsSync(join(CASES, n, "expected.json"))).sort();
+const names = readdirSync(CASES)
+  .filter((n) => existsSync(join(CASES, n, "expected.json")))
+  .sort();
 
 describe("case folders", () => {
   for (const name of names) {
     const dir = join(CASES, name);
-    const spec = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as { runs: { args: string[]; exit?: number; expect?: Record<string, unknown> }[] };
+    const spec = JSON.parse(readFileSync(join(dir, "expected.json"), "utf8")) as {
+      runs: { args: string[]; exit?: number; expect?: Record<string, unknown> }[];
+    };
     spec.runs.forEach((run, i) => {
       it(`${name}#${i + 1}: denom ${run.args.join(" ")}`, async () => {
         const args = run.args.map((a) => (existsSync(join(dir, a)) ? join(dir, a) : a));

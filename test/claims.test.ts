@@ -135,7 +135,13 @@ describe("meanOfRatios", () => {
 
   it("skips runs with no trial, and is null when no run has one", () => {
     // (1/2 + 1/4) / 2 = 3/8; the 0/0 run has no rate
-    expect(meanOfRatios([{ successes: 1, count: 2 }, { successes: 0, count: 0 }, { successes: 1, count: 4 }])).toEqual({ num: 3n, den: 8n });
+    expect(
+      meanOfRatios([
+        { successes: 1, count: 2 },
+        { successes: 0, count: 0 },
+        { successes: 1, count: 4 },
+      ]),
+    ).toEqual({ num: 3n, den: 8n });
     expect(meanOfRatios([{ successes: 0, count: 0 }])).toBeNull();
   });
 });

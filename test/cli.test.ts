@@ -63,7 +63,9 @@ describe("dist/bin.js", () => {
 
   it("stops quietly when the reader closes the pipe early", () => {
     // `denom report ... | head -1`: the shell's pipe, so the write fails with EPIPE
-    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${join(ROOT, "dist", "bin.js")}" report "${join(ROOT, "samples", "seed-100.jsonl")}" | head -1`], { encoding: "utf8" });
+    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${join(ROOT, "dist", "bin.js")}" report "${join(ROOT, "samples", "seed-100.jsonl")}" | head -1`], {
+      encoding: "utf8",
+    });
     expect(r.stdout).toBe(`denom ${VERSION} · 100 tasks, 100 trials, 130 attempts\n`);
     expect(r.stderr).toBe("");
   });
@@ -84,4 +86,3 @@ describe("dist/bin.js", () => {
     expect(r.stderr).toMatch(/--db .*runs\.jsonl: not a DuckDB database file/);
   });
 });
-

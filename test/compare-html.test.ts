@@ -43,10 +43,17 @@ describe.skipIf(!hasShared)("compare --format html on ../shared/cases-compare/co
     for (const c of json.cells) {
       const k = `${c.basis}/${c.denominator}`;
       expect(shown(cell(document, "cells", k, "tasks")), k).toBe(String(c.tasks));
-      expect(shown(cell(document, "cells", k, "baseline")), k).toBe(`${c.baseline.successes}/${c.baseline.count} ${c.baseline.rate === null ? "n/a" : `${(c.baseline.rate * 100).toFixed(1)}%`}`);
+      expect(shown(cell(document, "cells", k, "baseline")), k).toBe(
+        `${c.baseline.successes}/${c.baseline.count} ${c.baseline.rate === null ? "n/a" : `${(c.baseline.rate * 100).toFixed(1)}%`}`,
+      );
       expect(shown(cell(document, "cells", k, "candidate")).split(" ")[0], k).toBe(`${c.candidate.successes}/${c.candidate.count}`);
       expect(Number(value(cell(document, "cells", k, "difference"))), k).toBeCloseTo(c.difference, 6);
-      expect(value(cell(document, "cells", k, "ci95")).split(" ").map(Number), k).toEqual(c.ci95.map((x: number) => expect.closeTo(x, 6)));
+      expect(
+        value(cell(document, "cells", k, "ci95"))
+          .split(" ")
+          .map(Number),
+        k,
+      ).toEqual(c.ci95.map((x: number) => expect.closeTo(x, 6)));
       expect(value(cell(document, "cells", k, "test")), k).toBe(c.test);
       expect(value(cell(document, "cells", k, "p_value")), k).toBe(asValue(c.p_value));
       expect(value(cell(document, "cells", k, "mde80")), k).toBe(asValue(c.mde80));
@@ -105,7 +112,10 @@ describe("compare --format html escapes input text", () => {
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;script&gt;t1&lt;/script&gt;");
     expect(document.querySelectorAll("script, img").length).toBe(0);
-    const tasks = [...document.querySelectorAll("#table-discordant td[data-task]")].filter((e) => !e.hasAttribute("data-figure")).map(shown).sort();
+    const tasks = [...document.querySelectorAll("#table-discordant td[data-task]")]
+      .filter((e) => !e.hasAttribute("data-figure"))
+      .map(shown)
+      .sort();
     expect(tasks).toEqual(["<script>t1</script>", "t2'\""]);
   });
 });

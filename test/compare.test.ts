@@ -29,16 +29,8 @@ describe("compare: two inputs, each its own session", () => {
   // ci95 = 0 +- 1.959964; McNemar b = 1, c = 1: p = min(1, 2 (C(2,0) + C(2,1)) / 4) = 1;
   // tasks_needed null (difference 0); mde80 = (1.959964 + 0.841621) x 1 = 2.801585.
   const dir = tempDir({
-    "a.jsonl": jsonl(
-      { task_id: "t1", status: "success" },
-      { task_id: "t2", status: "success" },
-      { task_id: "t3", status: "failure" },
-    ),
-    "b.jsonl": jsonl(
-      { task_id: "t2", status: "failure" },
-      { task_id: "t3", status: "success" },
-      { task_id: "t4", status: "success" },
-    ),
+    "a.jsonl": jsonl({ task_id: "t1", status: "success" }, { task_id: "t2", status: "success" }, { task_id: "t3", status: "failure" }),
+    "b.jsonl": jsonl({ task_id: "t2", status: "failure" }, { task_id: "t3", status: "success" }, { task_id: "t4", status: "success" }),
   });
 
   it("lists the unpaired tasks and pairs only the common ones", async () => {
@@ -47,7 +39,15 @@ describe("compare: two inputs, each its own session", () => {
     const out = r.json();
     expect(out.coverage).toMatchObject({ common_tasks: 2, only_baseline: 1, only_candidate: 1, only_baseline_tasks: ["t1"], only_candidate_tasks: ["t4"] });
     const c = cellOf(out, "final/total");
-    expect(c).toMatchObject({ tasks: 2, baseline: { successes: 1, count: 2 }, candidate: { successes: 1, count: 2 }, difference: 0, test: "mcnemar_exact", p_value: 1, tasks_needed: null });
+    expect(c).toMatchObject({
+      tasks: 2,
+      baseline: { successes: 1, count: 2 },
+      candidate: { successes: 1, count: 2 },
+      difference: 0,
+      test: "mcnemar_exact",
+      p_value: 1,
+      tasks_needed: null,
+    });
     expect(c.discordant).toEqual({ baseline_only: 1, candidate_only: 1 });
     expect(c.se).toBeCloseTo(1, 9);
     expect(c.ci95[0]).toBeCloseTo(-1.959964, 5);
@@ -119,9 +119,23 @@ describe("compare --fail-if-worse", () => {
     const r = await denom(["compare", "--json", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--fail-if-worse", "final/total"]);
     expect(r.code).toBe(4);
     const out = r.json();
-    expect(cellOf(out, "final/total")).toMatchObject({ difference: -1, se: 0, ci95: [-1, -1], p_value: 0.001953125, discordant: { baseline_only: 10, candidate_only: 0 } });
+    expect(cellOf(out, "final/total")).toMatchObject({
+      difference: -1,
+      se: 0,
+      ci95: [-1, -1],
+      p_value: 0.001953125,
+      discordant: { baseline_only: 10, candidate_only: 0 },
+    });
     expect(out.fail_if_worse).toEqual({
-      cell: "final/total", worse: true, ci95: [-1, -1], verdict: "worse", tasks: 10, min_tasks: 2, empty_side: null, strict_failed: false, failed: true,
+      cell: "final/total",
+      worse: true,
+      ci95: [-1, -1],
+      verdict: "worse",
+      tasks: 10,
+      min_tasks: 2,
+      empty_side: null,
+      strict_failed: false,
+      failed: true,
     });
     expect(r.stderr).toContain("--fail-if-worse final/total");
   });
@@ -133,7 +147,9 @@ describe("compare --fail-if-worse", () => {
 
   it("usage errors name the flag", async () => {
     expect((await denom(["compare", join(dir, "a.jsonl")])).code).toBe(2);
-    expect((await denom(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--fail-if-worse", "final/everything"])).stderr).toContain("--fail-if-worse final/everything");
+    expect((await denom(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--fail-if-worse", "final/everything"])).stderr).toContain(
+      "--fail-if-worse final/everything",
+    );
     const noBaseline = await denom(["compare", join(dir, "a.jsonl"), "--by", "agent"]);
     expect(noBaseline.code).toBe(2);
     expect(noBaseline.stderr).toContain("--baseline");
@@ -183,7 +199,20 @@ describe.skipIf(!hasCases)("gate", () => {
   // seed-100 (DESIGN section 4): final/total 82/100; 9 trials end in a timeout; 6 trials hit
   // the external API twice (final fault environment); no cost recorded; no grader error
   it("prints one line per condition with its value and exits 4 when one fails", async () => {
-    const r = await denom(["gate", SEED, "--min", "final/total=80%", "--max", "timeout_rate=0.05", "--max", "environment_share=0.06", "--max", "grader_errors=0", "--max", "cost_per_success=1"]);
+    const r = await denom([
+      "gate",
+      SEED,
+      "--min",
+      "final/total=80%",
+      "--max",
+      "timeout_rate=0.05",
+      "--max",
+      "environment_share=0.06",
+      "--max",
+      "grader_errors=0",
+      "--max",
+      "cost_per_success=1",
+    ]);
     expect(r.code).toBe(4);
     expect(r.stdout.split("\n").slice(0, 5)).toEqual([
       "ok   final/total = 82.0% (82/100), min 80.0%",

@@ -32,7 +32,8 @@ for (const [status, words] of Object.entries({
   timeout: "timeout timed_out time_limit agent_timeout deadline_exceeded",
   aborted: "aborted error errored env_failure environment_error infra_error crashed cancelled",
   invalid: "invalid invalid_task",
-})) for (const w of words.split(" ")) ALIASES[w] = status;
+}))
+  for (const w of words.split(" ")) ALIASES[w] = status;
 
 /** What the generator writes: the canonical fields that decide the grid, and statuses from every class. */
 const record = fc.record(
@@ -257,7 +258,11 @@ function noRecord(e: Expected): boolean {
 }
 
 /** denom's accounting and grid, as `report --json` gives them, checked against the oracle. */
-function check(accounting: Record<string, number>, rates: { basis: string; denominator: string; successes: number; count: number; rate: number | null }[], expected: Expected): void {
+function check(
+  accounting: Record<string, number>,
+  rates: { basis: string; denominator: string; successes: number; count: number; rate: number | null }[],
+  expected: Expected,
+): void {
   expect(accounting.lines).toBe(accounting.records + accounting.blank + accounting.rejected);
   expect(accounting.unaccounted).toBe(0);
   const { lines, records, blank, rejected } = accounting;

@@ -152,7 +152,10 @@ async function detected(dir: string): Promise<{ code: number; stderr: string; la
 }
 
 /** Checks every file of `dir` against the table: the rows it breaks, as `file: expected X, detected Y`. */
-async function confusion(dir: string, table: readonly [RegExp, Label][]): Promise<{ code: number; stderr: string; wrong: string[]; counts: Map<Label, number> }> {
+async function confusion(
+  dir: string,
+  table: readonly [RegExp, Label][],
+): Promise<{ code: number; stderr: string; wrong: string[]; counts: Map<Label, number> }> {
   const { code, stderr, labels } = await detected(dir);
   const wrong: string[] = [];
   const counts = new Map<Label, number>();
@@ -190,7 +193,9 @@ describe("the confusion matrix of format detection is the identity", () => {
     expect(m.code).toBe(0);
     expect(m.wrong).toEqual([]);
     // find ../shared/data/real: 25 logs/<id>/report.json, 9 eval_results.json, 17 .eval, 4 exit_statuses_*.yaml
-    expect([m.counts.get("swe-bench-instance"), m.counts.get("swe-bench-pro"), m.counts.get("inspect"), m.counts.get("mini-swe-agent-exit-statuses")]).toEqual([25, 9, 17, 4]);
+    expect([m.counts.get("swe-bench-instance"), m.counts.get("swe-bench-pro"), m.counts.get("inspect"), m.counts.get("mini-swe-agent-exit-statuses")]).toEqual([
+      25, 9, 17, 4,
+    ]);
     // find -name config.json under the three harbor folders: 131 + 65 + 108, the two newer JobConfigs among them
     expect(m.counts.get("harbor-config")).toBe(304);
   });
@@ -293,7 +298,8 @@ describe("wrong shapes are refused, naming the format", () => {
           expect(claim).toMatchObject({ kind: "near", format: { name: f.name } });
           // the key removed, or, when another of the format's shapes is as close, what that one misses
           expect(refusalOf(claim)).toContain(claim.kind === "near" && claim.shape !== shape ? ": missing" : `${key}: missing`);
-        } else if (claim.kind === "near") expect(claim.format.name).toBe(f.name); // close to another of its shapes
+        } else if (claim.kind === "near")
+          expect(claim.format.name).toBe(f.name); // close to another of its shapes
         else expect(claim.kind === "one" ? claim.format.name : claim.kind).toMatch(/^(none|canonical)$/);
       }
     },
@@ -325,7 +331,10 @@ describe("wrong shapes are refused, naming the format", () => {
     // tau2-bench's own keys: termination_reason and reward_info; the second line lacks reward_info
     const good = { task_id: "a", termination_reason: "user_stop", reward_info: { reward: 1 } };
     const { reward_info: _, ...bad } = good;
-    const dir = tempDir({ "first.jsonl": line({ ...bad, termination_reason: 5, reward_info: {} }), "later.jsonl": line(good) + line({ ...bad, task_id: "b", status: "x" }) });
+    const dir = tempDir({
+      "first.jsonl": line({ ...bad, termination_reason: 5, reward_info: {} }),
+      "later.jsonl": line(good) + line({ ...bad, task_id: "b", status: "x" }),
+    });
     const first = await denom(["report", join(dir, "first.jsonl")]);
     expect(first.code).toBe(1);
     expect(first.stderr).toContain("first.jsonl: looks like tau2-bench (a simulation) but termination_reason: expected a string, got a number");
@@ -340,10 +349,15 @@ describe("wrong shapes are refused, naming the format", () => {
     const dir = tempDir({ "a.jsonl": `${JSON.stringify(both)}\n`, "b.jsonl": `${JSON.stringify({ task_id: "t", status: "success" })}\n` });
     const r = await denom(["report", dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("a.jsonl: 2 formats claim it (tau-bench, tau2-bench): name its format with --input-format tau-bench or --input-format tau2-bench");
+    expect(r.stderr).toContain(
+      "a.jsonl: 2 formats claim it (tau-bench, tau2-bench): name its format with --input-format tau-bench or --input-format tau2-bench",
+    );
     // --input-format settles it: 1 trial, reward 1 (tau-bench's full reward)
     const settled = (await denom(["report", "--json", "--input-format", "tau-bench", join(dir, "a.jsonl")])).json();
-    expect(settled.rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "total")).toMatchObject({ successes: 1, count: 1 });
+    expect(settled.rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "total")).toMatchObject({
+      successes: 1,
+      count: 1,
+    });
   });
 
   it("every document shape claims its own first entries, and no other document shape does", () => {

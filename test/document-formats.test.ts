@@ -102,10 +102,19 @@ describe("swe-bench-results, swe-bench-pro and openhands-index, whole-command", 
     expect(r.code, r.stderr).toBe(0);
     const out = r.json();
     // success a; failure b, c (the agent's); aborted d, e (environment): total 5, attributable 3
-    expect(finals(out)).toEqual([[1, 5], [1, 5], [1, 3]]);
+    expect(finals(out)).toEqual([
+      [1, 5],
+      [1, 5],
+      [1, 3],
+    ]);
     expect(out.status_counts.final).toEqual({ success: 1, failure: 2, aborted: 2 });
-    const exclusions = out.meta.exclusions.filter((e: { basis: string }) => e.basis === "final").map((e: { reason: string; trials: number }) => [e.reason, e.trials]);
-    expect(exclusions).toEqual([["aborted (error_ids)", 1], ["aborted (incomplete_ids)", 1]]);
+    const exclusions = out.meta.exclusions
+      .filter((e: { basis: string }) => e.basis === "final")
+      .map((e: { reason: string; trials: number }) => [e.reason, e.trials]);
+    expect(exclusions).toEqual([
+      ["aborted (error_ids)", 1],
+      ["aborted (incomplete_ids)", 1],
+    ]);
     // the 5 ids are the source's records; submitted_ids and the count are not
     expect(out.meta.sources[0]).toMatchObject({ adapter: "swe-bench-results", lines: 5, records: 5, rejected: 0 });
   });
@@ -113,7 +122,9 @@ describe("swe-bench-results, swe-bench-pro and openhands-index, whole-command", 
   it("rejects an id that is not a string, naming the list and the element", async () => {
     const dir = tempDir({ "results.json": JSON.stringify({ total_instances: 2, resolved: ["a", 7] }) });
     const out = (await denom(["report", "--json", join(dir, "results.json")])).json();
-    expect(out.rejects).toEqual([expect.objectContaining({ location: "resolved[1]", reason: "resolved[1]: expected an instance id (a non-empty string), got 7" })]);
+    expect(out.rejects).toEqual([
+      expect.objectContaining({ location: "resolved[1]", reason: "resolved[1]: expected an instance id (a non-empty string), got 7" }),
+    ]);
   });
 
   it("reads OpenHands' null outcome as an unrecognized status and 0.0 cost as not recorded", async () => {
@@ -125,7 +136,11 @@ describe("swe-bench-results, swe-bench-pro and openhands-index, whole-command", 
     writeFileSync(path, JSON.stringify({ t1: { resolved: true, cost: 2 }, t2: { resolved: false, cost: 0.0 }, t3: { resolved: null, cost: null } }));
     const out = (await denom(["report", "--json", path, "--by", "run_id"])).json();
     // total 3; valid drops t3 (fault unknown): 1/2
-    expect(finals(out)).toEqual([[1, 3], [1, 2], [1, 2]]);
+    expect(finals(out)).toEqual([
+      [1, 3],
+      [1, 2],
+      [1, 2],
+    ]);
     expect(out.unrecognized_statuses).toEqual([{ value: "outcome_unknown", attempts: 1 }]);
     // only t1's $2 is a recorded cost; t2 and t3 are counted as missing, never as $0
     expect(out.efficiency).toMatchObject({ cost_usd_total: 2, cost_missing_attempts: 2 });
@@ -136,12 +151,20 @@ describe("swe-bench-results, swe-bench-pro and openhands-index, whole-command", 
     const file = join(FIXTURES, "swe-bench-pro", "gpt-4o-paper", "eval_results.json");
     const plain = (await denom(["report", "--json", file])).json();
     // jq: 619 entries, 36 true, 583 false
-    expect(finals(plain)).toEqual([[36, 619], [36, 619], [36, 619]]);
+    expect(finals(plain)).toEqual([
+      [36, 619],
+      [36, 619],
+      [36, 619],
+    ]);
     expect(plain.meta.sources[0]).toMatchObject({ adapter: "swe-bench-pro", records: 619 });
     const r = await denom(["report", "--json", file, "--expect-count", "731"]);
     const out = r.json();
     // 731 - 619 = 112 missing: in total, removed again by attributable
-    expect(finals(out)).toEqual([[36, 731], [36, 731], [36, 619]]);
+    expect(finals(out)).toEqual([
+      [36, 731],
+      [36, 731],
+      [36, 619],
+    ]);
     expect(out.diagnostics.missing).toBe(112);
     expect(cell(out, "final/total").rate).toBeCloseTo(36 / 731, 12);
     expect((cell(out, "final/total").rate * 100).toFixed(1)).toBe("4.9");
@@ -162,7 +185,11 @@ describe("swe-bench-results, swe-bench-pro and openhands-index, whole-command", 
     const dir = tempDir({ "eval_results.json": JSON.stringify({ i1: true, i2: false, i3: false }), "ids.txt": "i1\ni2\ni3\ni4\n" });
     const out = (await denom(["report", "--json", join(dir, "eval_results.json"), "--expect", join(dir, "ids.txt")])).json();
     // i4 missing: 1/4 strict, 1/3 attributable
-    expect(finals(out)).toEqual([[1, 4], [1, 4], [1, 3]]);
+    expect(finals(out)).toEqual([
+      [1, 4],
+      [1, 4],
+      [1, 3],
+    ]);
     expect(out.diagnostics.missing).toBe(1);
   });
 });
@@ -265,7 +292,7 @@ describe("the format of each source", () => {
   it("reads every source with --input-format NAME (or --format NAME), and refuses an unknown name (exit 2)", async () => {
     // {"a": 1}: no format claims it; read as swe-bench-pro, its entry is a reject naming the key
     const dir = tempDir({ "x.json": JSON.stringify({ a: true, task_id: false }) });
-    const detected = (await denom(["report", "--json", join(dir, "x.json")]));
+    const detected = await denom(["report", "--json", join(dir, "x.json")]);
     // task_id is a canonical name, so swe-bench-pro does not claim it; canonical rejects task_id false,
     // and a source of lines but no record is an error (issue 15)
     expect(detected.code).toBe(1);
@@ -273,8 +300,16 @@ describe("the format of each source", () => {
     expect(detected.stderr).toContain("x.json: 1 line but no record (1 rejected)");
     const forced = await denom(["report", "--json", join(dir, "x.json"), "--input-format", "swe-bench-pro"]);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(finals(forced.json())).toEqual([[1, 2], [1, 2], [1, 2]]);
-    for (const args of [["report", "--format", "swe-bench-pro"], ["timeouts", "--format", "swe-bench-pro"], ["audit", "--claim", "50%", "--format", "swe-bench-pro"]]) {
+    expect(finals(forced.json())).toEqual([
+      [1, 2],
+      [1, 2],
+      [1, 2],
+    ]);
+    for (const args of [
+      ["report", "--format", "swe-bench-pro"],
+      ["timeouts", "--format", "swe-bench-pro"],
+      ["audit", "--claim", "50%", "--format", "swe-bench-pro"],
+    ]) {
       const r = await denom([...args, join(dir, "x.json")]);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
     }
@@ -287,7 +322,13 @@ describe("the format of each source", () => {
 
   it("reads an OpenHands scores.json given to --claims: one claim per benchmark, scoped to it", async () => {
     const { parseClaimsText } = await import("../src/claims.js");
-    const claims = parseClaimsText(JSON.stringify([{ benchmark: "gaia", score: 72.7, metric: "accuracy" }, { benchmark: "commit0", score: 12.5 }]), "m/scores.json");
+    const claims = parseClaimsText(
+      JSON.stringify([
+        { benchmark: "gaia", score: 72.7, metric: "accuracy" },
+        { benchmark: "commit0", score: 12.5 },
+      ]),
+      "m/scores.json",
+    );
     expect(claims.map((c) => [c.text, c.label, c.benchmark])).toEqual([
       ["72.7%", "gaia (accuracy), scores.json", "gaia"],
       ["12.5%", "commit0, scores.json", "commit0"],
@@ -303,7 +344,9 @@ describe("the format of each source", () => {
     expect(pro.kind).toBe("document");
     expect(pro.reads).toContainEqual(expect.objectContaining({ source: "<value> true / false", canonical: "status success / failure" }));
     const report = formats.find((f: { name: string }) => f.name === "swe-bench-results");
-    expect(report.reads.map((x: { source: string }) => x.source)).toEqual(expect.arrayContaining(["resolved[]", "unresolved_ids[]", "empty_patch_ids[]", "error_ids[]", "incomplete_ids[]"]));
+    expect(report.reads.map((x: { source: string }) => x.source)).toEqual(
+      expect.arrayContaining(["resolved[]", "unresolved_ids[]", "empty_patch_ids[]", "error_ids[]", "incomplete_ids[]"]),
+    );
     const text = await denom(["formats"]);
     expect(text.stdout).toContain("openhands-index (document)");
     expect(text.stdout).toContain("  resolved: null -> status outcome_unknown");
@@ -320,7 +363,11 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
 
   it("OpenHands Index claude-sonnet-4-5: swe-bench 371/500, gaia 120/165, commit0 2/16 as claimed", async () => {
     // jq '[.[]|.resolved]': swe-bench 500 rows, 371 true; gaia 165, 120; commit0 16, 2; no null
-    for (const [bench, s, n, claim] of [["swe-bench", 371, 500, "74.2"], ["gaia", 120, 165, "72.7"], ["commit0", 2, 16, "12.5"]] as const) {
+    for (const [bench, s, n, claim] of [
+      ["swe-bench", 371, 500, "74.2"],
+      ["gaia", 120, 165, "72.7"],
+      ["commit0", 2, 16, "12.5"],
+    ] as const) {
       const out = await report([join(OH, "claude-sonnet-4-5", "instance_results", `${bench}.json`)]);
       expect(cell(out, "final/total"), bench).toMatchObject({ successes: s, count: n });
       expect((cell(out, "final/total").rate * 100).toFixed(1)).toBe(claim);
@@ -363,10 +410,25 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
     // DeepSeek-V4-Pro holds swt-bench only: of its scores.json claims, swt-bench 68.1 is audited: not reproduced
     const deepseek = await denom(["audit", join(OH, "DeepSeek-V4-Pro"), "--claims", join(OH, "DeepSeek-V4-Pro", "scores.json"), "--json"]);
     expect(deepseek.code, deepseek.stderr).toBe(3);
-    expect(deepseek.json()).toEqual([expect.objectContaining({ claim: "68.1%", label: "swt-bench (accuracy), scores.json", reproduced: false, strict: { successes: 264, count: 433, rate: 264 / 433 } })]);
+    expect(deepseek.json()).toEqual([
+      expect.objectContaining({
+        claim: "68.1%",
+        label: "swt-bench (accuracy), scores.json",
+        reproduced: false,
+        strict: { successes: 264, count: 433, rate: 264 / 433 },
+      }),
+    ]);
     expect(deepseek.stderr).toMatch(/claims of the --claims file not audited: the inputs hold swt-bench only/);
     // claude-sonnet-4-5 swt-bench 68.8 = 298/433 once the 3 missing instances count
-    const sonnet = await denom(["audit", join(OH, "claude-sonnet-4-5", "instance_results", "swt-bench.json"), "--expect-count", "433", "--claims", join(OH, "claude-sonnet-4-5", "scores.json"), "--json"]);
+    const sonnet = await denom([
+      "audit",
+      join(OH, "claude-sonnet-4-5", "instance_results", "swt-bench.json"),
+      "--expect-count",
+      "433",
+      "--claims",
+      join(OH, "claude-sonnet-4-5", "scores.json"),
+      "--json",
+    ]);
     expect(sonnet.code, sonnet.stderr).toBe(0);
     expect(sonnet.json()[0]).toMatchObject({ claim: "68.8%", reproduced: true, strict: { successes: 298, count: 433 } });
     // a whole model folder mixes benchmarks: no pooled figure is any benchmark's
@@ -386,24 +448,41 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
     // jq: [resolved, unresolved_ids, empty_patch_ids, error_ids, incomplete_ids] lengths, 91 unique ids each
     // gpt-4o [6, 76, 3, 0, 6]: 6/91 strict; the 6 incomplete leave attributable: 6/85
     const gpt4o = await report([results("20240825_SWE-agent_gpt-4o-2024-05-13")]);
-    expect(finals(gpt4o)).toEqual([[6, 91], [6, 91], [6, 85]]);
+    expect(finals(gpt4o)).toEqual([
+      [6, 91],
+      [6, 91],
+      [6, 85],
+    ]);
     expect(gpt4o.status_counts.final).toEqual({ success: 6, failure: 79, aborted: 6 });
     expect(gpt4o.meta.exclusions.filter((e: { basis: string }) => e.basis === "final")).toEqual([
       expect.objectContaining({ denominator: "attributable", reason: "aborted (incomplete_ids)", trials: 6 }),
     ]);
     // deepseek-coder-v2 [7, 78, 6, 0, 0]
     const deepseek = await report([results("20240825_SWE-agent_deepseek-coder-v2")]);
-    expect(finals(deepseek)).toEqual([[7, 91], [7, 91], [7, 91]]);
+    expect(finals(deepseek)).toEqual([
+      [7, 91],
+      [7, 91],
+      [7, 91],
+    ]);
     // gpt-4o-mini [1, 0, 0, 0, 90]: 90 of 91 never evaluated; 1/91 strict, 1/1 over the evaluated one
     const mini = await report([results("20240825_SWE-agent_gpt-4o-mini-2024-07-18")]);
-    expect(finals(mini)).toEqual([[1, 91], [1, 91], [1, 1]]);
+    expect(finals(mini)).toEqual([
+      [1, 91],
+      [1, 91],
+      [1, 1],
+    ]);
     expect(mini.status_counts.final).toEqual({ success: 1, aborted: 90 });
   });
 
   it("Multi-SWE-bench gpt-4o submission folder: predictions, report and trajectories, each with its own adapter", async () => {
     const dir = join(REAL, "multi-swe-bench-java", "20240825_SWE-agent_gpt-4o-2024-05-13");
     const out = await report([dir, "--by", "run_id"]);
-    const read = out.meta.sources.map((s: { name: string; adapter: string; records: number; attempts: number }) => [s.name.slice(dir.length + 1), s.adapter, s.records, s.attempts]);
+    const read = out.meta.sources.map((s: { name: string; adapter: string; records: number; attempts: number }) => [
+      s.name.slice(dir.length + 1),
+      s.adapter,
+      s.records,
+      s.attempts,
+    ]);
     // all_preds.jsonl: 85 lines (wc -l), predictions holding no attempt; results.json: 91 ids; 5 .traj files, one attempt each
     expect(read).toEqual([
       ["all_preds.jsonl", "swe-bench-preds", 85, 0],

@@ -21,13 +21,54 @@ import { denom, jsonl, tempDir } from "./helpers.js";
 const RUN = "-2.5e3";
 const INPUT = jsonl(
   {
-    run_id: RUN, task_id: "a", trial: 0, attempt: 1, status: "success", model: "m1", cost_usd: 0.5,
-    started_at: "2025-01-01T00:00:00.5Z", ended_at: "2025-01-01T00:01:00.5Z",
-    events: [{ ts: "2025-01-01T00:00:10Z", type: "llm_call", status: "ok" }, { ts: "2025-01-01T00:00:20Z", type: "llm_call", status: "timeout" }],
+    run_id: RUN,
+    task_id: "a",
+    trial: 0,
+    attempt: 1,
+    status: "success",
+    model: "m1",
+    cost_usd: 0.5,
+    started_at: "2025-01-01T00:00:00.5Z",
+    ended_at: "2025-01-01T00:01:00.5Z",
+    events: [
+      { ts: "2025-01-01T00:00:10Z", type: "llm_call", status: "ok" },
+      { ts: "2025-01-01T00:00:20Z", type: "llm_call", status: "timeout" },
+    ],
   },
-  { run_id: RUN, task_id: "a", trial: 1, attempt: 1, status: "failure", model: "m1", cost_usd: 0.25, started_at: "2025-01-01T02:00:00+02:00", ended_at: "2025-01-01T00:02:00Z" },
-  { run_id: RUN, task_id: "=b", trial: 0, attempt: 1, status: "timeout", model: "m2", cost_usd: 1, timeout_limit_s: 300, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:05:00Z" },
-  { run_id: RUN, task_id: "=b", trial: 0, attempt: 2, status: "success", model: "m2", cost_usd: 0.25, started_at: "2025-01-01T00:10:00Z", ended_at: "2025-01-01T00:11:30Z" },
+  {
+    run_id: RUN,
+    task_id: "a",
+    trial: 1,
+    attempt: 1,
+    status: "failure",
+    model: "m1",
+    cost_usd: 0.25,
+    started_at: "2025-01-01T02:00:00+02:00",
+    ended_at: "2025-01-01T00:02:00Z",
+  },
+  {
+    run_id: RUN,
+    task_id: "=b",
+    trial: 0,
+    attempt: 1,
+    status: "timeout",
+    model: "m2",
+    cost_usd: 1,
+    timeout_limit_s: 300,
+    started_at: "2025-01-01T00:00:00Z",
+    ended_at: "2025-01-01T00:05:00Z",
+  },
+  {
+    run_id: RUN,
+    task_id: "=b",
+    trial: 0,
+    attempt: 2,
+    status: "success",
+    model: "m2",
+    cost_usd: 0.25,
+    started_at: "2025-01-01T00:10:00Z",
+    ended_at: "2025-01-01T00:11:30Z",
+  },
 );
 
 async function exported(args: string[]): Promise<Record<string, unknown>[]> {
@@ -85,11 +126,17 @@ describe("export: every figure of the report", () => {
     // m1: a/0 success, a/1 failure -> final/total 1/2; m2: =b/0 final success -> 1/1
     const rates = await exported(["--what", "rates", "--by", "model"]);
     const finalTotal = rates.filter((r) => r.basis === "final" && r.denominator === "total");
-    expect(finalTotal.map((r) => [r.model, r.successes, r.count])).toEqual([["m1", 1, 2], ["m2", 1, 1]]);
+    expect(finalTotal.map((r) => [r.model, r.successes, r.count])).toEqual([
+      ["m1", 1, 2],
+      ["m2", 1, 1],
+    ]);
     expect(Object.keys(rates[0])[0]).toBe("model");
     // pass@1 per model: m1 0.5 (a: n=2, c=1), m2 1
     const pass = await exported(["--what", "pass_at_k", "--by", "model"]);
-    expect(pass.filter((r) => r.k === 1).map((r) => [r.model, r.pass_at_k])).toEqual([["m1", 0.5], ["m2", 1]]);
+    expect(pass.filter((r) => r.k === 1).map((r) => [r.model, r.pass_at_k])).toEqual([
+      ["m1", 0.5],
+      ["m2", 1],
+    ]);
     const dir = tempDir({ "runs.jsonl": INPUT });
     const rows = await denom(["export", join(dir, "runs.jsonl"), "--what", "trials", "--by", "model"]);
     expect(rows.code).toBe(2);
@@ -119,7 +166,11 @@ describe("export: rows a spreadsheet reads as written", () => {
     const csv = await denom(["export", join(dir, "runs.jsonl"), "--what", "trials"]);
     const rows = parse(csv.stdout, { columns: true }) as Record<string, string>[];
     // "-2.5e3" is a number to a spreadsheet: left alone; "=b" would run: an apostrophe first
-    expect(rows.map((r) => [r.run_id, r.task_id])).toEqual([[RUN, "'=b"], [RUN, "a"], [RUN, "a"]]);
+    expect(rows.map((r) => [r.run_id, r.task_id])).toEqual([
+      [RUN, "'=b"],
+      [RUN, "a"],
+      [RUN, "a"],
+    ]);
     const file = join(dir, "trials.csv");
     const excel = await denom(["export", join(dir, "runs.jsonl"), "--what", "trials", "--excel", "-o", file]);
     expect(excel.code, excel.stderr).toBe(0);

@@ -109,9 +109,7 @@ describe("export meta file", () => {
     // seed-100: 100 tasks, one trial each
     expect(file.export).toMatchObject({ what: "trials", format: "csv", rows: 100 });
     expect(file.meta.tool).toBe(`denom ${VERSION}`);
-    expect(file.meta.sources).toEqual([
-      expect.objectContaining({ name: SEED, sha256: createHash("sha256").update(readFileSync(SEED)).digest("hex") }),
-    ]);
+    expect(file.meta.sources).toEqual([expect.objectContaining({ name: SEED, sha256: createHash("sha256").update(readFileSync(SEED)).digest("hex") })]);
     expect(file.meta.thresholds).toEqual({ queue_share: 0.5, loop_min: 5, sluggish_ratio: 2 });
     expect(file.meta.definitions.denominators.map((d: { denominator: string }) => d.denominator)).toEqual(["total", "valid", "attributable", "completable"]);
     // seed-100 first try: 10 external API errors (4 + 6) leave attributable
@@ -147,12 +145,24 @@ describe("export Parquet and JSON", () => {
     const lines = await exportTo(dir, "timeouts.jsonl", [SEED, "--what", "timeouts"]);
     const rates = JSON.parse(readFileSync(json, "utf8"));
     // DESIGN section 4 worked example: first/total 70/100, final/attributable 82/94
-    expect(rates.find((c: { basis: string; denominator: string }) => c.basis === "first" && c.denominator === "total")).toMatchObject({ successes: 70, count: 100, rate: 0.7 });
-    expect(rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "attributable")).toMatchObject({ successes: 82, count: 94 });
-    const timeouts = readFileSync(lines, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rates.find((c: { basis: string; denominator: string }) => c.basis === "first" && c.denominator === "total")).toMatchObject({
+      successes: 70,
+      count: 100,
+      rate: 0.7,
+    });
+    expect(rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "attributable")).toMatchObject({
+      successes: 82,
+      count: 94,
+    });
+    const timeouts = readFileSync(lines, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     // timeout attempts: 8 (then pass) + 12 (then give up) + 9 (timed out again) = 29
     expect(timeouts).toHaveLength(29);
-    expect(timeouts[0]).toEqual(expect.objectContaining({ source: SEED, task_id: expect.any(String), attempt: expect.any(Number), timeout_cause: expect.any(String) }));
+    expect(timeouts[0]).toEqual(
+      expect.objectContaining({ source: SEED, task_id: expect.any(String), attempt: expect.any(Number), timeout_cause: expect.any(String) }),
+    );
   });
 });
 

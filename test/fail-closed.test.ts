@@ -11,11 +11,7 @@ import { denom, hasShared, jsonl, SHARED, tempDir } from "./helpers.js";
 const FLIP = join(SHARED, "cases-compare", "compare-flip");
 
 // three tasks, one trial each: a and b pass, c fails. final/total = 2/3 = 66.7% over 3 tasks
-const THREE = jsonl(
-  { task_id: "a", status: "success" },
-  { task_id: "b", status: "success" },
-  { task_id: "c", status: "failure" },
-);
+const THREE = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "success" }, { task_id: "c", status: "failure" });
 const dir = tempDir({
   "three.jsonl": THREE,
   // the same three records, then a line that is no JSON: 4 lines = 3 records + 1 rejected
@@ -103,7 +99,19 @@ describe("gate --min-tasks N", () => {
 
   it("a cell counts the tasks its denominator keeps; a metric every task of the run", async () => {
     // with c's failure read as invalid (fault task), final/valid keeps a and b: 2/2 over 2 tasks
-    const r = await denom(["gate", "--json", THREE_PATH, "--status-map", "failure=invalid", "--min", "final/valid=0.5", "--max", "timeout_rate=0", "--min-tasks", "3"]);
+    const r = await denom([
+      "gate",
+      "--json",
+      THREE_PATH,
+      "--status-map",
+      "failure=invalid",
+      "--min",
+      "final/valid=0.5",
+      "--max",
+      "timeout_rate=0",
+      "--min-tasks",
+      "3",
+    ]);
     expect(r.code).toBe(4);
     expect(r.json().conditions).toMatchObject([
       { figure: "final/valid", value: 1, numerator: 2, denominator: 2, tasks: 2, passed: false },
@@ -143,9 +151,19 @@ describe("compare --fail-if-worse fails closed", () => {
     const r = await denom(["compare", "--json", THREE_PATH, join(dir, "one.jsonl"), "--fail-if-worse", "final/total"]);
     expect(r.code).toBe(4);
     expect(r.json().fail_if_worse).toEqual({
-      cell: "final/total", worse: false, ci95: null, verdict: "nothing compared", tasks: 0, min_tasks: 2, empty_side: null, strict_failed: false, failed: true,
+      cell: "final/total",
+      worse: false,
+      ci95: null,
+      verdict: "nothing compared",
+      tasks: 0,
+      min_tasks: 2,
+      empty_side: null,
+      strict_failed: false,
+      failed: true,
     });
-    expect(r.stderr).toBe(`denom: ${join(dir, "one.jsonl")}: --fail-if-worse final/total: FAIL, 0 paired tasks in final/total, fewer than --min-tasks 2 (exit 4)\n`);
+    expect(r.stderr).toBe(
+      `denom: ${join(dir, "one.jsonl")}: --fail-if-worse final/total: FAIL, 0 paired tasks in final/total, fewer than --min-tasks 2 (exit 4)\n`,
+    );
     const text = await denom(["compare", THREE_PATH, join(dir, "one.jsonl"), "--fail-if-worse", "final/total"]);
     expect(text.stdout).toContain("\n--fail-if-worse final/total: FAIL, 0 paired tasks in final/total, fewer than --min-tasks 2 (exit 4)\n");
   });

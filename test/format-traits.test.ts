@@ -40,15 +40,29 @@ describe("format traits", () => {
     // mini-swe-agent's passes: attempts of trials the evaluation report grades, numbered by start
     expect(sql).toContain("('mini-swe-agent-exit-statuses', 'as_recorded', null, 'start_order', false, null, 'named_only', null)");
     // the formats whose success rule reads a number on a 0-1 scale declare it; the others are decided by booleans or id lists
-    expect([...sql.matchAll(/^ {8}\('([^']+)'.*, '0-1'\)/gm)].map((m) => m[1]).sort()).toEqual(["agentcompass", "harbor", "inspect", "tau-bench", "tau2-bench"]);
+    expect([...sql.matchAll(/^ {8}\('([^']+)'.*, '0-1'\)/gm)].map((m) => m[1]).sort()).toEqual([
+      "agentcompass",
+      "harbor",
+      "inspect",
+      "tau-bench",
+      "tau2-bench",
+    ]);
     expect(phaseMarkersSql()).toContain("('agent_started', 'agent_start'),\n        ('agent_ended', 'agent_end')\n");
   });
 
   it("refuse one phase event name with two meanings, and quote a declared quote", () => {
-    const a = { name: "a", describes: "", detect: () => false, adapt: () => ({ attempts: [] }), traits: { agentPhase: { start: "go", end: "stop" } } } as Adapter;
+    const a = {
+      name: "a",
+      describes: "",
+      detect: () => false,
+      adapt: () => ({ attempts: [] }),
+      traits: { agentPhase: { start: "go", end: "stop" } },
+    } as Adapter;
     const b = { ...a, name: "b", traits: { agentPhase: { start: "stop", end: "end" } } } as Adapter;
     expect(() => phaseMarkersSql([a, b])).toThrow("phase event stop: agent_end in one format, agent_start in b");
-    expect(formatTraitsSql([{ ...a, name: "o'brien" } as Adapter])).toContain("('o''brien', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null)");
+    expect(formatTraitsSql([{ ...a, name: "o'brien" } as Adapter])).toContain(
+      "('o''brien', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null)",
+    );
   });
 
   it("leave no format name tested in the SQL of queries/", () => {
@@ -60,7 +74,8 @@ describe("format traits", () => {
       });
     expect(offenders).toEqual([]);
     // nor the phase names the Terminal-Bench adapter declares
-    for (const f of sqlFiles(QUERIES).filter((f) => !f.endsWith("phase_markers.sql"))) expect(read(f).replace(/--.*$/gm, ""), f).not.toMatch(/'agent_(started|ended)'/);
+    for (const f of sqlFiles(QUERIES).filter((f) => !f.endsWith("phase_markers.sql")))
+      expect(read(f).replace(/--.*$/gm, ""), f).not.toMatch(/'agent_(started|ended)'/);
   });
 });
 
@@ -75,7 +90,9 @@ describe("a harness's claims file is read by its adapter (FormatAdapter.claims)"
   it("AgentBench overall.json: each rate under custom, labelled with its path", () => {
     const claims = parseClaimsText(JSON.stringify({ total: 4, validation: {}, custom: { overall: { acc: 0.5 } } }), "t/overall.json");
     expect(claims.map((c) => [c.text, c.label])).toEqual([["0.5", "custom.overall.acc over 4 samples, overall.json"]]);
-    expect(() => parseClaimsText(JSON.stringify({ total: 4, validation: {}, custom: {} }), "o.json")).toThrow("an AgentBench overall.json without a rate under custom");
+    expect(() => parseClaimsText(JSON.stringify({ total: 4, validation: {}, custom: {} }), "o.json")).toThrow(
+      "an AgentBench overall.json without a rate under custom",
+    );
   });
 
   it("the adapters that declare one are the OpenHands Index scores, AgentBench overall and lm-eval results formats", () => {

@@ -121,7 +121,9 @@ describe("report groups what varies", () => {
   it("carries the warning and the groups into markdown, HTML and export", async () => {
     const file = twoAgents();
     const md = (await denom(["report", "--format", "md", file])).stdout;
-    expect(md).toContain("> **Warning:** the inputs hold 2 agents (trials: a 30, b 30): each group has its own figure, none is quoted for all; --pool pools them");
+    expect(md).toContain(
+      "> **Warning:** the inputs hold 2 agents (trials: a 30, b 30): each group has its own figure, none is quoted for all; --pool pools them",
+    );
     const html = (await denom(["report", "--format", "html", "-o", "-", file])).stdout;
     expect(html).toContain("the inputs hold 2 agents (trials: a 30, b 30): each group has its own figure, none is quoted for all; --pool pools them");
     expect(html).toContain("per group: agent a: 20/30 66.7%; agent b: 10/30 33.3%");
@@ -141,7 +143,10 @@ describe("report groups what varies", () => {
 
 describe("audit claims at any precision and with a standard error", () => {
   const shares = (successes: number, count: number) =>
-    join(tempDir({ "r.jsonl": lines(...Array.from({ length: count }, (_, i) => ({ task_id: `t${i + 1}`, status: i < successes ? "success" : "failure" }))) }), "r.jsonl");
+    join(
+      tempDir({ "r.jsonl": lines(...Array.from({ length: count }, (_, i) => ({ task_id: `t${i + 1}`, status: i < successes ? "success" : "failure" }))) }),
+      "r.jsonl",
+    );
 
   it("matches a claim printed at full double precision to its exact fraction", async () => {
     // 4/6, 8/9 and 21/23 as Python and JavaScript print them

@@ -21,7 +21,10 @@ type Out = any;
 const grid = (out: Out, key: string) => [cell(out, key).successes, cell(out, key).count];
 const details = (out: Out) =>
   Object.fromEntries(
-    (out.status_detail_counts as { status: string; status_detail: string | null; final: number }[]).map((d) => [`${d.status}/${d.status_detail ?? "-"}`, d.final]),
+    (out.status_detail_counts as { status: string; status_detail: string | null; final: number }[]).map((d) => [
+      `${d.status}/${d.status_detail ?? "-"}`,
+      d.final,
+    ]),
   );
 const REAL_COPY = join(FIXTURES, "real");
 
@@ -32,8 +35,10 @@ describe("Harbor exception table", () => {
       return `${r.status}/${r.detail}`;
     };
     expect(read("AgentTimeoutError")).toBe("timeout/AgentTimeoutError");
-    for (const t of ["VerifierTimeoutError", "RewardFileNotFoundError", "RewardFileEmptyError", "VerifierOutputParseError"]) expect(read(t)).toBe("aborted/grader_error");
-    for (const t of ["EnvironmentStartTimeoutError", "AgentSetupTimeoutError", "DaytonaError", "DockerComposeError"]) expect(read(t)).toBe("aborted/environment");
+    for (const t of ["VerifierTimeoutError", "RewardFileNotFoundError", "RewardFileEmptyError", "VerifierOutputParseError"])
+      expect(read(t)).toBe("aborted/grader_error");
+    for (const t of ["EnvironmentStartTimeoutError", "AgentSetupTimeoutError", "DaytonaError", "DockerComposeError"])
+      expect(read(t)).toBe("aborted/environment");
     // a provider's HTTP error named in the message, whatever the type
     expect(read("RuntimeError", "litellm.RateLimitError: Error code: 429")).toBe("aborted/external_api_error");
     expect(read("NonZeroAgentExitCodeError", "upstream returned 503 Service Unavailable")).toBe("aborted/external_api_error");
@@ -149,7 +154,13 @@ describe.skipIf(!hasShared)("Harbor, Kimi K2.7 + mini-swe-agent (../shared/data/
     // provider's 503 named in the message: aborted, external; the other 3 (2 context-limit BadRequestError,
     // 1 exit 137) stay failures. 1 CancelledError with verifier_result null: aborted.
     expect(out.status_counts.final).toEqual({ success: 24, failure: 81, aborted: 3 });
-    expect(details(out)).toEqual({ "success/-": 24, "failure/-": 78, "failure/NonZeroAgentExitCodeError": 3, "aborted/external_api_error": 2, "aborted/cancelled": 1 });
+    expect(details(out)).toEqual({
+      "success/-": 24,
+      "failure/-": 78,
+      "failure/NonZeroAgentExitCodeError": 3,
+      "aborted/external_api_error": 2,
+      "aborted/cancelled": 1,
+    });
     expect(grid(out, "final/total")).toEqual([24, 108]);
     expect(grid(out, "final/attributable")).toEqual([24, 105]);
     // cost_usd 0.0 on all 108 (no price mapping): as given
@@ -183,7 +194,9 @@ describe("Harbor, OpenThoughts datagen job (test/fixtures/real/harbor-openthough
 
 describe("OpenHands output.jsonl (test/fixtures/real/openhands-v0-multiswebench, MIT)", () => {
   it("classifies errors from their text", () => {
-    expect(classifyError("RuntimeError: Agent reached maximum iteration in headless mode. Current iteration: 50, max iteration: 50")?.detail).toBe("max_iterations");
+    expect(classifyError("RuntimeError: Agent reached maximum iteration in headless mode. Current iteration: 50, max iteration: 50")?.detail).toBe(
+      "max_iterations",
+    );
     expect(classifyError("litellm.RateLimitError: Error code: 429")?.detail).toBe("external_api_error");
     expect(classifyError("AgentRuntimeDisconnectedError: runtime died")?.detail).toBe("runtime_error");
     expect(classifyError("RuntimeError: something else")?.detail).toBe("agent_error");
@@ -206,10 +219,21 @@ describe("OpenHands output.jsonl (test/fixtures/real/openhands-v0-multiswebench,
   });
 
   it("reads output.swebench_eval.jsonl instead of output.jsonl beside it, and critic attempts as attempts", async () => {
-    const record = (id: string, extra: object) => ({ instance_id: id, test_result: { git_patch: "x" }, history: [], metadata: { agent_class: "CodeActAgent" }, metrics: {}, error: null, ...extra });
+    const record = (id: string, extra: object) => ({
+      instance_id: id,
+      test_result: { git_patch: "x" },
+      history: [],
+      metadata: { agent_class: "CodeActAgent" },
+      metrics: {},
+      error: null,
+      ...extra,
+    });
     const dir = tempDir({
       "output.jsonl": jsonl(record("a", {}), record("b", {})),
-      "output.swebench_eval.jsonl": jsonl(record("a", { test_result: { report: { resolved: true } } }), record("b", { test_result: { report: { resolved: false } } })),
+      "output.swebench_eval.jsonl": jsonl(
+        record("a", { test_result: { report: { resolved: true } } }),
+        record("b", { test_result: { report: { resolved: false } } }),
+      ),
     });
     const out = (await denom(["report", dir, "--json"])).json();
     // a resolved, b not: 1/2; output.jsonl listed as skipped
@@ -282,7 +306,8 @@ describe("a --db file with issue 14's announced_trials table (before owed_trials
     await db.run("DELETE FROM owed_trials");
     for (const column of ["promised_by", "trials"]) await db.run(`ALTER TABLE owed_trials DROP COLUMN ${column}`);
     // the kept layers were computed from the new layout: drop them so the figures come from the tables
-    for (const r of await db.all("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'layer_%' ORDER BY table_name")) await db.run(`DROP TABLE ${r.table_name}`);
+    for (const r of await db.all("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE 'layer_%' ORDER BY table_name"))
+      await db.run(`DROP TABLE ${r.table_name}`);
     db.close();
     const read = await denom(["report", "--json", "--db", file]);
     expect(read.code, read.stderr).toBe(0);
@@ -294,7 +319,9 @@ describe("a --db file with issue 14's announced_trials table (before owed_trials
     try {
       expect(await after.all("SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'announced_trials'")).toEqual([{ n: 0 }]);
       // run-a: 3 tasks x 2 trials; results-empty: 3 tasks x 1 trial: one row per task
-      expect(await after.all("SELECT promised_by, count(*) AS tasks, sum(trials) AS trials FROM owed_trials GROUP BY ALL")).toEqual([{ promised_by: "run_metadata", tasks: 6, trials: 9 }]);
+      expect(await after.all("SELECT promised_by, count(*) AS tasks, sum(trials) AS trials FROM owed_trials GROUP BY ALL")).toEqual([
+        { promised_by: "run_metadata", tasks: 6, trials: 9 },
+      ]);
     } finally {
       after.close();
     }
@@ -309,7 +336,12 @@ describe("AgentBench (test/fixtures/real/agentbench-medagentbench-gemini, Apache
     const out = r.json();
     expect(out.meta.trials).toBe(68);
     // runs.jsonl: completed 25 (graded only in overall.json: ungraded), agent invalid action 21; error.jsonl: 22 AGENT_FAILED
-    expect(details(out)).toEqual({ "unrecognized/completed": 25, "failure/agent invalid action": 21, "aborted/AGENT_FAILED": 22, "missing/expected, no record": 32 });
+    expect(details(out)).toEqual({
+      "unrecognized/completed": 25,
+      "failure/agent invalid action": 21,
+      "aborted/AGENT_FAILED": 22,
+      "missing/expected, no record": 32,
+    });
     expect(grid(out, "final/total")).toEqual([0, 100]);
   });
 
@@ -317,9 +349,18 @@ describe("AgentBench (test/fixtures/real/agentbench-medagentbench-gemini, Apache
     const dir = tempDir();
     const task = join(dir, "gpt-x", "os-std");
     mkdirSync(task, { recursive: true });
-    const sample = (index: number, result: boolean) => ({ index, error: null, info: null, output: { index, status: "completed", result: { result }, history: [] }, time: { timestamp: 1737158137875 + index } });
+    const sample = (index: number, result: boolean) => ({
+      index,
+      error: null,
+      info: null,
+      output: { index, status: "completed", result: { result }, history: [] },
+      time: { timestamp: 1737158137875 + index },
+    });
     writeFileSync(join(task, "runs.jsonl"), jsonl(sample(0, true), sample(1, false), sample(2, true)));
-    writeFileSync(join(task, "error.jsonl"), jsonl({ index: 3, error: "AGENT_FAILED", info: "Failed.", output: { index: null, status: "running" }, time: { timestamp: 1737159055712 } }));
+    writeFileSync(
+      join(task, "error.jsonl"),
+      jsonl({ index: 3, error: "AGENT_FAILED", info: "Failed.", output: { index: null, status: "running" }, time: { timestamp: 1737159055712 } }),
+    );
     // AgentBench's own figure: 2 passes of 4 samples
     const overall = join(task, "overall.json");
     writeFileSync(overall, JSON.stringify({ total: 4, validation: { completed: 0.75 }, custom: { overall: { total: 4, pass: 2, wrong: 2, acc: 0.5 } } }));
@@ -360,7 +401,9 @@ describe("folders as harnesses leave them", () => {
     const dir = tempDir({ "notes.json": JSON.stringify({ name: "n", values: [1] }), "empty.jsonl": "" });
     const r = await denom(["report", dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`${dir}: no record read from it; it holds 2 file(s) that gave none: ${join(dir, "empty.jsonl")} (empty); ${join(dir, "notes.json")} (no input format recognises it; top keys name, values)`);
+    expect(r.stderr).toContain(
+      `${dir}: no record read from it; it holds 2 file(s) that gave none: ${join(dir, "empty.jsonl")} (empty); ${join(dir, "notes.json")} (no input format recognises it; top keys name, values)`,
+    );
   });
 
   it("still stops on a single file no format reads, named as the input", async () => {

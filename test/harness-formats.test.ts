@@ -44,7 +44,11 @@ async function units(text: string, chunk: number, containers: string[], skipKeys
 
 describe("reading JSON documents for the harness adapters", () => {
   const doc = JSON.stringify({ version: 2, eval: { model: "m", config: { epochs: [1, 2] } }, samples: [{ id: 1 }, { id: 2 }], after: true }, null, 2);
-  const traj = JSON.stringify({ environment: "swe_main", trajectory: [{ a: [1, { b: "}" }] }, "x"], history: "long", info: { exit_status: "submitted", n: [1] } }, null, 2);
+  const traj = JSON.stringify(
+    { environment: "swe_main", trajectory: [{ a: [1, { b: "}" }] }, "x"], history: "long", info: { exit_status: "submitted", n: [1] } },
+    null,
+    2,
+  );
 
   it("gives each element of a container the keys read before it (the header), at any chunk size", async () => {
     for (let chunk = 1; chunk <= 13; chunk++) {
@@ -81,13 +85,23 @@ describe("tau-bench historical trajectories", () => {
   it("reads reward 1 as a success, and a run without reward_info (the step limit) as a failure with that detail", () => {
     const calls = [{ role: "assistant", tool_calls: [{ id: "a" }, { id: "b" }] }, { role: "tool" }, { role: "assistant", tool_calls: [{ id: "c" }] }];
     expect(adapt({ task_id: 3, trial: 1, reward: 1.0, info: graded, traj: calls })).toMatchObject({
-      run_id: "gpt-4o-airline", task_id: 3, trial: 1, attempt: 1, status: "success", status_detail: null, tool_call_count: 3,
+      run_id: "gpt-4o-airline",
+      task_id: 3,
+      trial: 1,
+      attempt: 1,
+      status: "success",
+      status_detail: null,
+      tool_call_count: 3,
     });
     expect(adapt({ task_id: 3, trial: 2, reward: 0.0, info: graded, traj: [] })).toMatchObject({ status: "failure", status_detail: null });
     expect(adapt({ task_id: 3, trial: 0, reward: 0.0, info: { source: "search_direct_flight", user_cost: null, reward_info: null }, traj: [] })).toMatchObject({
-      status: "failure", status_detail: STEP_LIMIT, ended_by: "search_direct_flight",
+      status: "failure",
+      status_detail: STEP_LIMIT,
+      ended_by: "search_direct_flight",
     });
-    expect(tauBenchFormat.adapt({ task_id: 3, reward: "1", info: {}, traj: [] }, { source: "x.json" })).toEqual({ error: 'reward: expected a number, got "1"' });
+    expect(tauBenchFormat.adapt({ task_id: 3, reward: "1", info: {}, traj: [] }, { source: "x.json" })).toEqual({
+      error: 'reward: expected a number, got "1"',
+    });
   });
 
   describe.skipIf(!hasShared)("gpt-4o airline (../shared/data/real/tau-bench)", () => {
@@ -96,7 +110,12 @@ describe("tau-bench historical trajectories", () => {
       // jq: trials with reward 1 per task: c=0 14 tasks, c=1 12, c=2 10, c=3 4, c=4 10 (n = 4 each)
       // pass^1 = (12 + 20 + 12 + 40) / 4 / 50 = 84/200; pass^2 = (10*1 + 4*3 + 10*6) / 6 / 50 = 82/300;
       // pass^3 = (4*1 + 10*4) / 4 / 50 = 44/200; pass^4 = 10/50
-      expect(out.pass_at_k.map((p: Out) => [p.k, p.tasks, p.skipped])).toEqual([[1, 50, 0], [2, 50, 0], [3, 50, 0], [4, 50, 0]]);
+      expect(out.pass_at_k.map((p: Out) => [p.k, p.tasks, p.skipped])).toEqual([
+        [1, 50, 0],
+        [2, 50, 0],
+        [3, 50, 0],
+        [4, 50, 0],
+      ]);
       expect(out.pass_at_k[0].pass_hat_k).toBeCloseTo(84 / 200, 12);
       expect(out.pass_at_k[1].pass_hat_k).toBeCloseTo(82 / 300, 12);
       expect(out.pass_at_k[2].pass_hat_k).toBeCloseTo(44 / 200, 12);
@@ -115,8 +134,17 @@ describe("tau-bench historical trajectories", () => {
 
 describe("tau2-bench results", () => {
   const sim = (termination_reason: string, reward: number | null) => ({
-    id: "sim-1", task_id: "[x]y", trial: 0, start_time: "2025-08-10T02:44:06.5", end_time: "2025-08-10T02:47:56.8", duration: 230.3,
-    termination_reason, agent_cost: 0.13, user_cost: 0.07, reward_info: reward === null ? null : { reward }, seed: 1,
+    id: "sim-1",
+    task_id: "[x]y",
+    trial: 0,
+    start_time: "2025-08-10T02:44:06.5",
+    end_time: "2025-08-10T02:47:56.8",
+    duration: 230.3,
+    termination_reason,
+    agent_cost: 0.13,
+    user_cost: 0.07,
+    reward_info: reward === null ? null : { reward },
+    seed: 1,
     messages: [
       { role: "assistant", usage: null, tool_calls: null },
       { role: "user", usage: { prompt_tokens: 2000, completion_tokens: 40 } },
@@ -133,8 +161,16 @@ describe("tau2-bench results", () => {
   it("keeps the termination reason as the detail; a normal end lets the reward decide", () => {
     expect(formatFor(sim("user_stop", 1))?.name).toBe("tau2-bench");
     expect(adapt(sim("user_stop", 1))).toMatchObject({
-      run_id: "run-1", status: "success", status_detail: "user_stop", score: 1, cost_usd: 0.13, user_cost_usd: 0.07,
-      llm_tokens: 120, tool_call_count: 1, agent: "llm_agent", model: "gpt-4o",
+      run_id: "run-1",
+      status: "success",
+      status_detail: "user_stop",
+      score: 1,
+      cost_usd: 0.13,
+      user_cost_usd: 0.07,
+      llm_tokens: 120,
+      tool_call_count: 1,
+      agent: "llm_agent",
+      model: "gpt-4o",
     });
     expect(adapt(sim("agent_stop", 0))).toMatchObject({ status: "failure", status_detail: "agent_stop" });
     expect(adapt(sim("user_stop", null))).toMatchObject({ status: "aborted", grader_error: "no reward_info.reward on a finished simulation" });
@@ -142,8 +178,14 @@ describe("tau2-bench results", () => {
 
   it("maps every other termination reason of tau2's enum as declared", () => {
     const expected: Record<string, string> = {
-      max_steps: "failure", too_many_errors: "failure", agent_error: "failure", timeout: "timeout",
-      user_error: "aborted", infrastructure_error: "aborted", context_window_exceeded: "aborted", unexpected_error: "aborted",
+      max_steps: "failure",
+      too_many_errors: "failure",
+      agent_error: "failure",
+      timeout: "timeout",
+      user_error: "aborted",
+      infrastructure_error: "aborted",
+      context_window_exceeded: "aborted",
+      unexpected_error: "aborted",
     };
     for (const [reason, status] of Object.entries(expected)) expect(adapt(sim(reason, 0)), reason).toMatchObject({ status, status_detail: reason });
     expect(Object.keys(TERMINATION_STATUS).sort()).toEqual(Object.keys(expected).sort());
@@ -180,12 +222,34 @@ describe("SWE-agent .traj", () => {
     const db = join(dir, "runs.duckdb");
     expect((await denom(["ingest", dir, "--db", db])).code).toBe(0);
     const rows = (
-      await denom(["query", "--db", db, "--json", "SELECT run_id, task_id, format, raw_status, status_detail, cost_usd, llm_tokens FROM attempts ORDER BY task_id"])
+      await denom([
+        "query",
+        "--db",
+        db,
+        "--json",
+        "SELECT run_id, task_id, format, raw_status, status_detail, cost_usd, llm_tokens FROM attempts ORDER BY task_id",
+      ])
     ).json();
     expect(rows).toEqual([
-      { run_id: "sub-a/trajs", task_id: "org__repo-1", format: "swe-agent", raw_status: "submitted", status_detail: "submitted (exit_cost)", cost_usd: 1.5, llm_tokens: 120 },
+      {
+        run_id: "sub-a/trajs",
+        task_id: "org__repo-1",
+        format: "swe-agent",
+        raw_status: "submitted",
+        status_detail: "submitted (exit_cost)",
+        cost_usd: 1.5,
+        llm_tokens: 120,
+      },
       { run_id: "sub-a/trajs", task_id: "org__repo-2", format: "swe-agent", raw_status: "failure", status_detail: "exit_cost", cost_usd: 1.5, llm_tokens: 120 },
-      { run_id: "sub-a/trajs", task_id: "org__repo-3", format: "swe-agent", raw_status: "aborted", status_detail: "no_exit_status", cost_usd: 1.5, llm_tokens: 120 },
+      {
+        run_id: "sub-a/trajs",
+        task_id: "org__repo-3",
+        format: "swe-agent",
+        raw_status: "aborted",
+        status_detail: "no_exit_status",
+        cost_usd: 1.5,
+        llm_tokens: 120,
+      },
     ]);
     // beside the canonical fields only what the adapter keeps: no trajectory, no history
     const extra = (await denom(["query", "--db", db, "--json", "SELECT extra FROM attempts ORDER BY task_id LIMIT 1"])).json()[0].extra;
@@ -204,7 +268,12 @@ describe("SWE-agent .traj", () => {
       return "attempts" in a ? a.attempts[0].status : a;
     };
     expect(Object.fromEntries(Object.keys(EXIT_STATUS).map((k) => [k, adapt(k)]))).toEqual({
-      submitted: "submitted", exit_cost: "failure", exit_context: "failure", exit_format: "failure", exit_error: "aborted", early_exit: "aborted",
+      submitted: "submitted",
+      exit_cost: "failure",
+      exit_context: "failure",
+      exit_format: "failure",
+      exit_error: "aborted",
+      early_exit: "aborted",
     });
     expect(adapt("submitted (exit_context)")).toBe("submitted");
     expect(adapt("exit_strange")).toBe("exit_strange"); // unrecognized, reported by value
@@ -214,7 +283,12 @@ describe("SWE-agent .traj", () => {
     it("loads the 6 .traj files from their folders with their exit statuses as status details", async () => {
       const base = join(REAL, "multi-swe-bench-java");
       const out = (
-        await denom(["report", "--json", join(base, "20240825_SWE-agent_gpt-4o-2024-05-13", "trajs"), join(base, "20240825_SWE-agent_deepseek-coder-v2", "trajs")])
+        await denom([
+          "report",
+          "--json",
+          join(base, "20240825_SWE-agent_gpt-4o-2024-05-13", "trajs"),
+          join(base, "20240825_SWE-agent_deepseek-coder-v2", "trajs"),
+        ])
       ).json();
       // MAPPING/PROVENANCE: 1142, 1053 submitted; 1309 submitted (exit_cost); dubbo-11781 exit_cost;
       // 1172 no exit_status; deepseek databind-4230 early_exit
@@ -244,7 +318,11 @@ describe("Inspect AI eval log (test/fixtures/inspect/tiny-eval.json, written by 
     // s3/1 success after a retried error, s3/2 error (aborted)
     expect(out.status_counts).toEqual({ first: { aborted: 2, failure: 2, success: 1, timeout: 1 }, final: { failure: 2, success: 2, aborted: 1, timeout: 1 } });
     expect(details(out)).toEqual({
-      "aborted/sample_error": [2, 1], "failure/-": [1, 1], "failure/message_limit": [1, 1], "success/-": [1, 2], "timeout/time_limit": [1, 1],
+      "aborted/sample_error": [2, 1],
+      "failure/-": [1, 1],
+      "failure/message_limit": [1, 1],
+      "success/-": [1, 2],
+      "timeout/time_limit": [1, 1],
     });
     expect(out.transitions.filter((t: Out) => t.first !== t.final)).toEqual([{ first: "aborted", final: "success", count: 1 }]);
     expect(grid(out, "final/total")).toEqual([2, 6]);
@@ -255,7 +333,10 @@ describe("Inspect AI eval log (test/fixtures/inspect/tiny-eval.json, written by 
     // the time-limited sample scored C anyway: a late pass, never a success
     expect(out.diagnostics.timeouts_with_passing_score).toBe(1);
     // n = 2 per task; c: s1 1, 2 0, s3 1
-    expect(out.pass_at_k.map((p: Out) => [p.k, p.pass_at_k, p.pass_hat_k])).toEqual([[1, 1 / 3, 1 / 3], [2, 2 / 3, 0]]);
+    expect(out.pass_at_k.map((p: Out) => [p.k, p.pass_at_k, p.pass_hat_k])).toEqual([
+      [1, 1 / 3, 1 / 3],
+      [2, 2 / 3, 0],
+    ]);
     // eval.config.time_limit on every attempt; tokens on s1/1 (1,200) and s1/2 (900)
     expect(out.meta.timeout_limits).toEqual([{ timeout_limit_s: 300, attempts: 8 }]);
     expect(out.efficiency.llm_tokens_mean).toBe(1050);
@@ -269,9 +350,21 @@ describe("Inspect AI eval log (test/fixtures/inspect/tiny-eval.json, written by 
       { id: 1, epoch: 1, input: "x", target: "y", scores: { s: { value: 0.5 } } },
       { source: "logs/x.json", header: { eval: { eval_id: "E", run_id: "R", task: "t", model: "m" } } },
     );
-    expect("attempts" in a && a.attempts[0]).toMatchObject({ run_id: "E", invocation: "R", task_id: "t/1", model: "m", status: "failure", score: 0.5, trial: 1, attempt: 1 });
+    expect("attempts" in a && a.attempts[0]).toMatchObject({
+      run_id: "E",
+      invocation: "R",
+      task_id: "t/1",
+      model: "m",
+      status: "failure",
+      score: 0.5,
+      trial: 1,
+      attempt: 1,
+    });
     // a log older than eval_id: run_id/task_id/model names the eval
-    const old = inspectFormat.adapt({ id: 2, epoch: 1, input: "x", target: "y" }, { source: "x.json", header: { eval: { run_id: "R", task_id: "T", task: "t", model: "m" } } });
+    const old = inspectFormat.adapt(
+      { id: 2, epoch: 1, input: "x", target: "y" },
+      { source: "x.json", header: { eval: { run_id: "R", task_id: "T", task: "t", model: "m" } } },
+    );
     expect("attempts" in old && old.attempts[0]).toMatchObject({ run_id: "R/T/m", task_id: "t/2", status: "unscored" });
   });
 
@@ -285,8 +378,17 @@ describe("Inspect AI eval log (test/fixtures/inspect/tiny-eval.json, written by 
     expect(status({ scores: { a: { value: "yes" } }, extra_scorer: 1 }).status).toBe("success");
     expect(status({ scores: { a: { value: { x: 1 } } } }).status).toBe("unscored");
     expect(status({}).status).toBe("unscored");
-    expect(Object.fromEntries(Object.keys(LIMIT_STATUS).map((type) => [type, status({ limit: { type, limit: 9 }, scores: { a: { value: "C" } } }).status]))).toEqual({
-      time: "timeout", working: "timeout", operator: "aborted", message: "failure", token: "failure", cost: "failure", context: "failure", custom: "failure",
+    expect(
+      Object.fromEntries(Object.keys(LIMIT_STATUS).map((type) => [type, status({ limit: { type, limit: 9 }, scores: { a: { value: "C" } } }).status])),
+    ).toEqual({
+      time: "timeout",
+      working: "timeout",
+      operator: "aborted",
+      message: "failure",
+      token: "failure",
+      cost: "failure",
+      context: "failure",
+      custom: "failure",
     });
     expect(status({ limit: { type: "working", limit: 120 } })).toMatchObject({ status: "timeout", status_detail: "working_limit", timeout_limit_s: 120 });
     // an error wins over a limit
@@ -305,8 +407,13 @@ describe("AgentCompass run directories (test/fixtures/agentcompass-run, written 
     // correct=false), t6 (harness_max_iterations), t8/2; aborted t3 (FATAL setup), t7 (judge FATAL);
     // timeout t5 (model_timeout, correct=true: a late pass). First: t9's retry hit a FATAL.
     expect(details(out)).toEqual({
-      "aborted/environment_failed": [1, 1], "aborted/grader_error": [1, 1], "aborted/sandbox_lost": [1, 0],
-      "failure/-": [3, 3], "failure/harness_max_iterations": [1, 1], "success/-": [2, 3], "timeout/model_timeout": [1, 1],
+      "aborted/environment_failed": [1, 1],
+      "aborted/grader_error": [1, 1],
+      "aborted/sandbox_lost": [1, 0],
+      "failure/-": [3, 3],
+      "failure/harness_max_iterations": [1, 1],
+      "success/-": [2, 3],
+      "timeout/model_timeout": [1, 1],
     });
     expect(grid(out, "final/total")).toEqual([3, 10]);
     expect(grid(out, "final/attributable")).toEqual([3, 8]); // minus t3, t7
@@ -323,8 +430,34 @@ describe("AgentCompass run directories (test/fixtures/agentcompass-run, written 
     // t4 fail, t5 pass (correct=true after its timeout), t8/1 pass, t8/2 fail, t9 pass: 4/7.
     // ERROR on the final attempt: t4, t5, t6. ac-run-ok: u2's FATAL was retried away: formal 1/2.
     expect(out.agentcompass_verdict).toEqual([
-      { run_id: "ac-run", evaluation_failed: true, value: null, reference_value: 4 / 7, tasks: 9, tasks_invalidated: 2, trials: 10, evaluated: 7, unavailable: 1, invalidated: 2, errors: 3, passes: 4 },
-      { run_id: "ac-run-ok", evaluation_failed: false, value: 0.5, reference_value: null, tasks: 2, tasks_invalidated: 0, trials: 2, evaluated: 2, unavailable: 0, invalidated: 0, errors: 0, passes: 1 },
+      {
+        run_id: "ac-run",
+        evaluation_failed: true,
+        value: null,
+        reference_value: 4 / 7,
+        tasks: 9,
+        tasks_invalidated: 2,
+        trials: 10,
+        evaluated: 7,
+        unavailable: 1,
+        invalidated: 2,
+        errors: 3,
+        passes: 4,
+      },
+      {
+        run_id: "ac-run-ok",
+        evaluation_failed: false,
+        value: 0.5,
+        reference_value: null,
+        tasks: 2,
+        tasks_invalidated: 0,
+        trials: 2,
+        evaluated: 2,
+        unavailable: 0,
+        invalidated: 0,
+        errors: 0,
+        passes: 1,
+      },
     ]);
     const text = (await denom(["report", dir])).stdout;
     expect(text).toContain(
@@ -333,7 +466,9 @@ describe("AgentCompass run directories (test/fixtures/agentcompass-run, written 
         "  ac-run-ok: formal value 1/2 50.0% over the evaluated trials\n",
     );
     const md = (await denom(["report", "--format", "md", dir])).stdout;
-    expect(md).toContain("- ac-run-ok: formal value 1/2 50.0% over the evaluated trials\n  - 2 trials = 2 evaluated + 0 unavailable (no grade) + 0 invalidated; 0 ended on an ERROR\n");
+    expect(md).toContain(
+      "- ac-run-ok: formal value 1/2 50.0% over the evaluated trials\n  - 2 trials = 2 evaluated + 0 unavailable (no grade) + 0 invalidated; 0 ended on an ERROR\n",
+    );
     // no AgentCompass attempts: no verdict
     const plain = (await denom(["report", "--json", join(ROOT, "samples", "seed-100.jsonl")])).json();
     expect(plain.agentcompass_verdict).toEqual([]);

@@ -51,8 +51,20 @@ describe("AgentBench overall.json custom.raw_results (test/fixtures/real/agentbe
     // the real overall.json beside a runs.jsonl of two of its samples, completed and ungraded
     const overall = gunzipSync(readFileSync(join(fixture, "gpt-4o", "medagentbench-std", "overall.json.gz")));
     const runs = jsonl(
-      { index: 0, error: null, info: null, output: { index: 0, status: "completed", result: "[1]", history: [] }, time: { timestamp: 1737000000000, str: "x" } },
-      { index: 1, error: null, info: null, output: { index: 1, status: "completed", result: "[2]", history: [] }, time: { timestamp: 1737000001000, str: "x" } },
+      {
+        index: 0,
+        error: null,
+        info: null,
+        output: { index: 0, status: "completed", result: "[1]", history: [] },
+        time: { timestamp: 1737000000000, str: "x" },
+      },
+      {
+        index: 1,
+        error: null,
+        info: null,
+        output: { index: 1, status: "completed", result: "[2]", history: [] },
+        time: { timestamp: 1737000001000, str: "x" },
+      },
     );
     const dir = folderOf({ "gpt-4o/medagentbench-std/overall.json": overall, "gpt-4o/medagentbench-std/runs.jsonl": runs });
     const out = JSON.parse((await denom(["report", dir, "--json"])).stdout);
@@ -66,7 +78,13 @@ describe("AgentBench overall.json custom.raw_results (test/fixtures/real/agentbe
     // runs.jsonl: 1 sample graded true by output.result.result; overall.json: custom {accuracy} only
     const dir = folderOf({
       "m/os-std/overall.json": JSON.stringify({ total: 1, validation: { completed: 1 }, custom: { accuracy: 1 } }),
-      "m/os-std/runs.jsonl": jsonl({ index: 0, error: null, info: null, output: { index: 0, status: "completed", result: { result: true }, history: [] }, time: { timestamp: 1, str: "x" } }),
+      "m/os-std/runs.jsonl": jsonl({
+        index: 0,
+        error: null,
+        info: null,
+        output: { index: 0, status: "completed", result: { result: true }, history: [] },
+        time: { timestamp: 1, str: "x" },
+      }),
     });
     const out = JSON.parse((await denom(["report", dir, "--json"])).stdout);
     expect(out.meta.skipped_files).toEqual([]);
@@ -74,9 +92,21 @@ describe("AgentBench overall.json custom.raw_results (test/fixtures/real/agentbe
   });
 
   it.each([
-    ["raw_results not a list", { accuracy: 0.5, raw_results: { index: 0 } }, "custom.raw_results is an object, expected a list of {index, status, result, history}"],
-    ["an element without an index", { accuracy: 0.5, raw_results: [{ status: "completedCorrect" }] }, "custom.raw_results[0] is not {index, status, result, history} (index missing, status a string)"],
-    ["a status of the wrong type", { accuracy: 0.5, raw_results: [{ index: 3, status: 1 }] }, "custom.raw_results[0] is not {index, status, result, history} (index a number, status a number)"],
+    [
+      "raw_results not a list",
+      { accuracy: 0.5, raw_results: { index: 0 } },
+      "custom.raw_results is an object, expected a list of {index, status, result, history}",
+    ],
+    [
+      "an element without an index",
+      { accuracy: 0.5, raw_results: [{ status: "completedCorrect" }] },
+      "custom.raw_results[0] is not {index, status, result, history} (index missing, status a string)",
+    ],
+    [
+      "a status of the wrong type",
+      { accuracy: 0.5, raw_results: [{ index: 3, status: 1 }] },
+      "custom.raw_results[0] is not {index, status, result, history} (index a number, status a number)",
+    ],
   ])("refuses an overall.json whose %s, naming the format: the file rejected, no grade guessed, exit 1 (no record)", async (_what, custom, reason) => {
     const dir = folderOf({ "m/medagentbench-std/overall.json": JSON.stringify({ total: 1, validation: {}, custom }) });
     const r = await denom(["report", dir, "--json"]);

@@ -20,7 +20,9 @@ type Out = ReturnType<Awaited<ReturnType<typeof denom>>["json"]>;
 
 /** The 8 cells of the grid as "basis/denominator" -> [successes, count]. */
 function grid(out: Out): Record<string, [number, number]> {
-  return Object.fromEntries(out.rates.map((r: { basis: string; denominator: string; successes: number; count: number }) => [`${r.basis}/${r.denominator}`, [r.successes, r.count]]));
+  return Object.fromEntries(
+    out.rates.map((r: { basis: string; denominator: string; successes: number; count: number }) => [`${r.basis}/${r.denominator}`, [r.successes, r.count]]),
+  );
 }
 
 /** Every stderr line that is not a one-line `denom: ...` message (a stack trace would be). */
@@ -130,7 +132,9 @@ describe("time: any offset, naive, epoch units, impossible dates, ended_at befor
     // the line itself is kept with the reject: its first 80 characters
     const csv = join(dir, "rejects.csv");
     expect((await denom(["export", file, "--out", csv, "--what", "rejects"])).code).toBe(0);
-    const row6 = readFileSync(csv, "utf8").split("\r\n").find((l) => l.includes(",6,"));
+    const row6 = readFileSync(csv, "utf8")
+      .split("\r\n")
+      .find((l) => l.includes(",6,"));
     expect(row6).toContain(lines[5].slice(0, 80).replaceAll('"', '""'));
   });
   // also: test/timestamps.test.ts (offsets, fractions, epoch units by magnitude, the 1970..2200 range),
@@ -141,7 +145,10 @@ describe("duplicates: identical lines collapse, differing ones keep the latest e
   it("does not double count a run resumed into a second file", async () => {
     const t1 = ok("t1", "failure", { ended_at: "2025-03-12T09:05:00Z" });
     const dir = tempDir({
-      "part1.jsonl": jsonl({ task_id: "t1", status: "failure", ended_at: "2025-03-12T09:05:00Z" }, { task_id: "t2", status: "timeout", ended_at: "2025-03-12T09:00:00Z" }),
+      "part1.jsonl": jsonl(
+        { task_id: "t1", status: "failure", ended_at: "2025-03-12T09:05:00Z" },
+        { task_id: "t2", status: "timeout", ended_at: "2025-03-12T09:00:00Z" },
+      ),
       // the resumed run repeats t1 as it was (identical) and t2 with a later outcome (differing)
       "part2.jsonl": `${t1}\n${ok("t2", "success", { ended_at: "2025-03-12T10:00:00Z" })}\n${ok("t3")}\n`,
     });
@@ -249,7 +256,9 @@ describe("archives and files", () => {
     const dir = tempDir({ "blank.jsonl": blank, "empty.jsonl": "" });
     const folder = await denom(["report", dir]);
     expect(folder.code).toBe(1);
-    expect(folder.stderr).toContain(`${dir}: no record read from it; it holds 2 file(s) that gave none: ${join(dir, "blank.jsonl")} (only blank lines); ${join(dir, "empty.jsonl")} (empty)`);
+    expect(folder.stderr).toContain(
+      `${dir}: no record read from it; it holds 2 file(s) that gave none: ${join(dir, "blank.jsonl")} (only blank lines); ${join(dir, "empty.jsonl")} (empty)`,
+    );
     // --strict changes nothing: no record is an error either way
     expect((await denom(["report", "--strict", "-"], blank)).code).toBe(1);
     // every line rejected is lines but no record: an error naming what the input looks like (issue 15)
@@ -414,10 +423,13 @@ describe("hostile input", () => {
       // 4 trials: t2's grader error makes it aborted, so only task-<key2> succeeds
       expect(grid(out)["final/total"]).toEqual([1, 4]);
       const text = await denom(["report", file]);
-      expect(text.stdout).toContain("secrets masked: 8 (api_key 4, aws_access_key_id 1, bearer_token 1, jwt 1, url_password 1); stored and shown as [masked KIND #hash]");
+      expect(text.stdout).toContain(
+        "secrets masked: 8 (api_key 4, aws_access_key_id 1, bearer_token 1, jwt 1, url_password 1); stored and shown as [masked KIND #hash]",
+      );
       const md = await denom(["report", "--format", "md", file]);
       const timeouts = await denom(["timeouts", "--json", file]);
-      for (const [what, s] of Object.entries({ json: json.stdout, stderr: json.stderr, text: text.stdout, md: md.stdout, timeouts: timeouts.stdout })) expectClean(s, what);
+      for (const [what, s] of Object.entries({ json: json.stdout, stderr: json.stderr, text: text.stdout, md: md.stdout, timeouts: timeouts.stdout }))
+        expectClean(s, what);
       // the reject on stderr still says where and why
       expect(json.stderr).toContain(`denom: ${file}:5: invalid JSON (`);
     });
@@ -448,11 +460,17 @@ describe("hostile input", () => {
       try {
         const rows = await check.all("SELECT * FROM read_parquet($p)", { p: parquet });
         expect(rows.length).toBe(4);
-        expectClean(JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v)), "parquet");
+        expectClean(
+          JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v)),
+          "parquet",
+        );
         await check.run(`ATTACH '${db.replaceAll("'", "''")}' AS stored (READ_ONLY)`);
         for (const table of ["attempts", "events", "rejects", "sources"]) {
           const stored = await check.all(`SELECT * FROM stored.main.${table}`);
-          expectClean(JSON.stringify(stored, (_k, v) => (typeof v === "bigint" ? String(v) : v)), `stored ${table}`);
+          expectClean(
+            JSON.stringify(stored, (_k, v) => (typeof v === "bigint" ? String(v) : v)),
+            `stored ${table}`,
+          );
         }
       } finally {
         check.close();
@@ -471,7 +489,11 @@ describe("hostile input", () => {
         ["huggingface_token", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"],
         ["jwt", `token ${TOKEN}`, TOKEN],
         ["url_password", "https://user:s3cr3t@example.com/x", "s3cr3t"],
-        ["private_key", "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----", "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----"],
+        [
+          "private_key",
+          "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+          "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----",
+        ],
       ];
       // every kind of SECRET_KINDS is walked by the corpus of test/secrets.test.ts; these are the issue-7 originals
       for (const [kind, text, secret] of cases) {
@@ -482,14 +504,24 @@ describe("hostile input", () => {
         expect(maskSecrets(m.text).masked, kind).toBe(0);
         // the cheap test on raw lines finds it in JSON text too: after an escaped newline,
         // after a non-ASCII letter written as Python writes it (\u00e9), and spelled in \u escapes
-        for (const raw of [JSON.stringify({ e: `x\n${text}` }), JSON.stringify({ e: `caf\u00e9${text}` }).replace("é", "\\u00e9"), escapeFirst(JSON.stringify({ e: text }), JSON.stringify(secret).slice(1, -1))]) {
+        for (const raw of [
+          JSON.stringify({ e: `x\n${text}` }),
+          JSON.stringify({ e: `caf\u00e9${text}` }).replace("é", "\\u00e9"),
+          escapeFirst(JSON.stringify({ e: text }), JSON.stringify(secret).slice(1, -1)),
+        ]) {
           expect(maySecret(raw), `${kind} in ${raw}`).toBe(true);
         }
       }
       // the cheap test lets an ordinary line through
       expect(maySecret(JSON.stringify({ task_id: "task-001", status: "success", error_message: "risk-free half_done" }))).toBe(false);
       // ordinary ids and words: not random-looking (no digit and upper case), too short, or not at a word start
-      for (const text of ["sk-learn-pipeline-classification-v2", "task-sk-abcdefghijklmnopqrstuvwxyz", "Bearer token expired", "risk-Assessment-Model-2024-Q3-final-v12", "AKIA-short"]) {
+      for (const text of [
+        "sk-learn-pipeline-classification-v2",
+        "task-sk-abcdefghijklmnopqrstuvwxyz",
+        "Bearer token expired",
+        "risk-Assessment-Model-2024-Q3-final-v12",
+        "AKIA-short",
+      ]) {
         expect(maskSecrets(text), text).toEqual({ text, masked: 0, counts: {} });
       }
     });

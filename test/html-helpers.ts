@@ -52,4 +52,3 @@ export function expectPageMatchesJson(document: Document, json: any): void {
     }
   }
 }
-

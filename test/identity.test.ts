@@ -24,7 +24,13 @@ function folder(files: Record<string, string>): string {
 /** 30 tasks t0..t29: agent a passes t0..t19 (20), agent b passes t0..t9 (10); b's records end a day later. */
 function twoAgents(extra: (agent: "a" | "b") => Record<string, unknown> = () => ({})): object[] {
   const of = (agent: "a" | "b", passed: number, day: string) =>
-    Array.from({ length: 30 }, (_, i) => ({ task_id: `t${i}`, status: i < passed ? "success" : "failure", ended_at: `2025-01-0${day}T00:00:00Z`, agent, ...extra(agent) }));
+    Array.from({ length: 30 }, (_, i) => ({
+      task_id: `t${i}`,
+      status: i < passed ? "success" : "failure",
+      ended_at: `2025-01-0${day}T00:00:00Z`,
+      agent,
+      ...extra(agent),
+    }));
   return [...of("a", 20, "1"), ...of("b", 10, "2")];
 }
 

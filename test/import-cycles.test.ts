@@ -57,9 +57,21 @@ function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | nu
 
 describe("the import graph of src/", () => {
   it("finds a cycle where there is one, and none in a chain", () => {
-    const cyclic = new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["b.ts"]]]);
+    const cyclic = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["b.ts"]],
+    ]);
     expect(findCycle(cyclic)).toEqual(["b.ts", "c.ts", "b.ts"]);
-    expect(findCycle(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", []]]))).toBeNull();
+    expect(
+      findCycle(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["c.ts"]],
+          ["c.ts", []],
+        ]),
+      ),
+    ).toBeNull();
   });
 
   it("reads the imports of a module the way they are written", () => {
@@ -75,9 +87,7 @@ describe("the import graph of src/", () => {
   it("imports no later ingest stage from an earlier one (bytes -> records -> load; the orchestrator chooses the line workers)", () => {
     const graph = importGraph();
     const stage = (m: string) => ["bytes", "records", "load"].findIndex((s) => m.startsWith(join("ingest", s)));
-    const against = [...graph].flatMap(([m, targets]) =>
-      stage(m) < 0 ? [] : targets.filter((t) => stage(t) > stage(m)).map((t) => `${m} -> ${t}`),
-    );
+    const against = [...graph].flatMap(([m, targets]) => (stage(m) < 0 ? [] : targets.filter((t) => stage(t) > stage(m)).map((t) => `${m} -> ${t}`)));
     expect(against).toEqual([]);
   });
 });

@@ -136,7 +136,13 @@ describe("ingest --db", () => {
     const again = await denom(["ingest", archive, "--db", db, "--json"]);
     expect(again.json().skipped).toEqual([expect.objectContaining({ name: `${archive}!run/results.jsonl` })]);
     const out = await reportJson(["--db", db]);
-    expect(out.meta.skipped_files).toEqual([{ name: `${archive}!run/README.md`, reason: "not a record file (names ending .jsonl, .ndjson, .json, .traj, .eval, .gz, .tgz, .tar are read)", top_keys: null }]);
+    expect(out.meta.skipped_files).toEqual([
+      {
+        name: `${archive}!run/README.md`,
+        reason: "not a record file (names ending .jsonl, .ndjson, .json, .traj, .eval, .gz, .tgz, .tar are read)",
+        top_keys: null,
+      },
+    ]);
     expect(out).toEqual(await reportJson([archive]));
   });
 
@@ -214,7 +220,9 @@ describe.skipIf(!hasShared)("ingest real terminal-bench runs in place", () => {
   /** one run ingested, then the whole folder, into one file: run once, by the first test that asks */
   const ingested = once(async () => {
     const db = join(tempDir(), "tb.duckdb");
-    const first = readdirSync(TB).filter((n) => !n.endsWith(".md")).sort()[0];
+    const first = readdirSync(TB)
+      .filter((n) => !n.endsWith(".md"))
+      .sort()[0];
     const one = await denom(["ingest", join(TB, first), "--db", db, "--json"]);
     const all = await denom(["ingest", TB, "--db", db, "--json"]);
     return { db, one, all };

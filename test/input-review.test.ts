@@ -57,7 +57,10 @@ describe("JSON documents and JSONL, told apart", () => {
 
   it("reads a minified results.json element by element: one bad element is one reject", async () => {
     const dir = tempDir({ "results.json": minified });
-    for (const [args, stdin] of [[[join(dir, "results.json")], ""], [["-"], minified]] as const) {
+    for (const [args, stdin] of [
+      [[join(dir, "results.json")], ""],
+      [["-"], minified],
+    ] as const) {
       const r = await denom(["report", "--json", ...args], stdin);
       expect(r.code, r.stderr).toBe(0);
       const out = r.json();
@@ -92,7 +95,10 @@ describe("JSON documents and JSONL, told apart", () => {
       // 21 lines = 20 records + 0 blank + 1 rejected (line 1)
       expect(out.accounting, name).toMatchObject({ lines: 21, records: 20, blank: 0, rejected: 1 });
       expect(out.meta.sources[0].format, name).toBe("jsonl");
-      expect(out.rejects.map((x: { line: number }) => x.line), name).toEqual([1]);
+      expect(
+        out.rejects.map((x: { line: number }) => x.line),
+        name,
+      ).toEqual([1]);
       // t0, t2, ..., t18: 10 successes of 20
       expect(cell(out, "final/total"), name).toMatchObject({ successes: 10, count: 20 });
     }

@@ -35,7 +35,10 @@ describe("gzip as gzip -dc reads it", () => {
 
   it("reads concatenated members as one stream, in any chunk size", async () => {
     for (const chunk of [1, 5, 4096]) {
-      expect(await inflate(Buffer.concat([a, b]), chunk)).toEqual({ text: lines(rec("a", "success"), rec("b", "failure"), rec("c", "success")), problem: null });
+      expect(await inflate(Buffer.concat([a, b]), chunk)).toEqual({
+        text: lines(rec("a", "success"), rec("b", "failure"), rec("c", "success")),
+        problem: null,
+      });
     }
   });
 
@@ -170,7 +173,9 @@ describe("inputs that are not logs", () => {
     for (let i = 0; i < text.length; i++) wide.writeUInt32LE(text.charCodeAt(i), i * 4);
     expect(notALog(wide)).toMatch(/^UTF-32LE text; denom reads UTF-8: iconv -f UTF-32LE/);
     // 20 NUL bytes in 100: binary; 3 damaged bytes in a log: still read line by line
-    expect(notALog(Buffer.concat([Buffer.alloc(20), Buffer.from("x".repeat(80))]))).toBe("binary data (20 of its first 100 bytes are control bytes), not a text log");
+    expect(notALog(Buffer.concat([Buffer.alloc(20), Buffer.from("x".repeat(80))]))).toBe(
+      "binary data (20 of its first 100 bytes are control bytes), not a text log",
+    );
     expect(notALog(Buffer.from(`${text}\x00\x01\x02${text}`, "latin1"))).toBeNull();
     expect(notALog(Buffer.from(text))).toBeNull();
   });
@@ -180,7 +185,7 @@ describe("inputs that are not logs", () => {
     expect(looksLike(Buffer.from("task\tstatus\na\tsuccess\n"))).toMatch(/^TSV \(tab-separated values\)/);
     expect(looksLike(Buffer.from("<html><body>\n"))).toMatch(/^HTML or XML/);
     expect(looksLike(Buffer.from("hello world\n"))).toBe('plain text, not a log (first line: "hello world")');
-    expect(looksLike(Buffer.from('[1]\n'))).toBe('JSON that holds no record denom reads (first line: "[1]")');
+    expect(looksLike(Buffer.from("[1]\n"))).toBe('JSON that holds no record denom reads (first line: "[1]")');
   });
 
   it("exits 1 naming the input; an empty one stays exit 0 with its warning", async () => {
@@ -219,7 +224,9 @@ describe("inputs that are not logs", () => {
     const dir = tempDir({ "runs.jsonl": lines(rec("a", "success"), rec("b", "failure")) });
     const r = await denom(["report", join(dir, "runs.jsonl"), "--input-format", "inspect"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("runs.jsonl: --input-format inspect maps none of its first 2 records (none is a record inspect reads; its first record has keys task_id, status)");
+    expect(r.stderr).toContain(
+      "runs.jsonl: --input-format inspect maps none of its first 2 records (none is a record inspect reads; its first record has keys task_id, status)",
+    );
     expect((await denom(["report", join(dir, "runs.jsonl"), "--input-format", "canonical"])).code).toBe(0);
   });
 });
@@ -273,9 +280,20 @@ describe("differing duplicates from two sources, lookalike ids, pooling: never q
     });
     const r = await denom(["report", "--json", join(dir, "runs.jsonl")]);
     expect(r.json().meta.pooling).toEqual([
-      { dimension: "agent", values: 2, split_by: "agent", groups: [{ value: "A", trials: 3 }, { value: "B", trials: 2 }], within_groups: false },
+      {
+        dimension: "agent",
+        values: 2,
+        split_by: "agent",
+        groups: [
+          { value: "A", trials: 3 },
+          { value: "B", trials: 2 },
+        ],
+        within_groups: false,
+      },
     ]);
-    expect(r.stderr).toBe("denom: warning: the inputs hold 2 agents (trials: A 3, B 2): each group has its own figure, none is quoted for all; --pool pools them\n");
+    expect(r.stderr).toBe(
+      "denom: warning: the inputs hold 2 agents (trials: A 3, B 2): each group has its own figure, none is quoted for all; --pool pools them\n",
+    );
     // A's 3/3 and B's 0/2, each its own figure to quote
     expect(r.json().groups.map((g: any) => [g.value, g.rates.find((c: any) => c.basis === "final" && c.denominator === "total").successes])).toEqual([
       ["agent A", 3],
@@ -322,7 +340,13 @@ describe("--run-per-file", () => {
     // two runs of 100 trials: 82 + 0 successes, no duplicate
     expect(out.accounting.duplicates).toBe(0);
     expect(out.rates[0]).toMatchObject({ successes: 82, count: 200 });
-    const groups = out.groups.map((g: { value: string; rates: { basis: string; denominator: string; successes: number; count: number }[] }) => [g.value, ...finalTotal(g)]);
-    expect(groups).toEqual([[join(same, "a.jsonl"), 82, 100], [join(same, "b.jsonl"), 0, 100]]);
+    const groups = out.groups.map((g: { value: string; rates: { basis: string; denominator: string; successes: number; count: number }[] }) => [
+      g.value,
+      ...finalTotal(g),
+    ]);
+    expect(groups).toEqual([
+      [join(same, "a.jsonl"), 82, 100],
+      [join(same, "b.jsonl"), 0, 100],
+    ]);
   });
 });

@@ -15,8 +15,7 @@ import { evalArchive, evalSpec, sample, zstdRawFrame, type Member } from "./eval
 type Out = any;
 const grid = (out: Out, key: string) => [cell(out, key).successes, cell(out, key).count];
 /** final/total per group of `--by`, as {value: [successes, count]}. */
-const perGroup = (out: Out) =>
-  Object.fromEntries(out.groups.map((g: Out) => [g.value, grid(g, "final/total")]));
+const perGroup = (out: Out) => Object.fromEntries(out.groups.map((g: Out) => [g.value, grid(g, "final/total")]));
 
 /** Writes archives into a fresh folder; returns the folder and the paths. */
 async function archives(files: Record<string, Member[]>): Promise<{ dir: string; paths: string[] }> {
@@ -95,7 +94,13 @@ describe("Inspect .eval logs of ../shared/data/real", () => {
 });
 
 describe(".eval archives built with yazl", () => {
-  const header = (spec: object, extra: object = {}) => ({ version: 2, status: "success", eval: spec, results: { total_samples: 3, completed_samples: 3 }, ...extra });
+  const header = (spec: object, extra: object = {}) => ({
+    version: 2,
+    status: "success",
+    eval: spec,
+    results: { total_samples: 3, completed_samples: 3 },
+    ...extra,
+  });
   const spec = evalSpec({ eval_id: "E1", run_id: "R1", task: "popularity", model: "openai/m", ids: [1, 2, 3] });
   const monolith = (method: Member["method"]): Member[] => [
     { name: "header.json", content: header(spec), method },
@@ -128,9 +133,17 @@ describe(".eval archives built with yazl", () => {
   it("read zstd members as a real encoder writes them, and a member of several frames (Inspect caps each frame)", async () => {
     // test/fixtures/inspect/sample-z1.json.zst: `zstd -19` of exactly this object's JSON.stringify
     const z1 = {
-      id: "z1", epoch: 1, input: "compress me ".repeat(200), target: "T", scores: { match: { value: "C" } },
+      id: "z1",
+      epoch: 1,
+      input: "compress me ".repeat(200),
+      target: "T",
+      scores: { match: { value: "C" } },
       events: Array.from({ length: 50 }, (_, i) => ({
-        event: "tool", timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), function: "bash", arguments: { cmd: "ls " + (i % 3) }, result: "x".repeat(100),
+        event: "tool",
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        function: "bash",
+        arguments: { cmd: "ls " + (i % 3) },
+        result: "x".repeat(100),
       })),
     };
     const s2 = JSON.stringify(sample(2, 1, "I"));
@@ -139,7 +152,12 @@ describe(".eval archives built with yazl", () => {
         { name: "header.json", content: header(evalSpec({ eval_id: "Z", run_id: "R", task: "t", model: "m", ids: ["z1", 2] })), method: "zstd" },
         { name: "samples/z1_epoch_1.json", content: z1, method: "zstd", zstd: readFileSync(join(ROOT, "test", "fixtures", "inspect", "sample-z1.json.zst")) },
         // two frames: the first 40 bytes, then the rest
-        { name: "samples/2_epoch_1.json", content: s2, method: "zstd", zstd: Buffer.concat([zstdRawFrame(Buffer.from(s2.slice(0, 40))), zstdRawFrame(Buffer.from(s2.slice(40)))]) },
+        {
+          name: "samples/2_epoch_1.json",
+          content: s2,
+          method: "zstd",
+          zstd: Buffer.concat([zstdRawFrame(Buffer.from(s2.slice(0, 40))), zstdRawFrame(Buffer.from(s2.slice(40)))]),
+        },
       ],
     });
     const out = (await denom(["report", "--json", ...paths])).json();
@@ -150,7 +168,16 @@ describe(".eval archives built with yazl", () => {
 
   it("read a chunked sample's events from its events/{start}.json parts in order: five identical calls time out as a loop", async () => {
     const calls = [0, 1, 2, 3, 4].map((i) => tool(`2025-01-01T00:00:0${i}Z`, "bash", { cmd: "ls" }));
-    const shell = { id: 7, epoch: 1, input: "x", target: "y", scores: { match: { value: "I" } }, limit: { type: "time", limit: 60 }, total_time: 60, working_time: 58 };
+    const shell = {
+      id: 7,
+      epoch: 1,
+      input: "x",
+      target: "y",
+      scores: { match: { value: "I" } },
+      limit: { type: "time", limit: 60 },
+      total_time: 60,
+      working_time: 58,
+    };
     const { paths } = await archives({
       "c.eval": [
         { name: "header.json", content: header(evalSpec({ eval_id: "E7", run_id: "R", task: "t", model: "m", ids: [7] })) },
@@ -186,10 +213,12 @@ describe(".eval archives built with yazl", () => {
     });
     const r = await denom(["timeouts", "--json", ...paths]);
     const rows = r.json().map((t: Out) => [t.task_id, t.cause, t.queue_reason]);
-    expect(rows).toEqual([["t/1", "queue", "waiting"], ["t/2", "unknown", null], ["t/3", "unknown", null]]);
-    expect(r.json()[0].evidence).toBe(
-      "spent 30 s of the 100 s budget waiting, not working (total_time - working_time: rate limits, shared resources; 30%)",
-    );
+    expect(rows).toEqual([
+      ["t/1", "queue", "waiting"],
+      ["t/2", "unknown", null],
+      ["t/3", "unknown", null],
+    ]);
+    expect(r.json()[0].evidence).toBe("spent 30 s of the 100 s budget waiting, not working (total_time - working_time: rate limits, shared resources; 30%)");
     // a queue timeout is the environment's: out of attributable
     const out = (await denom(["report", "--json", ...paths])).json();
     expect(grid(out, "final/attributable")).toEqual([0, 2]);
@@ -251,7 +280,9 @@ describe(".eval archives built with yazl", () => {
     const without = await denom(["report", "--json", ...paths]);
     expect(grid(without.json(), "final/total")).toEqual([0, 3]);
     expect(without.json().accounting.unrecognized).toBe(3);
-    expect(without.stderr).toContain("3 trials have a dict-valued score (keys problem, subproblem) and are unscored: name the key that decides success with --score-key KEY");
+    expect(without.stderr).toContain(
+      "3 trials have a dict-valued score (keys problem, subproblem) and are unscored: name the key that decides success with --score-key KEY",
+    );
     const problem = (await denom(["report", "--json", "--score-key", "problem", ...paths])).json();
     expect(grid(problem, "final/total")).toEqual([2, 3]); // samples 1 and 3
     const sub = (await denom(["report", "--json", "--score-key", "subproblem", ...paths])).json();
@@ -262,7 +293,10 @@ describe(".eval archives built with yazl", () => {
     const s1 = sample(1, 1, "C");
     const { paths } = await archives({
       "j.eval": [
-        { name: "_journal/start.json", content: { version: 2, eval: evalSpec({ eval_id: "J", run_id: "R", task: "t", model: "m", ids: [1, 2, 3] }), plan: {} } },
+        {
+          name: "_journal/start.json",
+          content: { version: 2, eval: evalSpec({ eval_id: "J", run_id: "R", task: "t", model: "m", ids: [1, 2, 3] }), plan: {} },
+        },
         { name: "samples/1_epoch_1.json", content: s1 },
         // sample 2 finished but its member was never flushed: its journal summary stands in
         { name: "_journal/summaries/1.json", content: [{ ...s1, messages: undefined }] },
@@ -284,14 +318,24 @@ describe(".eval archives built with yazl", () => {
       "c.eval": [
         {
           name: "header.json",
-          content: header(evalSpec({ eval_id: "C", run_id: "R", task: "t", model: "m", ids: [1, 2, 3, 4] }), { status: "cancelled", results: { total_samples: 4, completed_samples: 2 } }),
+          content: header(evalSpec({ eval_id: "C", run_id: "R", task: "t", model: "m", ids: [1, 2, 3, 4] }), {
+            status: "cancelled",
+            results: { total_samples: 4, completed_samples: 2 },
+          }),
         },
         { name: "samples/1_epoch_1.json", content: sample(1, 1, "C") },
         { name: "samples/2_epoch_1.json", content: sample(2, 1, "C") },
       ],
       "e.eval": [
         // 2 samples x 2 epochs owed, none written
-        { name: "header.json", content: header(evalSpec({ eval_id: "E", run_id: "R", task: "u", model: "m", ids: [1, 2], epochs: 2 }), { status: "error", error: { message: "sandbox failed" }, results: null }) },
+        {
+          name: "header.json",
+          content: header(evalSpec({ eval_id: "E", run_id: "R", task: "u", model: "m", ids: [1, 2], epochs: 2 }), {
+            status: "error",
+            error: { message: "sandbox failed" },
+            results: null,
+          }),
+        },
       ],
     });
     const r = await denom(["report", "--json", "--by", "run_id", ...paths]);
@@ -303,16 +347,41 @@ describe(".eval archives built with yazl", () => {
     expect(grid(out, "final/attributable")).toEqual([2, 2]);
     expect(out.status_counts.final).toEqual({ success: 2, missing: 6 });
     expect(out.meta.run_logs).toEqual([
-      expect.objectContaining({ run_id: "C", status: "cancelled", error_message: null, total_samples: 4, completed_samples: 2, incomplete: false, owed_trials: 4, trials: 2, missing_trials: 2 }),
-      expect.objectContaining({ run_id: "E", status: "error", error_message: "sandbox failed", total_samples: null, owed_trials: 4, trials: 0, missing_trials: 4 }),
+      expect.objectContaining({
+        run_id: "C",
+        status: "cancelled",
+        error_message: null,
+        total_samples: 4,
+        completed_samples: 2,
+        incomplete: false,
+        owed_trials: 4,
+        trials: 2,
+        missing_trials: 2,
+      }),
+      expect.objectContaining({
+        run_id: "E",
+        status: "error",
+        error_message: "sandbox failed",
+        total_samples: null,
+        owed_trials: 4,
+        trials: 0,
+        missing_trials: 4,
+      }),
     ]);
   });
 
   it("group the runs of one eval set by invocation", async () => {
     const files: Record<string, Member[]> = {};
-    for (const [id, run] of [["a", "R1"], ["b", "R2"], ["c", "R3"]])
+    for (const [id, run] of [
+      ["a", "R1"],
+      ["b", "R2"],
+      ["c", "R3"],
+    ])
       files[`${id}.eval`] = [
-        { name: "header.json", content: header(evalSpec({ eval_id: id, run_id: run, eval_set_id: id === "c" ? "OTHER" : "SET", task: "t", model: id, ids: [1] })) },
+        {
+          name: "header.json",
+          content: header(evalSpec({ eval_id: id, run_id: run, eval_set_id: id === "c" ? "OTHER" : "SET", task: "t", model: id, ids: [1] })),
+        },
         { name: "samples/1_epoch_1.json", content: sample(1, 1, id === "b" ? "I" : "C") },
       ];
     const { dir } = await archives(files);
@@ -369,7 +438,12 @@ describe("Inspect .json logs", () => {
     const files: Record<string, string> = {};
     ["a", "b", "c"].forEach((m, i) => {
       const samples = [1, 2, 3].map((id) => sample(id, 1, id <= 3 - i ? "C" : "I"));
-      files[`${m}.json`] = JSON.stringify({ version: 2, status: "success", eval: evalSpec({ eval_id: `E-${m}`, run_id: "ONE", task: "t", model: m, ids: [1, 2, 3] }), samples });
+      files[`${m}.json`] = JSON.stringify({
+        version: 2,
+        status: "success",
+        eval: evalSpec({ eval_id: `E-${m}`, run_id: "ONE", task: "t", model: m, ids: [1, 2, 3] }),
+        samples,
+      });
     });
     const dir = tempDir(files);
     const out = (await denom(["report", "--json", "--by", "model", dir])).json();
@@ -401,16 +475,25 @@ describe("a --db file written before issue 13", () => {
     const file = join(dir, "old.duckdb");
     expect((await denom(["ingest", join(dir, "a.jsonl"), "--db", file])).code).toBe(0);
     const db = await Database.open({ path: file });
-    for (const sql of ["ALTER TABLE attempts DROP COLUMN invocation", "ALTER TABLE attempts DROP COLUMN waiting_s", "DROP TABLE run_logs", "DROP TABLE owed_trials"]) await db.run(sql);
+    for (const sql of [
+      "ALTER TABLE attempts DROP COLUMN invocation",
+      "ALTER TABLE attempts DROP COLUMN waiting_s",
+      "DROP TABLE run_logs",
+      "DROP TABLE owed_trials",
+    ])
+      await db.run(sql);
     db.close();
     const read = await denom(["report", "--json", "--db", file]);
     expect(read.code, read.stderr).toBe(0);
     expect(grid(read.json(), "final/total")).toEqual([1, 1]);
     const log = join(dir, "x.eval");
-    writeFileSync(log, await evalArchive([
-      { name: "header.json", content: { status: "success", eval: evalSpec({ eval_id: "X", run_id: "R", task: "t", model: "m", ids: [1, 2] }) } },
-      { name: "samples/1_epoch_1.json", content: sample(1, 1, "C", { total_time: 10, working_time: 4 }) },
-    ]));
+    writeFileSync(
+      log,
+      await evalArchive([
+        { name: "header.json", content: { status: "success", eval: evalSpec({ eval_id: "X", run_id: "R", task: "t", model: "m", ids: [1, 2] }) } },
+        { name: "samples/1_epoch_1.json", content: sample(1, 1, "C", { total_time: 10, working_time: 4 }) },
+      ]),
+    );
     const added = await denom(["ingest", log, "--db", file]);
     expect(added.code, added.stderr).toBe(0);
     const after = (await denom(["report", "--json", "--by", "invocation", "--db", file])).json();

@@ -29,7 +29,15 @@ describe("an Inspect .json log whose results and status follow its samples", () 
     expect([out.accounting.lines, out.accounting.records, out.accounting.rejected]).toEqual([10, 10, 0]);
     // status and results.total_samples / completed_samples are written after the samples (10 and 10)
     expect(out.meta.run_logs).toHaveLength(1);
-    expect(out.meta.run_logs[0]).toMatchObject({ run_id: RUN, status: "success", total_samples: 10, completed_samples: 10, owed_trials: 10, trials: 10, missing_trials: 0 });
+    expect(out.meta.run_logs[0]).toMatchObject({
+      run_id: RUN,
+      status: "success",
+      total_samples: 10,
+      completed_samples: 10,
+      owed_trials: 10,
+      trials: 10,
+      missing_trials: 0,
+    });
     expect(out.diagnostics.missing).toBe(0);
   });
 
@@ -55,7 +63,15 @@ describe("an Inspect .json log of its header only (no samples key)", () => {
     // no element, so nothing to reject: 0 = 0 + 0 + 0
     expect([out.accounting.lines, out.accounting.records, out.accounting.rejected]).toEqual([0, 0, 0]);
     expect(r.stderr).not.toContain("task_id: missing");
-    expect(out.meta.run_logs[0]).toMatchObject({ run_id: RUN, status: "success", total_samples: 10, completed_samples: 10, owed_trials: 10, trials: 0, missing_trials: 10 });
+    expect(out.meta.run_logs[0]).toMatchObject({
+      run_id: RUN,
+      status: "success",
+      total_samples: 10,
+      completed_samples: 10,
+      owed_trials: 10,
+      trials: 0,
+      missing_trials: 10,
+    });
     // sample_ids 1..10 x 1 epoch, none recorded
     expect(cell(out, "final", "total")).toEqual([0, 10]);
     expect(cell(out, "final", "attributable")).toEqual([0, 0]);
@@ -67,7 +83,11 @@ describe("an Inspect .json log of its header only (no samples key)", () => {
     const out = r.json();
     expect(out.accounting.rejected).toBe(0);
     expect(out.meta.run_logs[0]).toMatchObject({
-      status: "error", error_message: "RuntimeError: the model provider returned 500", total_samples: null, owed_trials: 10, missing_trials: 10,
+      status: "error",
+      error_message: "RuntimeError: the model provider returned 500",
+      total_samples: null,
+      owed_trials: 10,
+      missing_trials: 10,
     });
     expect(cell(out, "final", "total")).toEqual([0, 10]);
     const text = await denom(["report", join(DIR, "header-only-error.json")]);

@@ -152,7 +152,11 @@ describe("stored layers of ingest --db", () => {
   });
 
   // other thresholds or status pairs: computed from the attempts, as the inputs give it
-  it.each([["--queue-share", "0.5"], ["--sluggish-ratio", "1.5"], ["--status-map", "failure=invalid"]])("are ignored under %s %s", async (...flags) => {
+  it.each([
+    ["--queue-share", "0.5"],
+    ["--sluggish-ratio", "1.5"],
+    ["--status-map", "failure=invalid"],
+  ])("are ignored under %s %s", async (...flags) => {
     const { seed, db } = await tampered();
     const stored = await reportJson(["--db", db, ...flags]);
     expect(stored).toEqual(await inputReport([seed, ...flags]));
@@ -169,11 +173,7 @@ describe("stored layers of ingest --db", () => {
 
   it("are not needed: a file without them (written before them) still reads", async () => {
     const { seed, db } = seeded();
-    await edit(
-      db,
-      "DROP TABLE layer_key",
-      ...keptRelations(queryCatalog()).map((l) => `DROP TABLE layer_${l}`),
-    );
+    await edit(db, "DROP TABLE layer_key", ...keptRelations(queryCatalog()).map((l) => `DROP TABLE layer_${l}`));
     expect(await reportJson(["--db", db])).toEqual(await inputReport([seed]));
   });
 
@@ -223,7 +223,9 @@ describe("stored layers of ingest --db", () => {
     const layers = await layerTables(db);
     expect(layers).toContain("layer_trials");
     expect(layers).not.toContain("layer_key");
-    expect(await rowsOf(db, "SELECT count(*) AS cells, max(successes) AS most FROM layer_figure_intervals WHERE figure = 'rate'")).toEqual([{ cells: 8, most: 0 }]);
+    expect(await rowsOf(db, "SELECT count(*) AS cells, max(successes) AS most FROM layer_figure_intervals WHERE figure = 'rate'")).toEqual([
+      { cells: 8, most: 0 },
+    ]);
 
     // the next ingest, though it adds nothing, stores every layer and the key again
     const again = await denom(["ingest", seed, "--db", db, "--json"]);

@@ -99,15 +99,47 @@ describe("configureLineWorkers", () => {
 describe("PackWriter and gatheredRows", () => {
   const attempt = (task: string, events: CanonicalAttempt["events"]): CanonicalAttempt =>
     ({
-      run_id: null, task_id: task, trial: 0, attempt: 1, status: "passed", status_detail: null, fault: null, submitted_at: null,
-      started_at: 1_735_787_045_000_000, ended_at: null, timeout_limit_s: 2.5, waiting_s: null, last_event: null, last_event_ts: null,
-      repeated_tool_calls: null, llm_tokens: 9_007_199_254_740_991, tool_call_count: 3, cost_usd: null, score: null, resolved: true,
-      constraint_ok: null, grader_error: null, error_message: "é漢🙂", agent: null, model: "m", category: null, difficulty: null,
-      invocation: null, events, naive_timestamps: 1, extra: '{"k":1}',
+      run_id: null,
+      task_id: task,
+      trial: 0,
+      attempt: 1,
+      status: "passed",
+      status_detail: null,
+      fault: null,
+      submitted_at: null,
+      started_at: 1_735_787_045_000_000,
+      ended_at: null,
+      timeout_limit_s: 2.5,
+      waiting_s: null,
+      last_event: null,
+      last_event_ts: null,
+      repeated_tool_calls: null,
+      llm_tokens: 9_007_199_254_740_991,
+      tool_call_count: 3,
+      cost_usd: null,
+      score: null,
+      resolved: true,
+      constraint_ok: null,
+      grader_error: null,
+      error_message: "é漢🙂",
+      agent: null,
+      model: "m",
+      category: null,
+      difficulty: null,
+      invocation: null,
+      events,
+      naive_timestamps: 1,
+      extra: '{"k":1}',
     }) as CanonicalAttempt;
   const unit = (line: number, attempts: CanonicalAttempt[], over: Partial<PreparedUnit> = {}): PreparedUnit => ({
-    line, location: null, nonFinite: 2, text: null, duplicateKeys: null, masked: null,
-    detection: { format: "canonical", hit: false, keys: null }, adapter: "canonical",
+    line,
+    location: null,
+    nonFinite: 2,
+    text: null,
+    duplicateKeys: null,
+    masked: null,
+    detection: { format: "canonical", hit: false, keys: null },
+    adapter: "canonical",
     plan: { kind: "attempts", dictTrials: 0, dictKeys: [], error: null, attempts, lineHash: "abc=" },
     ...over,
   });
@@ -126,7 +158,11 @@ describe("PackWriter and gatheredRows", () => {
     expect([...packed.units]).toEqual([0, 2, 2, 0, 1, 2]);
     expect(packed.formats).toEqual(["canonical"]);
     // a chunk ends at each refused unit: t1 t2 (and t1's event) before, t3 after
-    expect(packed.chunks.map((c) => [c.table, c.rows, c.endOrdinal])).toEqual([["attempts", 2, 2], ["events", 1, 1], ["attempts", 1, 3]]);
+    expect(packed.chunks.map((c) => [c.table, c.rows, c.endOrdinal])).toEqual([
+      ["attempts", 2, 2],
+      ["events", 1, 1],
+      ["attempts", 1, 3],
+    ]);
     // the main thread's ids for ordinals 0, 1, 2; its own rows of the same attempts, for the bytes to compare with
     const ids = [41, 42, 50];
     const values: (string | number | boolean | null)[] = [];
@@ -138,7 +174,10 @@ describe("PackWriter and gatheredRows", () => {
     };
     const run = (t: CanonicalAttempt) => ({ ...t, run_id: "run.jsonl" }); // --run-per-file: the source's name
     const first = gatheredRows(packed.chunks[0], ids)!;
-    const mine = expected("attempts", [attemptRow([...values], 41, origin, run(attempt("t1", ev))), attemptRow([...values], 42, origin, run(attempt("t2", [])))]);
+    const mine = expected("attempts", [
+      attemptRow([...values], 41, origin, run(attempt("t1", ev))),
+      attemptRow([...values], 42, origin, run(attempt("t2", []))),
+    ]);
     for (let c = 0; c < first.columns.length; c++) {
       const n = first.rows * [4, 8, 8, 1, 16][first.columns[c].layout];
       // long strings' slots are DuckDB's to write: compare the inlined ones, and the long ones apart
@@ -151,7 +190,8 @@ describe("PackWriter and gatheredRows", () => {
     const text = (k: number) => Buffer.from(long.bytes, k === 0 ? 0 : long.ends[k - 1], long.ends[k] - (k === 0 ? 0 : long.ends[k - 1])).toString("utf8");
     const col = (name: string) => TABLES.attempts.findIndex((x) => x.name === name);
     expect([...long.rows].map((r, k) => [TABLES.attempts[long.columns[k]].name, r, text(k)])).toEqual([
-      ["error_message", 0, "é漢🙂"], ["error_message", 1, "é漢🙂"],
+      ["error_message", 0, "é漢🙂"],
+      ["error_message", 1, "é漢🙂"],
     ]);
     expect(long.columns[0]).toBe(col("error_message"));
     // the event: attempt id 41, seq 0, type inlined, its args long

@@ -14,10 +14,7 @@ function split(bytes: Buffer, size: number, maxBytes?: number): PhysicalLine[] {
 
 describe("LineSplitter", () => {
   // BOM, a CRLF line, an empty line, a non-ASCII line, a last line without newline
-  const input = Buffer.concat([
-    Buffer.from([0xef, 0xbb, 0xbf]),
-    Buffer.from('{"a":1}\r\n\n{"b":"é漢🙂"}\n  \n{"c":3}', "utf8"),
-  ]);
+  const input = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a":1}\r\n\n{"b":"é漢🙂"}\n  \n{"c":3}', "utf8")]);
 
   for (let size = 1; size <= 13; size++) {
     it(`gives the same 5 lines when fed in ${size}-byte chunks`, () => {

@@ -60,8 +60,16 @@ describe("lm-eval samples", () => {
   });
 
   it("names run, model and task from the file's name, in both layouts", () => {
-    expect(samplesFileOf(`out/EleutherAI__pythia-14m/samples_gsm8k_cot_${DATE}.jsonl`)).toEqual({ run_id: `EleutherAI__pythia-14m/${DATE}`, model: "EleutherAI__pythia-14m", task: "gsm8k_cot" });
-    expect(samplesFileOf("o/x/pretrained__lmsys__vicuna-33b-v1.3_mmlu_abstract_algebra.jsonl")).toEqual({ run_id: "x", model: "pretrained__lmsys__vicuna-33b-v1.3", task: "mmlu_abstract_algebra" });
+    expect(samplesFileOf(`out/EleutherAI__pythia-14m/samples_gsm8k_cot_${DATE}.jsonl`)).toEqual({
+      run_id: `EleutherAI__pythia-14m/${DATE}`,
+      model: "EleutherAI__pythia-14m",
+      task: "gsm8k_cot",
+    });
+    expect(samplesFileOf("o/x/pretrained__lmsys__vicuna-33b-v1.3_mmlu_abstract_algebra.jsonl")).toEqual({
+      run_id: "x",
+      model: "pretrained__lmsys__vicuna-33b-v1.3",
+      task: "mmlu_abstract_algebra",
+    });
     expect(samplesFileOf("o/x/pretrained__m,dtype__auto_truthfulqa_gen.jsonl").task).toBe("truthfulqa_gen");
     expect(samplesFileOf("o/x/mine.jsonl")).toEqual({ run_id: "x", model: null, task: "mine" });
   });

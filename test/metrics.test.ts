@@ -13,7 +13,14 @@ import { REAL, cell, denom, denomBin, hasShared, jsonl, tempDir } from "./helper
 
 async function report(files: Record<string, string>, ...args: string[]) {
   const dir = tempDir(files);
-  const r = await denom(["report", "--json", ...args.map((a) => (a in files ? join(dir, a) : a)), ...Object.keys(files).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f))]);
+  const r = await denom([
+    "report",
+    "--json",
+    ...args.map((a) => (a in files ? join(dir, a) : a)),
+    ...Object.keys(files)
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => join(dir, f)),
+  ]);
   expect(r.code, r.stderr).toBe(0);
   return r.json();
 }
@@ -117,10 +124,12 @@ describe("task-clustered bootstrap", () => {
 
   it("gives a zero-width interval when every task looks the same", async () => {
     // three tasks, each 1 success of 2 trials: every resample is 3/6 = 0.5
-    const same = jsonl(...["X", "Y", "Z"].flatMap((t) => [
-      { task_id: t, trial: 1, status: "success" },
-      { task_id: t, trial: 2, status: "failure" },
-    ]));
+    const same = jsonl(
+      ...["X", "Y", "Z"].flatMap((t) => [
+        { task_id: t, trial: 1, status: "success" },
+        { task_id: t, trial: 2, status: "failure" },
+      ]),
+    );
     const out = await report({ "runs.jsonl": same });
     expect(cell(out, "final/total").ci95).toEqual([0.5, 0.5]);
     // pass^2 per task: C(1,2)/C(2,2) = 0 for each -> [0, 0]
@@ -150,11 +159,15 @@ describe("cluster-robust interval from 5,000 tasks", () => {
   // tasks, keeps the bootstrap. For a ratio R = sum(num) / sum(den) over tasks, the
   // clustered variance is sum((num_i - R den_i)^2) / sum(den)^2 and the interval R +- z SE.
   const z = 1.959963984540054;
-  const kinds = (agent: string, a: number, b: number, c: number) => [
-    ...Array.from({ length: a }, (_, i) => [`${agent}-A${i}`, "success", "success"]),
-    ...Array.from({ length: b }, (_, i) => [`${agent}-B${i}`, "failure", "failure"]),
-    ...Array.from({ length: c }, (_, i) => [`${agent}-C${i}`, "success", "aborted"]),
-  ].flatMap(([task_id, s1, s2]) => [{ agent, task_id, trial: 1, status: s1 }, { agent, task_id, trial: 2, status: s2 }]);
+  const kinds = (agent: string, a: number, b: number, c: number) =>
+    [
+      ...Array.from({ length: a }, (_, i) => [`${agent}-A${i}`, "success", "success"]),
+      ...Array.from({ length: b }, (_, i) => [`${agent}-B${i}`, "failure", "failure"]),
+      ...Array.from({ length: c }, (_, i) => [`${agent}-C${i}`, "success", "aborted"]),
+    ].flatMap(([task_id, s1, s2]) => [
+      { agent, task_id, trial: 1, status: s1 },
+      { agent, task_id, trial: 2, status: s2 },
+    ]);
   const runs = jsonl(...kinds("a", 2000, 2000, 1000), ...kinds("b", 1, 1, 0));
   const around = (interval: [number, number], r: number, se: number) => {
     expect(interval[0]).toBeCloseTo(r - z * se, 12);
@@ -268,7 +281,10 @@ describe("--by", () => {
 
   it("keeps a group of records without the field", async () => {
     const out = await report({ "runs.jsonl": jsonl({ task_id: "a", status: "success", model: "m1" }, { task_id: "b", status: "failure" }) }, "--by", "model");
-    expect(out.groups.map((g: any) => [g.value, cell(g, "final/total").count])).toEqual([["m1", 1], [null, 1]]);
+    expect(out.groups.map((g: any) => [g.value, cell(g, "final/total").count])).toEqual([
+      ["m1", 1],
+      [null, 1],
+    ]);
   });
 
   it("rejects an unknown field with a usage error", async () => {
@@ -280,11 +296,7 @@ describe("--by", () => {
 });
 
 describe("--expect and --expect-count", () => {
-  const three = jsonl(
-    { task_id: "a", status: "success" },
-    { task_id: "b", status: "success" },
-    { task_id: "c", status: "failure" },
-  );
+  const three = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "success" }, { task_id: "c", status: "failure" });
 
   it("--expect-count raises the strict denominator with the missing tasks", async () => {
     const plain = await report({ "runs.jsonl": three });
@@ -305,7 +317,9 @@ describe("--expect and --expect-count", () => {
     expect(out.inventory.unexpected_tasks.map((u: any) => u.task_id)).toEqual(["c"]);
     expect(out.inventory.expected).toMatchObject({ tasks: ["a", "b", "d", "e"], duplicates: 1 });
     expect(cell(out, "final/total")).toMatchObject({ successes: 2, count: 5 }); // a, b, c + d, e
-    expect(out.meta.exclusions).toContainEqual(expect.objectContaining({ basis: "final", denominator: "attributable", reason: "missing (expected, no record)", trials: 2 }));
+    expect(out.meta.exclusions).toContainEqual(
+      expect.objectContaining({ basis: "final", denominator: "attributable", reason: "missing (expected, no record)", trials: 2 }),
+    );
   });
 
   it("owes one trial per trial slot of the run", async () => {
@@ -317,7 +331,11 @@ describe("--expect and --expect-count", () => {
   });
 
   it("lists tasks with fewer trials than their run's slots without adding them to total", async () => {
-    const runs = jsonl({ task_id: "y", trial: 1, status: "success" }, { task_id: "y", trial: 2, status: "failure" }, { task_id: "w", trial: 1, status: "success" });
+    const runs = jsonl(
+      { task_id: "y", trial: 1, status: "success" },
+      { task_id: "y", trial: 2, status: "failure" },
+      { task_id: "w", trial: 1, status: "success" },
+    );
     const out = await report({ "runs.jsonl": runs });
     expect(cell(out, "final/total").count).toBe(3);
     expect(out.inventory.incomplete_tasks).toEqual([{ run_id: null, task_id: "w", trials_present: 1, trial_slots: 2, missing_slots: [2] }]);
@@ -339,8 +357,23 @@ describe("per-call figures", () => {
   it("counts events with their own status per call, apart from the trials", async () => {
     const out = await report({
       "runs.jsonl": jsonl(
-        { task_id: "a", status: "success", events: [{ type: "llm_call", status: "ok" }, { type: "llm_call", status: "timeout" }, { type: "tool_call", name: "ls" }] },
-        { task_id: "b", status: "success", events: [{ type: "llm_call", status: "ok" }, { type: "llm_call", status: "ok" }] },
+        {
+          task_id: "a",
+          status: "success",
+          events: [
+            { type: "llm_call", status: "ok" },
+            { type: "llm_call", status: "timeout" },
+            { type: "tool_call", name: "ls" },
+          ],
+        },
+        {
+          task_id: "b",
+          status: "success",
+          events: [
+            { type: "llm_call", status: "ok" },
+            { type: "llm_call", status: "ok" },
+          ],
+        },
       ),
     });
     // llm_call: 3 ok + 1 timeout = 4 calls; the tool_call has no status and is not a call outcome
@@ -355,17 +388,22 @@ describe("per-call figures", () => {
 describe("the text report", () => {
   it("keeps the metrics sections within 80 columns, groups included", async () => {
     // long group names, as run ids often are: the side-by-side tables clip them
-    const records = ["alpha", "beta", "gamma", "delta"].map((a) => `${a}-agent-2025-08-07__20-46-16`).flatMap((agent, i) => [
-      { task_id: `t${i}`, trial: 1, agent, status: "success", cost_usd: 0.5, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:10:00Z" },
-      { task_id: `t${i}`, trial: 2, agent, status: "timeout", cost_usd: 1.25, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:30:00Z" },
-    ]);
+    const records = ["alpha", "beta", "gamma", "delta"]
+      .map((a) => `${a}-agent-2025-08-07__20-46-16`)
+      .flatMap((agent, i) => [
+        { task_id: `t${i}`, trial: 1, agent, status: "success", cost_usd: 0.5, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:10:00Z" },
+        { task_id: `t${i}`, trial: 2, agent, status: "timeout", cost_usd: 1.25, started_at: "2025-01-01T00:00:00Z", ended_at: "2025-01-01T00:30:00Z" },
+      ]);
     // and an inventory to print: three expected tasks that have no record
     const ids = ["t0", "t1", "t2", "t3", ...[1, 2, 3].map((i) => `a-rather-long-task-identifier-number-${i}`)].join("\n");
     const dir = tempDir({ "runs.jsonl": jsonl(...records), "ids.txt": ids });
     const r = await denom(["report", "--by", "agent", "--expect", join(dir, "ids.txt"), join(dir, "runs.jsonl")]);
     expect(r.stdout).toContain("Trial inventory");
     const from = r.stdout.indexOf("Success rate");
-    const long = r.stdout.slice(from).split("\n").filter((l) => l.length > 80);
+    const long = r.stdout
+      .slice(from)
+      .split("\n")
+      .filter((l) => l.length > 80);
     expect(long).toEqual([]);
     // four agents, four runs (a run is run_id + agent + model), each missing the 6 tasks it has
     // no record of, in its 2 slots, under its own agent: two tables
@@ -399,8 +437,15 @@ describe.skipIf(!hasShared)("real records (read in place from ../shared/data/rea
     // the harness counts is_resolved as the success (late passes included); its pass_at_k
     // uses the same unbiased estimator, so feeding is_resolved gives its numbers back
     const file = join(REAL, "terminal-bench-1", "20250902_orchestrator_claude-4-sonnet", "results.json");
-    const run = JSON.parse(readFileSync(file, "utf8")) as { results: { task_id: string; trial_name: string; is_resolved: boolean | null }[]; pass_at_k: Record<string, number> };
-    const records = run.results.map((r) => ({ task_id: r.task_id, trial: Number(/\.(\d+)-of-\d+/.exec(r.trial_name)?.[1]), status: r.is_resolved ? "success" : "failure" }));
+    const run = JSON.parse(readFileSync(file, "utf8")) as {
+      results: { task_id: string; trial_name: string; is_resolved: boolean | null }[];
+      pass_at_k: Record<string, number>;
+    };
+    const records = run.results.map((r) => ({
+      task_id: r.task_id,
+      trial: Number(/\.(\d+)-of-\d+/.exec(r.trial_name)?.[1]),
+      status: r.is_resolved ? "success" : "failure",
+    }));
     const out = await report({ "runs.jsonl": jsonl(...records) });
     for (const [k, value] of Object.entries(run.pass_at_k)) expect(out.pass_at_k[Number(k) - 1].pass_at_k).toBeCloseTo(value, 10);
   });

@@ -42,7 +42,11 @@ describe("mini-swe-agent exit-status passes", () => {
     const out = r.json();
     // first: a aborted, b aborted, c failure -> 0/3; attributable drops a and b -> 0/1
     // final: a success (pass 200, graded), b failure (graded on its empty patch), c failure -> 1/3
-    expect(cells(out, ["first/total", "first/attributable", "final/total"])).toEqual([[0, 3], [0, 1], [1, 3]]);
+    expect(cells(out, ["first/total", "first/attributable", "final/total"])).toEqual([
+      [0, 3],
+      [0, 1],
+      [1, 3],
+    ]);
     expect(out.status_counts.first).toEqual({ aborted: 2, failure: 1 });
     expect(out.meta.pooling).toEqual([]);
     expect(out.inventory.runs.map((x: any) => x.run_id)).toEqual(["run"]);
@@ -62,7 +66,12 @@ describe("mini-swe-agent exit-status passes", () => {
     const run = runFolder({
       "exit_statuses_1.yaml": "instances_by_exit_status:\n    Submitted:\n    - a\n    - b\n    - c\n",
       "preds.json": JSON.stringify({ a: pred("a"), b: pred("b"), c: pred("c") }, null, 2),
-      "a/a.traj.json": JSON.stringify({ info: { exit_status: "Submitted", submission: "diff", model_stats: { instance_cost: 0.1, api_calls: 3 } }, messages: [], trajectory_format: "mini-swe-agent-1", instance_id: "a" }),
+      "a/a.traj.json": JSON.stringify({
+        info: { exit_status: "Submitted", submission: "diff", model_stats: { instance_cost: 0.1, api_calls: 3 } },
+        messages: [],
+        trajectory_format: "mini-swe-agent-1",
+        instance_id: "a",
+      }),
       "sb-cli-reports/r.json": report,
     });
     const out = (await denom(["report", "--json", run])).json();
@@ -73,7 +82,10 @@ describe("mini-swe-agent exit-status passes", () => {
       "sb-cli-reports/r.json": ["swe-bench-results", 3, 3],
     });
     expect(out.inventory.runs.map((x: any) => [x.run_id, x.model])).toEqual([["run", "prov/m1"]]);
-    expect(cells(out, ["first/total", "final/total"])).toEqual([[1, 3], [1, 3]]);
+    expect(cells(out, ["first/total", "final/total"])).toEqual([
+      [1, 3],
+      [1, 3],
+    ]);
   });
 
   it("rejects an exit-status file that is not YAML, or whose lists are not instance ids, naming the file", async () => {
@@ -90,7 +102,11 @@ describe("mini-swe-agent exit-status passes", () => {
     expect(r.code).toBe(0);
     const out = r.json();
     // 15 instances RetryError in pass 1763506501 (10) or 1763508350 (5), re-run in 1763512725; 13 of them resolved
-    expect(cells(out, ["first/total", "first/attributable", "final/total"])).toEqual([[358, 500], [358, 485], [371, 500]]);
+    expect(cells(out, ["first/total", "first/attributable", "final/total"])).toEqual([
+      [358, 500],
+      [358, 485],
+      [371, 500],
+    ]);
     expect(out.status_counts.first).toEqual({ success: 358, failure: 127, aborted: 15 });
     expect(out.status_counts.final).toEqual({ success: 371, failure: 129 });
     expect((await denom(["audit", RUN, "--claim", "74.2%"])).code).toBe(0);
@@ -100,7 +116,10 @@ describe("mini-swe-agent exit-status passes", () => {
 describe.skipIf(!hasShared)("the shared run folder (read in place)", () => {
   it("swebench-v-minisweagent-gemini3-sbcli: 358/500 first, 371/500 final, the model from preds.json", async () => {
     const out = (await denom(["report", "--json", join(REAL, "swebench-v-minisweagent-gemini3-sbcli")])).json();
-    expect(cells(out, ["first/total", "final/total"])).toEqual([[358, 500], [371, 500]]);
+    expect(cells(out, ["first/total", "final/total"])).toEqual([
+      [358, 500],
+      [371, 500],
+    ]);
     expect(out.inventory.runs.map((x: any) => x.model)).toEqual(["google/gemini-3-pro-preview"]);
   });
 });

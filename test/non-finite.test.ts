@@ -34,7 +34,22 @@ describe("NonFiniteFilter", () => {
   }
 
   it("agrees with the whole-text reading on generated documents, cut anywhere", () => {
-    const parts = ['"a\\\\"', '"q\\"NaN\\"q"', "NaN", "-Infinity", "Infinity", '"NaN"', '"\\\\\\"x"', "\n", " ", '{"k":', "1,", '"é漢🙂"', "NaNa", '"s\\\\\\\\"'];
+    const parts = [
+      '"a\\\\"',
+      '"q\\"NaN\\"q"',
+      "NaN",
+      "-Infinity",
+      "Infinity",
+      '"NaN"',
+      '"\\\\\\"x"',
+      "\n",
+      " ",
+      '{"k":',
+      "1,",
+      '"é漢🙂"',
+      "NaNa",
+      '"s\\\\\\\\"',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let doc = 0; doc < 500; doc++) {

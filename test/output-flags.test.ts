@@ -43,11 +43,18 @@ describe("--format names the output, --input-format the input", () => {
       // no timeout among a and b: an empty array
       expect((await denom(["timeouts", input, ...flag])).json()).toEqual([]);
       // strict figure 1/2 = 0.5: the claim 50% is reproduced
-      expect((await denom(["audit", input, "--claim", "50%", ...flag])).json()).toMatchObject({ claim: "50%", reproduced: true, strict: { successes: 1, count: 2, rate: 0.5 } });
+      expect((await denom(["audit", input, "--claim", "50%", ...flag])).json()).toMatchObject({
+        claim: "50%",
+        reproduced: true,
+        strict: { successes: 1, count: 2, rate: 0.5 },
+      });
       expect((await denom(["formats", ...flag])).json().formats.map((f: { name: string }) => f.name)).toContain("canonical");
       // export's rows: the two trials, a then b
       const rows = (await denom(["export", input, ...flag])).json();
-      expect(rows.map((r: { task_id: string; final_status: string }) => [r.task_id, r.final_status])).toEqual([["a", "success"], ["b", "failure"]]);
+      expect(rows.map((r: { task_id: string; final_status: string }) => [r.task_id, r.final_status])).toEqual([
+        ["a", "success"],
+        ["b", "failure"],
+      ]);
     }
   });
 
@@ -55,7 +62,9 @@ describe("--format names the output, --input-format the input", () => {
     const dir = tempDir({ "two.jsonl": TWO });
     const ok = await denom(["report", join(dir, "two.jsonl"), "--format", "canonical"]);
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toBe("denom: warning: --format canonical names an input format: read as --input-format canonical (--format names the output: table, json, md, html)\n");
+    expect(ok.stderr).toBe(
+      "denom: warning: --format canonical names an input format: read as --input-format canonical (--format names the output: table, json, md, html)\n",
+    );
     const bad = await denom(["timeouts", join(dir, "two.jsonl"), "--format", "xml"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--format xml: no such output; use one of table, json (the input's format is --input-format NAME");

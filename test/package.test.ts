@@ -56,7 +56,10 @@ describe("npm pack and install", () => {
       expect(r.status, r.stderr).toBe(0);
       const out = JSON.parse(r.stdout);
       // seed-100: 100 tasks, one trial each; 82 pass on their final attempt (70 at once, 12 after a retry)
-      expect(out.rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "total")).toMatchObject({ successes: 82, count: 100 });
+      expect(out.rates.find((c: { basis: string; denominator: string }) => c.basis === "final" && c.denominator === "total")).toMatchObject({
+        successes: 82,
+        count: 100,
+      });
       expect(out.accounting).toMatchObject({ lines: 130, records: 130, rejected: 0 });
     },
     SLOW,

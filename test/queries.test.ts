@@ -92,9 +92,11 @@ describe("queries/", () => {
 
   it("keeps for ingest --db what report reads, and not the audit's relations", () => {
     const kept = catalog.relations.filter((r) => r.kept).map((r) => r.name);
-    for (const name of ["stg_attempt_marks", "trials", "missing_trials", "figure_intervals", "trial_inventory", "accounting", "agentcompass_verdict"]) expect(kept).toContain(name);
+    for (const name of ["stg_attempt_marks", "trials", "missing_trials", "figure_intervals", "trial_inventory", "accounting", "agentcompass_verdict"])
+      expect(kept).toContain(name);
     // views read through (`Not materialized`): their readers' few columns of the loaded attempts and of trials
-    for (const name of ["stg_attempts", "trial_outcomes", "audit_figures", "audit_membership", "scoped_attempts", "attempts_classified", "rate_intervals"]) expect(kept).not.toContain(name);
+    for (const name of ["stg_attempts", "trial_outcomes", "audit_figures", "audit_membership", "scoped_attempts", "attempts_classified", "rate_intervals"])
+      expect(kept).not.toContain(name);
   });
 
   it("reads a header's Reads over several lines, with explanations in parentheses left out", () => {
@@ -103,7 +105,10 @@ describe("queries/", () => {
       "-- x: an example.\n-- Reads: a, b (the b of c, d); getvariable('v1'),\n--   getvariable('v2') (flag --v2), e.\n-- more prose. Reads: f.\ncreate or replace view x as select 1;\n",
     );
     expect([r.reads, r.variables, r.copied, r.materialized]).toEqual([["a", "b", "e"], ["v1", "v2"], true, true]);
-    const notCopied = parseRelation("marts/y/y.sql", "-- y: an example.\n-- Reads: nothing.\n-- Not materialized: big.\ncreate or replace view y as select 1;\n");
+    const notCopied = parseRelation(
+      "marts/y/y.sql",
+      "-- y: an example.\n-- Reads: nothing.\n-- Not materialized: big.\ncreate or replace view y as select 1;\n",
+    );
     expect([notCopied.reads, notCopied.copied, notCopied.materialized]).toEqual([[], false, false]);
   });
 });

@@ -113,8 +113,13 @@ describe("denom query: the attacks, each refused", () => {
       return r.json();
     };
     // 3 attempts: a success, a failure, a timeout
-    expect(await json("PIVOT (SELECT raw_status FROM attempts) ON raw_status IN ('failure', 'success', 'timeout') USING count(*)")).toEqual([{ failure: 1, success: 1, timeout: 1 }]);
-    expect(await json("UNPIVOT (SELECT 1 AS x, 2 AS y) ON x, y INTO NAME k VALUE v ORDER BY k")).toEqual([{ k: "x", v: 1 }, { k: "y", v: 2 }]);
+    expect(await json("PIVOT (SELECT raw_status FROM attempts) ON raw_status IN ('failure', 'success', 'timeout') USING count(*)")).toEqual([
+      { failure: 1, success: 1, timeout: 1 },
+    ]);
+    expect(await json("UNPIVOT (SELECT 1 AS x, 2 AS y) ON x, y INTO NAME k VALUE v ORDER BY k")).toEqual([
+      { k: "x", v: 1 },
+      { k: "y", v: 2 },
+    ]);
     expect((await json("SUMMARIZE SELECT task_id FROM attempts")).map((r: { column_name: string }) => r.column_name)).toEqual(["task_id"]);
     expect((await json("DESCRIBE sources")).length).toBeGreaterThan(5);
     expect((await json("SHOW TABLES")).length).toBeGreaterThan(3);
@@ -138,7 +143,13 @@ describe("denom query: the attacks, each refused", () => {
 
 describe("--db file names are quoted wherever they become SQL", () => {
   // the crafted name tries to end the statement and COPY a file into the working folder
-  const NAMES = ["runs-2025.duckdb", "full.duckdb", "my runs.duckdb", "x'y.duckdb", `x".main.sources; COPY (SELECT 42) TO 'pwned.csv'; SELECT 1 AS list FROM "x.duckdb`];
+  const NAMES = [
+    "runs-2025.duckdb",
+    "full.duckdb",
+    "my runs.duckdb",
+    "x'y.duckdb",
+    `x".main.sources; COPY (SELECT 42) TO 'pwned.csv'; SELECT 1 AS list FROM "x.duckdb`,
+  ];
 
   it.each(NAMES)("ingest, report, query and export with --db %s", async (name) => {
     const dir = tempDir({ "run.jsonl": RUNS });

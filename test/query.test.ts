@@ -25,7 +25,13 @@ beforeAll(async () => {
 
 describe("query --db", () => {
   it("prints rows as JSON objects, numbers as numbers", async () => {
-    const r = await denom(["query", "--db", db, "--json", "SELECT basis, successes, count, rate FROM rate_grid WHERE denominator = 'total' ORDER BY basis_order"]);
+    const r = await denom([
+      "query",
+      "--db",
+      db,
+      "--json",
+      "SELECT basis, successes, count, rate FROM rate_grid WHERE denominator = 'total' ORDER BY basis_order",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     // first try: a1 only of 3 trials; final: a1 and a2 of 3
     expect(r.json()).toEqual([
@@ -37,7 +43,10 @@ describe("query --db", () => {
   it("prints a table with a header and the row count", async () => {
     const r = await denom(["query", "--db", db, "SELECT task_id, attempts, final_status FROM trials ORDER BY task_id"]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trimEnd().split("\n").map((l) => l.trim().split(/\s+/));
+    const lines = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => l.trim().split(/\s+/));
     expect(lines).toEqual([
       ["task_id", "attempts", "final_status"],
       ["a1", "1", "success"],

@@ -88,11 +88,18 @@ describe("readUnits", () => {
     const text = "[truncated garbage\n" + '{"a":1}\n'.repeat(3);
     const units: Unit[] = [];
     const rejects: number[] = [];
-    const summary = await readUnits((async function* () { yield Buffer.from(text); })(), RESULTS, {
-      unit: (u) => units.push(u),
-      blank: () => {},
-      reject: (line) => rejects.push(line),
-    }, "jsonl");
+    const summary = await readUnits(
+      (async function* () {
+        yield Buffer.from(text);
+      })(),
+      RESULTS,
+      {
+        unit: (u) => units.push(u),
+        blank: () => {},
+        reject: (line) => rejects.push(line),
+      },
+      "jsonl",
+    );
     // line 1 rejected, lines 2..4 records: 4 lines = 3 records + 0 blank + 1 rejected
     expect([units.map((u) => u.line), rejects, summary.physicalLines, summary.format]).toEqual([[2, 3, 4], [1], 4, "jsonl"]);
   });

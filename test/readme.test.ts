@@ -96,9 +96,28 @@ describe("README.md, walked as a newcomer would", () => {
   const blocks = fencedBlocks(readme);
 
   it("runs in this process only the commands a shell would just split into words", () => {
-    expect(denomWords(`npx denom query --db runs.duckdb "SELECT a, b FROM t" --min final/total=0.8 --claim 87.5%`)).toEqual(["query", "--db", "runs.duckdb", "SELECT a, b FROM t", "--min", "final/total=0.8", "--claim", "87.5%"]);
+    expect(denomWords(`npx denom query --db runs.duckdb "SELECT a, b FROM t" --min final/total=0.8 --claim 87.5%`)).toEqual([
+      "query",
+      "--db",
+      "runs.duckdb",
+      "SELECT a, b FROM t",
+      "--min",
+      "final/total=0.8",
+      "--claim",
+      "87.5%",
+    ]);
     expect(denomWords("npx denom report 'my runs.jsonl'")).toEqual(["report", "my runs.jsonl"]);
-    for (const shell of ["npx denom report - | head -3", "npx denom report x > out.txt", "npx denom report $HOME", 'npx denom report "$X"', "npx denom report *.jsonl", "npx denom report a\\ b", 'npx denom report a"b"', "cat x | npx denom report -", "tar czf x.tgz a"])
+    for (const shell of [
+      "npx denom report - | head -3",
+      "npx denom report x > out.txt",
+      "npx denom report $HOME",
+      'npx denom report "$X"',
+      "npx denom report *.jsonl",
+      "npx denom report a\\ b",
+      'npx denom report a"b"',
+      "cat x | npx denom report -",
+      "tar czf x.tgz a",
+    ])
       expect(denomWords(shell), shell).toBeNull();
   });
 
@@ -110,33 +129,41 @@ describe("README.md, walked as a newcomer would", () => {
     expect(blocks[1].lines.length).toBeGreaterThan(40);
   });
 
-  it(
-    "prints what it shows for every command it shows (npm ci and npm test aside)",
-    async () => {
-      // a folder of the reader's own, with the samples the README names
-      const cwd = mkdtempSync(join(tmpdir(), "denom-readme-"));
-      cpSync(join(ROOT, "samples"), join(cwd, "samples"), { recursive: true });
-      const shown = blocks.filter((b) => b.lang === "console").flatMap(commands);
-      expect(shown.length).toBeGreaterThan(8);
-      // a command the shell would only split into words runs in this process (the same main()
-      // as dist/bin.js, which the piped commands still spawn); the others through sh
-      expect(shown.filter((c) => denomWords(c.command) === null).length).toBeGreaterThan(0);
-      for (const { command, output } of shown) {
-        const words = denomWords(command);
-        const r = words ? await denomIn(cwd, words).then((d) => ({ code: d.code, seen: seenOf(d.stdout, d.stderr) })) : runShown(command, cwd);
-        expect(r.code, command).toBe(0);
-        // nothing varies in these outputs (no timings, no absolute paths): compared as they are
-        expect(r.seen, command).toBe(output);
-      }
-    },
-    600_000,
-  );
+  it("prints what it shows for every command it shows (npm ci and npm test aside)", async () => {
+    // a folder of the reader's own, with the samples the README names
+    const cwd = mkdtempSync(join(tmpdir(), "denom-readme-"));
+    cpSync(join(ROOT, "samples"), join(cwd, "samples"), { recursive: true });
+    const shown = blocks.filter((b) => b.lang === "console").flatMap(commands);
+    expect(shown.length).toBeGreaterThan(8);
+    // a command the shell would only split into words runs in this process (the same main()
+    // as dist/bin.js, which the piped commands still spawn); the others through sh
+    expect(shown.filter((c) => denomWords(c.command) === null).length).toBeGreaterThan(0);
+    for (const { command, output } of shown) {
+      const words = denomWords(command);
+      const r = words ? await denomIn(cwd, words).then((d) => ({ code: d.code, seen: seenOf(d.stdout, d.stderr) })) : runShown(command, cwd);
+      expect(r.code, command).toBe(0);
+      // nothing varies in these outputs (no timings, no absolute paths): compared as they are
+      expect(r.seen, command).toBe(output);
+    }
+  }, 600_000);
 
   it("is short, links only docs that exist, and names no file a user does not have", async () => {
     expect(Buffer.byteLength(readme)).toBeLessThan(15_000);
     for (const [, link] of readme.matchAll(/\]\(((?:docs\/)?[\w.-]+\.md|LICENSE)(?:#[\w-]+)?\)/g)) expect(existsSync(join(ROOT, link)), link).toBe(true);
     expect(readme).not.toMatch(NOT_A_USERS);
-    for (const doc of ["commands", "metrics", "inputs", "sql-views", "exit-codes", "benchmarks", "development", "html-report", "architecture", "identity-and-inputs", "compare"])
+    for (const doc of [
+      "commands",
+      "metrics",
+      "inputs",
+      "sql-views",
+      "exit-codes",
+      "benchmarks",
+      "development",
+      "html-report",
+      "architecture",
+      "identity-and-inputs",
+      "compare",
+    ])
       expect(readFileSync(join(ROOT, "docs", `${doc}.md`), "utf8"), doc).not.toMatch(NOT_A_USERS);
     const formats = await denom(["formats"]);
     expect(formats.stdout).not.toMatch(NOT_A_USERS);

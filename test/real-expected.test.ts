@@ -22,7 +22,8 @@ describe.skipIf(!hasShared)("../shared/data/real/EXPECTED.tsv", () => {
 
   it("lists at least one cell per folder it names", () => {
     expect(rows.length).toBeGreaterThan(0);
-    for (const [, key, fraction] of rows) expect([key, fraction]).toEqual([expect.stringMatching(/^(first|final)\/(total|valid|attributable|completable)$/), expect.stringMatching(/^\d+\/\d+$/)]);
+    for (const [, key, fraction] of rows)
+      expect([key, fraction]).toEqual([expect.stringMatching(/^(first|final)\/(total|valid|attributable|completable)$/), expect.stringMatching(/^\d+\/\d+$/)]);
   });
 
   it.each(folders)("%s gives every hand-counted cell, and no run of it is scored off its scale", async (folder) => {

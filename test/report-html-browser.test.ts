@@ -23,7 +23,16 @@ const hasChromium = existsSync(CHROMIUM);
 const SHOTS = process.env.DENOM_SCREENSHOT_DIR ? resolve(process.env.DENOM_SCREENSHOT_DIR) : mkdtempSync(join(tmpdir(), "denom-shots-"));
 
 /** The flags that keep Chromium from reaching the network on its own (updates, sync, QUIC probes). */
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 if (!hasChromium) console.log(`skipped: HTML report in a browser (no Chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)`);
 
@@ -109,7 +118,12 @@ describe.skipIf(!hasChromium)("the HTML report in headless Chromium", () => {
     expect(cell("final/total", "candidate").split(" ")[0]).toBe("19/24");
     // and every cell as compare --json has it, as the browser built the page
     const json = (await denom([...args, "--json"])).json();
-    const cells = (json.comparisons?.[0] ?? json).cells as { basis: string; denominator: string; tasks: number; baseline: { successes: number; count: number } }[];
+    const cells = (json.comparisons?.[0] ?? json).cells as {
+      basis: string;
+      denominator: string;
+      tasks: number;
+      baseline: { successes: number; count: number };
+    }[];
     expect(cells).toHaveLength(8);
     for (const c of cells) {
       const key = `${c.basis}/${c.denominator}`;

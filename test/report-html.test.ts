@@ -80,7 +80,9 @@ describe("report --format html", () => {
     // the task id reads as written in its waffle cell's title, the detail in the status table
     const titles = [...document.querySelectorAll("section#waffle svg title")].map((t) => t.textContent ?? "");
     expect(titles.some((t) => t.includes(`task ${evil}`))).toBe(true);
-    expect(text(document, '#table-status td[data-status="failure"][data-detail="</title><script>alert(2)</script>"]:not([data-basis])')).toBe("↳ </title><script>alert(2)</script>");
+    expect(text(document, '#table-status td[data-status="failure"][data-detail="</title><script>alert(2)</script>"]:not([data-basis])')).toBe(
+      "↳ </title><script>alert(2)</script>",
+    );
   });
 
   it("stays under 1 MB for 10,000 trials: the waffle draws blocks of tasks", async () => {
@@ -92,7 +94,16 @@ describe("report --format html", () => {
         const status = (i + t) % 3 === 0 ? "success" : (i + t) % 7 === 1 ? "timeout" : "failure";
         const start = Date.UTC(2025, 0, 1, 0, 0, 0) / 1000 + i * 5 + t;
         const duration = status === "timeout" ? 60 : 10 + ((i * 7 + t) % 50);
-        lines.push(JSON.stringify({ task_id: `task-${String(i).padStart(4, "0")}`, trial: t, status, started_at: start, ended_at: start + duration, timeout_limit_s: 60 }));
+        lines.push(
+          JSON.stringify({
+            task_id: `task-${String(i).padStart(4, "0")}`,
+            trial: t,
+            status,
+            started_at: start,
+            ended_at: start + duration,
+            timeout_limit_s: 60,
+          }),
+        );
       }
     const dir = tempDir({ "big.jsonl": `${lines.join("\n")}\n` });
     const { html, document } = await htmlReport([join(dir, "big.jsonl")]);

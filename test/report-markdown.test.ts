@@ -13,7 +13,10 @@ const SEED = join(ROOT, "samples", "seed-100.jsonl");
 
 /** The cells of a markdown table row, split on pipes that are not escaped. */
 function cells(row: string): string[] {
-  return row.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+  return row
+    .slice(1, -1)
+    .split(/(?<!\\)\|/)
+    .map((c) => c.trim());
 }
 
 describe("report --format md", () => {

@@ -154,7 +154,8 @@ describe("duplicates (DESIGN section 4)", () => {
 });
 
 describe("bad input (DESIGN section 8)", () => {
-  const input = '{"task_id":"a","status":"success"}\n\n{"task_id":"b",\n{"status":"success"}\n{"task_id":"c","status":"success","started_at":"2025-03-12T09:00:10Z","ended_at":"2025-03-12T09:00:00Z"}\n';
+  const input =
+    '{"task_id":"a","status":"success"}\n\n{"task_id":"b",\n{"status":"success"}\n{"task_id":"c","status":"success","started_at":"2025-03-12T09:00:10Z","ended_at":"2025-03-12T09:00:00Z"}\n';
 
   it("reports every bad line with file and line, and goes on", async () => {
     const dir = tempDir({ "run.jsonl": input });
@@ -177,7 +178,9 @@ describe("bad input (DESIGN section 8)", () => {
     const err = r.stderr.trim().split("\n");
     expect(err[0]).toBe(`denom: ${file} ([1]): expected a JSON object, got 7; the element was skipped, --strict makes this fatal`);
     expect(err[1]).toMatch(
-      new RegExp(`^denom: ${file} \\(\\[2\\]\\): invalid JSON document at element 3 \\(.+\\): the elements before it are kept, the rest of the document was not read; --strict makes this fatal$`),
+      new RegExp(
+        `^denom: ${file} \\(\\[2\\]\\): invalid JSON document at element 3 \\(.+\\): the elements before it are kept, the rest of the document was not read; --strict makes this fatal$`,
+      ),
     );
     // 3 elements = 1 record + 2 rejected (the bare 7, the broken rest)
     expect(r.json().accounting).toMatchObject({ lines: 3, records: 1, blank: 0, rejected: 2, unaccounted: 0 });
@@ -251,8 +254,14 @@ describe("timeout rate and the chain's steps on seed-100", () => {
     expect(out.timeout_rate).toEqual({ timeouts: 9, trials: 100, rate: 0.09 });
     // first: valid 100-100, attributable 100-90, completable 90-70; final: 0, 100-94, 94-85
     expect(out.denominator_steps.map((s: { basis: string; denominator: string; removed: number | null }) => [s.basis, s.denominator, s.removed])).toEqual([
-      ["first", "total", null], ["first", "valid", 0], ["first", "attributable", 10], ["first", "completable", 20],
-      ["final", "total", null], ["final", "valid", 0], ["final", "attributable", 6], ["final", "completable", 9],
+      ["first", "total", null],
+      ["first", "valid", 0],
+      ["first", "attributable", 10],
+      ["first", "completable", 20],
+      ["final", "total", null],
+      ["final", "valid", 0],
+      ["final", "attributable", 6],
+      ["final", "completable", 9],
     ]);
     // 20 first-attempt timeouts + 9 second-attempt ones
     expect(out.diagnostics.timeout_attempts).toBe(29);

@@ -18,14 +18,26 @@ import { cell, denom, jsonl, tempDir } from "./helpers.js";
 type Out = any;
 const grid = (out: Out, key: string) => [cell(out, key).successes, cell(out, key).count];
 const details = (out: Out) =>
-  Object.fromEntries((out.status_detail_counts as { status: string; status_detail: string | null; final: number }[]).map((d) => [`${d.status}/${d.status_detail ?? "-"}`, d.final]));
+  Object.fromEntries(
+    (out.status_detail_counts as { status: string; status_detail: string | null; final: number }[]).map((d) => [
+      `${d.status}/${d.status_detail ?? "-"}`,
+      d.final,
+    ]),
+  );
 
 /** An Inspect `.json` log of one eval (one run): one sample per value, each the first scorer's value; `extra` adds fields to sample i. */
 function inspectLog(evalId: string, task: string, values: unknown[], extra: Record<number, Record<string, unknown>> = {}): string {
   return JSON.stringify({
     version: 2,
     status: "success",
-    eval: { eval_id: evalId, run_id: "call-1", task, model: "openai/gpt-4o", dataset: { samples: values.length, sample_ids: values.map((_, i) => i + 1) }, config: { epochs: 1 } },
+    eval: {
+      eval_id: evalId,
+      run_id: "call-1",
+      task,
+      model: "openai/gpt-4o",
+      dataset: { samples: values.length, sample_ids: values.map((_, i) => i + 1) },
+      config: { epochs: 1 },
+    },
     results: { total_samples: values.length, completed_samples: values.length },
     samples: values.map((value, i) => ({ id: i + 1, epoch: 1, input: "q", target: "a", scores: { model_graded_qa: { value } }, ...(extra[i] ?? {}) })),
   });
@@ -53,9 +65,23 @@ describe("an Inspect run graded 0..10", () => {
     expect(details(out)).toEqual({ "unrecognized/score_scale": 5 });
     expect(out.unrecognized_statuses).toEqual([{ value: "unscored", attempts: 5 }]);
     expect(out.meta.off_scale_runs).toEqual([
-      { run_id: "essays", agent: null, model: "openai/gpt-4o", formats: "inspect", min_score: 0, max_score: 10, trials: 5, unscored: true, success_threshold: null },
+      {
+        run_id: "essays",
+        agent: null,
+        model: "openai/gpt-4o",
+        formats: "inspect",
+        min_score: 0,
+        max_score: 10,
+        trials: 5,
+        unscored: true,
+        success_threshold: null,
+      },
     ]);
-    expect(out.meta.score_rule).toMatchObject({ success_threshold: null, rule: "declared by each format", formats: [{ format: "inspect", score_scale: "0-1" }] });
+    expect(out.meta.score_rule).toMatchObject({
+      success_threshold: null,
+      rule: "declared by each format",
+      formats: [{ format: "inspect", score_scale: "0-1" }],
+    });
     expect(r.stderr).toContain(
       "denom: warning: 1 run has scores off the 0-1 scale their format declares, so 5 trials are unscored (in total only, never a success): essays (openai/gpt-4o): inspect, scores 0..10, 5 trials; --success-threshold X decides",
     );
@@ -84,7 +110,9 @@ describe("an Inspect run graded 0..10", () => {
     expect(text.split("\n")[0]).toBe(
       "! 1 run has scores off the 0-1 scale their format declares, so 5 trials are unscored (in total only, never a success): essays (openai/gpt-4o): inspect, scores 0..10, 5 trials; --success-threshold X decides (a success when score >= X, on the scores' own scale)",
     );
-    expect(text).toContain("score rule: declared by each format: a score of 1 on the 0-1 scale of inspect; 1 run scored off the 0-1 scale (0..10), 5 trials unscored until --success-threshold X decides");
+    expect(text).toContain(
+      "score rule: declared by each format: a score of 1 on the 0-1 scale of inspect; 1 run scored off the 0-1 scale (0..10), 5 trials unscored until --success-threshold X decides",
+    );
     expect(text).toContain("* the figure to quote: 0/5 = 0.0%");
     const md = (await denom(["report", file, "--format", "md"])).stdout;
     expect(md).toContain("> **Warning:** 1 run has scores off the 0-1 scale");
@@ -94,7 +122,9 @@ describe("an Inspect run graded 0..10", () => {
     expect(html).toContain("scores 0..10, 5 trials");
     const seven = (await denom(["report", file, "--success-threshold", "7"])).stdout;
     expect(seven.startsWith("! ")).toBe(false);
-    expect(seven).toContain("score rule: score >= 7 (--success-threshold): a trial a score decides (inspect) is a success when its score >= 7; 1 run scored off the 0-1 scale (0..10)");
+    expect(seven).toContain(
+      "score rule: score >= 7 (--success-threshold): a trial a score decides (inspect) is a success when its score >= 7; 1 run scored off the 0-1 scale (0..10)",
+    );
     expect(seven).toContain("* the figure to quote: 3/5 = 60.0%");
     const sevenHtml = (await denom(["report", file, "--format", "html", "--success-threshold", "7"])).stdout;
     expect(sevenHtml).not.toContain('id="warnings"');
@@ -103,11 +133,13 @@ describe("an Inspect run graded 0..10", () => {
 
   it("leaves an error, a limit and a missing score as they are: only the trials a score decided are unscored", async () => {
     // samples: "0" and "10" graded; 3 halted by an error, 4 by a time limit (graded "8" as it stood), 5 with no score
-    const log = JSON.parse(inspectLog("mixed", "essay", ["0", "10", "5", "8", null], {
-      2: { error: { message: "boom" } },
-      3: { limit: { type: "time", limit: 60 } },
-      4: { scores: {} },
-    }));
+    const log = JSON.parse(
+      inspectLog("mixed", "essay", ["0", "10", "5", "8", null], {
+        2: { error: { message: "boom" } },
+        3: { limit: { type: "time", limit: 60 } },
+        4: { scores: {} },
+      }),
+    );
     const d = tempDir({ "mixed.json": JSON.stringify(log) });
     const out = (await denom(["report", "--json", join(d, "mixed.json")])).json();
     expect(grid(out, "final/total")).toEqual([0, 5]);
@@ -127,7 +159,8 @@ describe("a timeout's score, as a late pass", () => {
     // on the 0-1 scale: 1, 0, and a timed-out 1
     const on = inspectLog("on", "qa", [1, 0, 1], { 2: { limit: { type: "time", limit: 60 } } });
     const d = tempDir({ "off.json": off, "on.json": on });
-    const late = async (file: string, ...flags: string[]) => (await denom(["report", "--json", join(d, file), ...flags])).json().diagnostics.timeouts_with_passing_score;
+    const late = async (file: string, ...flags: string[]) =>
+      (await denom(["report", "--json", join(d, file), ...flags])).json().diagnostics.timeouts_with_passing_score;
     // 8 on a run graded 0..10 is no full mark of a 0-1 scale: not a late pass until a threshold says so
     expect(await late("off.json")).toBe(0);
     expect(await late("off.json", "--success-threshold", "8")).toBe(1);
@@ -219,8 +252,19 @@ describe("the other formats that declare a 0-1 scale", () => {
   });
 
   it("tau2-bench: a normal end with reward 4 puts the run's 3 reward-decided simulations unscored; max_steps stays a failure", async () => {
-    const sim = (task_id: string, termination_reason: string, reward: number) => ({ id: `s-${task_id}`, task_id, trial: 0, termination_reason, reward_info: { reward }, messages: [] });
-    const results = { timestamp: "t", info: { agent_info: { implementation: "llm_agent", llm: "gpt-4o" } }, simulations: [sim("a", "user_stop", 1), sim("b", "agent_stop", 4), sim("c", "user_stop", 0), sim("d", "max_steps", 0)] };
+    const sim = (task_id: string, termination_reason: string, reward: number) => ({
+      id: `s-${task_id}`,
+      task_id,
+      trial: 0,
+      termination_reason,
+      reward_info: { reward },
+      messages: [],
+    });
+    const results = {
+      timestamp: "t",
+      info: { agent_info: { implementation: "llm_agent", llm: "gpt-4o" } },
+      simulations: [sim("a", "user_stop", 1), sim("b", "agent_stop", 4), sim("c", "user_stop", 0), sim("d", "max_steps", 0)],
+    };
     const d = tempDir({ "run.json": JSON.stringify(results) });
     const out = (await denom(["report", "--json", join(d, "run.json")])).json();
     expect(grid(out, "final/total")).toEqual([0, 4]);
@@ -231,7 +275,9 @@ describe("the other formats that declare a 0-1 scale", () => {
 
   it("AgentCompass: scores 80, 100, 0 decide (no verdict) and leave [0, 1]: 3 unscored; a `correct` verdict decides as before", async () => {
     const rec = (task_id: string, grade: Record<string, unknown>) => ({ task_id, status: "completed", issues: [], ...grade });
-    const d = tempDir({ "results.jsonl": jsonl(rec("a", { score: 80 }), rec("b", { score: 100 }), rec("c", { score: 0 }), rec("d", { correct: true, score: 50 })) });
+    const d = tempDir({
+      "results.jsonl": jsonl(rec("a", { score: 80 }), rec("b", { score: 100 }), rec("c", { score: 0 }), rec("d", { correct: true, score: 50 })),
+    });
     const out = (await denom(["report", "--json", join(d, "results.jsonl")])).json();
     // d: its verdict decides (success), its score 50 is not a deciding score
     expect(grid(out, "final/total")).toEqual([1, 4]);
@@ -246,7 +292,9 @@ describe("the other formats that declare a 0-1 scale", () => {
     const out = (await denom(["report", "--json", join(d, "runs.jsonl"), "--success-threshold", "8"])).json();
     expect(grid(out, "final/total")).toEqual([1, 2]);
     expect(out.meta.off_scale_runs).toEqual([]);
-    expect(out.meta.score_rule.formats).toEqual([{ format: "canonical", score_scale: null, success: expect.stringContaining("`score` never decides on its own") }]);
+    expect(out.meta.score_rule.formats).toEqual([
+      { format: "canonical", score_scale: null, success: expect.stringContaining("`score` never decides on its own") },
+    ]);
   });
 });
 
@@ -259,7 +307,14 @@ describe("--success-threshold on every command that loads runs", () => {
       const r = await denom(["report", file, `--success-threshold=${bad}`]);
       expect([r.code, r.stderr], bad).toEqual([2, expect.stringContaining(`--success-threshold ${bad}: expected a number >= 0`)]);
     }
-    for (const args of [["audit", file, "--claim", "60%"], ["export", file], ["timeouts", file], ["compare", file, file], ["gate", file, "--min", "final/total=0.5"], ["ingest", file, "--db", join(dir, "x.duckdb")]]) {
+    for (const args of [
+      ["audit", file, "--claim", "60%"],
+      ["export", file],
+      ["timeouts", file],
+      ["compare", file, file],
+      ["gate", file, "--min", "final/total=0.5"],
+      ["ingest", file, "--db", join(dir, "x.duckdb")],
+    ]) {
       const r = await denom([...args, "--success-threshold", "-1"]);
       expect(r.code, args[0]).toBe(2);
     }
@@ -298,18 +353,37 @@ describe("--success-threshold on every command that loads runs", () => {
     const catalog = queryCatalog();
     const base = definitionsFingerprint(catalog, DEFAULT_DEFINITIONS);
     expect(definitionsFingerprint(catalog, { ...DEFAULT_DEFINITIONS, successThreshold: 7 })).not.toBe(base);
-    expect(definitionsFingerprint(catalog, { ...DEFAULT_DEFINITIONS, successThreshold: 7 })).not.toBe(definitionsFingerprint(catalog, { ...DEFAULT_DEFINITIONS, successThreshold: 0.7 }));
+    expect(definitionsFingerprint(catalog, { ...DEFAULT_DEFINITIONS, successThreshold: 7 })).not.toBe(
+      definitionsFingerprint(catalog, { ...DEFAULT_DEFINITIONS, successThreshold: 0.7 }),
+    );
     expect(definitionsFingerprint(catalog, { ...DEFAULT_DEFINITIONS, successThreshold: null })).toBe(base);
   });
 
   it("is parsed as a number >= 0", () => {
-    expect([parseSuccessThreshold(undefined), parseSuccessThreshold("7"), parseSuccessThreshold("0"), parseSuccessThreshold("0.5"), parseSuccessThreshold(" 1e1 ")]).toEqual([null, 7, 0, 0.5, 10]);
-    for (const bad of ["-1", "-0.5", "abc", "", "7%", "NaN", "Infinity", "0x10", "1/2"]) expect(() => parseSuccessThreshold(bad), bad).toThrow("--success-threshold");
+    expect([
+      parseSuccessThreshold(undefined),
+      parseSuccessThreshold("7"),
+      parseSuccessThreshold("0"),
+      parseSuccessThreshold("0.5"),
+      parseSuccessThreshold(" 1e1 "),
+    ]).toEqual([null, 7, 0, 0.5, 10]);
+    for (const bad of ["-1", "-0.5", "abc", "", "7%", "NaN", "Infinity", "0x10", "1/2"])
+      expect(() => parseSuccessThreshold(bad), bad).toThrow("--success-threshold");
   });
 });
 
 describe("the off-scale warning", () => {
-  const run = (run_id: string, max: number, trials: number) => ({ run_id, agent: null, model: "m", formats: "inspect", min_score: 0, max_score: max, trials, unscored: true, success_threshold: null });
+  const run = (run_id: string, max: number, trials: number) => ({
+    run_id,
+    agent: null,
+    model: "m",
+    formats: "inspect",
+    min_score: 0,
+    max_score: max,
+    trials,
+    unscored: true,
+    success_threshold: null,
+  });
   it("names each run, its range and trials, then counts the rest; says nothing once a threshold decides", () => {
     expect(offScaleLine([])).toBeNull();
     expect(offScaleLine([{ ...run("a", 10, 5), unscored: false, success_threshold: 7 }])).toBeNull();

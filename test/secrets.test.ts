@@ -18,7 +18,11 @@ vi.setConfig({ testTimeout: 240_000 });
 const dump = (rows: unknown) => JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v));
 
 function leaks(text: string): string[] {
-  return SECRET_FORMS.flatMap((f) => survivors(f).filter((s) => text.includes(s)).map(() => f.name));
+  return SECRET_FORMS.flatMap((f) =>
+    survivors(f)
+      .filter((s) => text.includes(s))
+      .map(() => f.name),
+  );
 }
 
 describe("the secrets corpus", () => {
@@ -209,7 +213,8 @@ describe("no secret survives in any place a string sits, nor in the --db file", 
     } finally {
       check.close();
     }
-    for (const file of readdirSync(dir).filter((n) => n.startsWith("store.duckdb"))) expect(leaks(readFileSync(join(dir, file)).toString("latin1")), file).toEqual([]);
+    for (const file of readdirSync(dir).filter((n) => n.startsWith("store.duckdb")))
+      expect(leaks(readFileSync(join(dir, file)).toString("latin1")), file).toEqual([]);
   });
 
   it("leaves ordinary identifiers exactly as written, as task ids in the export", async () => {

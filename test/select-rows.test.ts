@@ -25,7 +25,10 @@ function kindOf(duckdbType: string): string {
   if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT)\[\]$/.test(duckdbType)) return "int[]";
   if (/^(DOUBLE|FLOAT)\[\]$/.test(duckdbType)) return "num[]";
   const struct = /^STRUCT\((.*)\)\[\]$/.exec(duckdbType);
-  if (struct) return `list(${fieldsOf(struct[1]).map(([name, type]) => `${name} ${kindOf(type)}`).join(", ")})`;
+  if (struct)
+    return `list(${fieldsOf(struct[1])
+      .map(([name, type]) => `${name} ${kindOf(type)}`)
+      .join(", ")})`;
   return duckdbType;
 }
 
@@ -52,7 +55,9 @@ function fieldsOf(inner: string): [string, string][] {
 /** The kind a tag declares: `list` alone for an untyped list of structs, `list(a text, b int)` for a declared one. */
 function tagKind(tag: ColumnTag): string {
   if (typeof tag === "string") return tag.replace(/\?$/, "");
-  return `list(${Object.entries(tag.list).map(([name, t]) => `${name} ${(t as ScalarTag).replace(/\?$/, "")}`).join(", ")})`;
+  return `list(${Object.entries(tag.list)
+    .map(([name, t]) => `${name} ${(t as ScalarTag).replace(/\?$/, "")}`)
+    .join(", ")})`;
 }
 
 /** A DuckDB type's kind as a declaration may state it: an undeclared list of structs is `list`. */
@@ -73,13 +78,21 @@ describe("named SELECTs", () => {
   });
 
   it("return the columns their row declares, in order, of the declared kind", async () => {
-    const session = await openRuns({ inputs: [join(ROOT, "samples", "seed-100.jsonl")], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    const session = await openRuns({
+      inputs: [join(ROOT, "samples", "seed-100.jsonl")],
+      statusMap: {},
+      thresholds: DEFAULT_THRESHOLDS,
+      stdin: Readable.from([]),
+    });
     try {
       for (const [name, declared] of Object.entries(SELECT_ROWS)) {
         const query = catalog.selects.get(name)!;
         await session.need(query.reads);
         // DESCRIBE takes no parameters: $limit as a number, any other as a NULL of its cast
-        const sql = query.sql.replace(/^--.*\n/gm, "").replaceAll("$limit", "100").replace(/\$\w+/g, "NULL");
+        const sql = query.sql
+          .replace(/^--.*\n/gm, "")
+          .replaceAll("$limit", "100")
+          .replace(/\$\w+/g, "NULL");
         const described = await session.db.all(`DESCRIBE ${sql}`);
         const tags = declared as Record<string, ColumnTag>;
         expect({ name, columns: described.map((c) => [c.column_name, describedKind(String(c.column_type), tags[String(c.column_name)])]) }).toEqual({

@@ -60,11 +60,7 @@ describe("inputs", () => {
     const dir = tempDir({ "x.tar": archive });
     const path = join(dir, "x.tar");
     const out = (await denom(["report", "--json", path])).json();
-    expect(out.meta.sources.map((s: { name: string }) => s.name)).toEqual([
-      `${path}!a.ndjson`,
-      `${path}!inner.tar!c.jsonl`,
-      `${path}!inner.tgz!c.jsonl`,
-    ]);
+    expect(out.meta.sources.map((s: { name: string }) => s.name)).toEqual([`${path}!a.ndjson`, `${path}!inner.tar!c.jsonl`, `${path}!inner.tgz!c.jsonl`]);
     expect(out.meta.skipped_files).toEqual([
       { name: `${path}!._a.ndjson`, reason: "macOS metadata (a ._ file beside the real one), not records", top_keys: null },
       { name: `${path}!notes.txt`, reason: NOT_RECORDS, top_keys: null },
@@ -141,7 +137,9 @@ describe("expandInputs and reading errors", () => {
   it("fails on a broken symbolic link given as an input, naming it", () => {
     const dir = tempDir();
     symlinkSync(join(dir, "gone.jsonl"), join(dir, "b.jsonl"));
-    expect(() => expandInputs([join(dir, "b.jsonl")])).toThrow(new DataError(`cannot read ${join(dir, "b.jsonl")}: broken symbolic link (its target does not exist)`));
+    expect(() => expandInputs([join(dir, "b.jsonl")])).toThrow(
+      new DataError(`cannot read ${join(dir, "b.jsonl")}: broken symbolic link (its target does not exist)`),
+    );
   });
 
   it("names the source when reading it fails half-way", async () => {

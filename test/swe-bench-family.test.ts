@@ -50,7 +50,12 @@ describe("legacy SWE-bench evaluation report (id lists per stage)", () => {
     // a success; b, g (no_apply), j (no_generation) failures; c timeout; d, e, f, h, i aborted (environment)
     expect(out.status_counts.final).toEqual({ success: 1, failure: 3, timeout: 1, aborted: 5 });
     // total 10; valid 10 (no broken task); attributable 10 - 5 environment = 5; completable 5 - 1 timeout = 4
-    expect(cells(out, ["final/total", "final/valid", "final/attributable", "final/completable"])).toEqual([[1, 10], [1, 10], [1, 5], [1, 4]]);
+    expect(cells(out, ["final/total", "final/valid", "final/attributable", "final/completable"])).toEqual([
+      [1, 10],
+      [1, 10],
+      [1, 5],
+      [1, 4],
+    ]);
     const details = Object.fromEntries(out.status_detail_counts.map((s: any) => [`${s.status}/${s.status_detail}`, s.final]));
     expect(details).toEqual({
       "success/null": 1,
@@ -72,11 +77,25 @@ describe("legacy SWE-bench evaluation report (id lists per stage)", () => {
     const ids = Array.from({ length: 300 }, (_, i) => `t${i}`);
     const generated = ids.slice(20);
     const applied = generated.slice(35);
-    const big = { no_generation: ids.slice(0, 20), generated, with_logs: generated, install_fail: [], reset_failed: [], no_apply: generated.slice(0, 35), applied, test_errored: [], test_timeout: [], resolved: applied.slice(0, 54) };
+    const big = {
+      no_generation: ids.slice(0, 20),
+      generated,
+      with_logs: generated,
+      install_fail: [],
+      reset_failed: [],
+      no_apply: generated.slice(0, 35),
+      applied,
+      test_errored: [],
+      test_timeout: [],
+      resolved: applied.slice(0, 54),
+    };
     const dir = tempDir({ "results.json": JSON.stringify(big) });
     const out = (await denom(["report", "--json", dir])).json();
     // no_generation and no_apply are the agent's failures: every denominator keeps them
-    expect(cells(out, ["final/total", "final/attributable"])).toEqual([[54, 300], [54, 300]]);
+    expect(cells(out, ["final/total", "final/attributable"])).toEqual([
+      [54, 300],
+      [54, 300],
+    ]);
     expect(out.meta.notes.join("\n")).toContain("resolved/applied");
     // 18% = 54/300 reproduced; 22.04% = 54/245 is no denominator of denom
     expect((await denom(["audit", dir, "--claim", "18%"])).code).toBe(0);
@@ -87,14 +106,19 @@ describe("legacy SWE-bench evaluation report (id lists per stage)", () => {
     const dir = tempDir({ "report.json": JSON.stringify({ ...report, resolved: ["a", 7] }) });
     const r = await denom(["report", join(dir, "report.json")]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("report.json: looks like swe-bench-legacy (the stage lists) but resolved: expected a list of strings, element 1 is a number: not read as another format");
+    expect(r.stderr).toContain(
+      "report.json: looks like swe-bench-legacy (the stage lists) but resolved: expected a list of strings, element 1 is a number: not read as another format",
+    );
     expect(r.stderr).toContain("--input-format NAME");
   });
 
   it("reads SWE-bench-docker's gold run: report.json 318/323, results.json 320/323", async () => {
     // hand count: resolved 318 in report.json, 320 in results.json, 323 instance ids in each
     const one = (await denom(["report", "--json", join(GOLDEN, "report.json")])).json();
-    expect(cells(one, ["first/total", "final/total"])).toEqual([[318, 323], [318, 323]]);
+    expect(cells(one, ["first/total", "final/total"])).toEqual([
+      [318, 323],
+      [318, 323],
+    ]);
     const other = (await denom(["report", "--json", join(GOLDEN, "results.json")])).json();
     expect(cells(other, ["final/total"])).toEqual([[320, 323]]);
     // the folder README's 98.45% is 318/323, report.json's figure
@@ -134,8 +158,17 @@ describe("per-instance SWE-bench report (logs/<instance_id>/report.json)", () =>
 
   it("reads the newer form keyed by the instance id, and says why an unresolved one failed", async () => {
     const dir = tempDir();
-    const verdict = (applied: boolean, resolved: boolean) => ({ patch_is_None: false, patch_exists: true, patch_successfully_applied: applied, resolved, tests_status: {} });
-    for (const [id, v] of [["x__y-1", verdict(false, false)], ["x__y-2", verdict(true, true)]] as const) {
+    const verdict = (applied: boolean, resolved: boolean) => ({
+      patch_is_None: false,
+      patch_exists: true,
+      patch_successfully_applied: applied,
+      resolved,
+      tests_status: {},
+    });
+    for (const [id, v] of [
+      ["x__y-1", verdict(false, false)],
+      ["x__y-2", verdict(true, true)],
+    ] as const) {
       mkdirSync(join(dir, "run7", "logs", id), { recursive: true });
       writeFileSync(join(dir, "run7", "logs", id, "report.json"), JSON.stringify({ [id]: v }, null, 2));
     }

@@ -17,8 +17,17 @@ function adapt(record: Record<string, unknown>): Record<string, unknown>[] {
 describe("task-summary adapter", () => {
   it("puts the trial's spend, counts, trajectory and verdict on the final attempt only", () => {
     const figures = {
-      cost_usd: 1, llm_tokens: 300, tool_call_count: 4, events: [{ type: "tool_call" }], last_event: "llm_request",
-      last_event_ts: "2025-01-01T00:04:00Z", repeated_tool_calls: 6, score: 1, resolved: true, grader_error: "x", constraint_ok: true,
+      cost_usd: 1,
+      llm_tokens: 300,
+      tool_call_count: 4,
+      events: [{ type: "tool_call" }],
+      last_event: "llm_request",
+      last_event_ts: "2025-01-01T00:04:00Z",
+      repeated_tool_calls: 6,
+      score: 1,
+      resolved: true,
+      grader_error: "x",
+      constraint_ok: true,
     };
     const [first, last] = adapt({ task_id: "a", first_status: "timeout", final_status: "success", started_at: "2025-01-01T00:00:00Z", ...figures });
     for (const k of FINAL_ATTEMPT_FIELDS) expect(first[k], k).toBeUndefined();

@@ -51,7 +51,7 @@ describe("a hostile task id and status reach no terminal raw", () => {
     expect(shown["timeouts  stdout"]).toContain(TASK_SHOWN);
     expect(shown["report  stdout"]).toContain("\\x9b31mdone");
     // the reject of line 3 on stderr names the file and quotes the value, escaped
-    expect(shown["report  stderr"]).toContain("run\\x1b[2J.jsonl:3: trial: expected a number, got \"x\\u001b[2J\"");
+    expect(shown["report  stderr"]).toContain('run\\x1b[2J.jsonl:3: trial: expected a number, got "x\\u001b[2J"');
     // the exact text where it is data
     const json = await denom(["timeouts", "--json", file]);
     expect(json.json()[0].task_id).toBe(TASK);

@@ -132,7 +132,12 @@ describe("sluggish: gaps between events grow", () => {
 
 describe("external: the last event is a request still waiting", () => {
   it("a request that got its response later is not external", async () => {
-    const answered = [call(5, "search", { q: "b" }), result(9, "search"), { t: 40, type: "llm_request", name: "chat" }, { t: 45, type: "llm_response", name: "chat" }];
+    const answered = [
+      call(5, "search", { q: "b" }),
+      result(9, "search"),
+      { t: 40, type: "llm_request", name: "chat" },
+      { t: 45, type: "llm_response", name: "chat" },
+    ];
     const unanswered = answered.slice(0, 3);
     const rows = await classify([timeout("answered", answered), timeout("unanswered", unanswered)]);
     expect(rows.answered.cause).toBe("unknown");
@@ -161,10 +166,7 @@ describe("external: the last event is a request still waiting", () => {
 
 describe("queue: the wait before the start ate the budget", () => {
   it("started_at - submitted_at against --queue-share of the budget", async () => {
-    const rows = await classify([
-      timeout("queued-120", null, { submitted_at: at(-120) }),
-      timeout("queued-60", null, { submitted_at: at(-60) }),
-    ]);
+    const rows = await classify([timeout("queued-120", null, { submitted_at: at(-120) }), timeout("queued-60", null, { submitted_at: at(-60) })]);
     // 120 / 300 = 40% >= 25%; 60 / 300 = 20% < 25%
     expect(rows["queued-120"].cause).toBe("queue");
     expect(rows["queued-120"].queue_wait_share).toBeCloseTo(0.4, 12);
@@ -223,8 +225,14 @@ describe("records without events", () => {
 
   it("seed-format records: last_event waiting_api_response is external, repeated_tool_calls 6 is a loop", async () => {
     const seed = (task: string, extra: object) => ({
-      task_id: task, first_status: "timeout", final_status: "timeout", attempts: 1,
-      started_at: at(0), ended_at: at(300), timeout_limit_s: 300, ...extra,
+      task_id: task,
+      first_status: "timeout",
+      final_status: "timeout",
+      attempts: 1,
+      started_at: at(0),
+      ended_at: at(300),
+      timeout_limit_s: 300,
+      ...extra,
     });
     const rows = await classify([
       seed("seed-external", { last_event: "waiting_api_response", last_event_ts: at(255) }),
@@ -250,8 +258,13 @@ describe("records without events", () => {
 
 describe("harness phases (Terminal-Bench) are evidence, never a fake loop, slowdown or wait", () => {
   const trial = (task: string, phases: Record<string, string | null>) => ({
-    task_id: task, trial_name: `${task}.1-of-1.run-a`, is_resolved: false, failure_mode: "agent_timeout",
-    trial_started_at: "2025-06-02T09:00:00+00:00", trial_ended_at: "2025-06-02T09:20:00+00:00", ...phases,
+    task_id: task,
+    trial_name: `${task}.1-of-1.run-a`,
+    is_resolved: false,
+    failure_mode: "agent_timeout",
+    trial_started_at: "2025-06-02T09:00:00+00:00",
+    trial_ended_at: "2025-06-02T09:20:00+00:00",
+    ...phases,
   });
   const file = (...results: object[]) => JSON.stringify({ id: "r", results, n_resolved: 0, accuracy: 0 });
 
@@ -259,10 +272,17 @@ describe("harness phases (Terminal-Bench) are evidence, never a fake loop, slowd
     const dir = tempDir({
       "results.json": file(
         trial("ran", {
-          agent_started_at: "2025-06-02T09:01:00+00:00", agent_ended_at: "2025-06-02T09:16:00+00:00",
-          test_started_at: "2025-06-02T09:16:10+00:00", test_ended_at: "2025-06-02T09:19:00+00:00",
+          agent_started_at: "2025-06-02T09:01:00+00:00",
+          agent_ended_at: "2025-06-02T09:16:00+00:00",
+          test_started_at: "2025-06-02T09:16:10+00:00",
+          test_ended_at: "2025-06-02T09:19:00+00:00",
         }),
-        trial("never-started", { agent_started_at: null, agent_ended_at: null, test_started_at: "2025-06-02T09:19:00+00:00", test_ended_at: "2025-06-02T09:19:30+00:00" }),
+        trial("never-started", {
+          agent_started_at: null,
+          agent_ended_at: null,
+          test_started_at: "2025-06-02T09:19:00+00:00",
+          test_ended_at: "2025-06-02T09:19:30+00:00",
+        }),
       ),
     });
     const r = await denom(["timeouts", "--json", join(dir, "results.json")]);
@@ -285,7 +305,10 @@ describe("harness phases (Terminal-Bench) are evidence, never a fake loop, slowd
     const phases = [0, 1, 3, 53, 153].map((t, i): Ev => ({ t, type: "phase", name: names[i] }));
     const rows = await classify([
       timeout("phases-only", phases),
-      timeout("request-then-phase", [{ t: 100, type: "llm_request", name: "chat" }, { t: 200, type: "phase", name: "agent_ended" }]),
+      timeout("request-then-phase", [
+        { t: 100, type: "llm_request", name: "chat" },
+        { t: 200, type: "phase", name: "agent_ended" },
+      ]),
     ]);
     expect(rows["phases-only"].gap_count).toBe(0);
     expect(rows["phases-only"].is_waiting_request).toBe(null); // no agent event at all
@@ -317,7 +340,10 @@ describe("denom timeouts", () => {
   it("--cause filters; --json gives the same rows", async () => {
     const r = await denom(["timeouts", "--json", "--cause", "unknown", mix]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.json<any[]>().map((x) => [x.task_id, x.cause])).toEqual([["to-unknown-1", "unknown"], ["to-unknown-2", "unknown"]]);
+    expect(r.json<any[]>().map((x) => [x.task_id, x.cause])).toEqual([
+      ["to-unknown-1", "unknown"],
+      ["to-unknown-2", "unknown"],
+    ]);
   });
 
   it("an unknown --cause is a usage error naming the flag", async () => {

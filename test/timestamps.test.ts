@@ -19,9 +19,13 @@ describe("parseTimestamp", () => {
     expect(parseTimestamp("2025-04-31T00:00:00Z")).toEqual({ error: 'no such date: "2025-04-31T00:00:00Z"' });
     // 24:00 is the end of the day (the general reading): 2025-03-13T00:00Z
     expect(parseTimestamp("2025-03-12T24:00:00.000Z")).toEqual({ micros: (T + 15 * 3_600) * 1e6, naive: false });
-    expect(parseTimestamp("1969-12-31T23:59:59.999Z")).toEqual({ error: 'timestamp out of range: "1969-12-31T23:59:59.999Z"; denom reads years 1970 to 2200 (UTC)' });
+    expect(parseTimestamp("1969-12-31T23:59:59.999Z")).toEqual({
+      error: 'timestamp out of range: "1969-12-31T23:59:59.999Z"; denom reads years 1970 to 2200 (UTC)',
+    });
     // year 75 is year 75, not 1975 (Date.UTC's reading of two-digit years)
-    expect(parseTimestamp("0075-01-01T00:00:00.000Z")).toEqual({ error: 'timestamp out of range: "0075-01-01T00:00:00.000Z"; denom reads years 1970 to 2200 (UTC)' });
+    expect(parseTimestamp("0075-01-01T00:00:00.000Z")).toEqual({
+      error: 'timestamp out of range: "0075-01-01T00:00:00.000Z"; denom reads years 1970 to 2200 (UTC)',
+    });
   });
 
   it("normalises an offset to UTC", () => {

@@ -32,7 +32,10 @@ const INPUT = jsonl(
 let pkg = "";
 
 function changedFiles(a: string, b: string): string[] {
-  const files = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".sql")).sort();
+  const files = (dir: string) =>
+    readdirSync(dir, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".sql"))
+      .sort();
   const names = new Set([...files(a), ...files(b)]);
   return [...names].filter((f) => {
     try {
@@ -44,7 +47,12 @@ function changedFiles(a: string, b: string): string[] {
 }
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [join(pkg, "dist", "bin.js"), ...args], { cwd: pkg, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 1 << 26 });
+  const r = spawnSync(process.execPath, [join(pkg, "dist", "bin.js"), ...args], {
+    cwd: pkg,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    maxBuffer: 1 << 26,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -73,9 +81,18 @@ describe("a toy denominator added in a copy of queries/", () => {
   it("is in report --json's rates, the text grid and the removals, in its place in the chain", () => {
     const r = run(["report", "runs.jsonl", "--json"]);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { rates: { basis: string; denominator: string; successes: number; count: number }[]; meta: { definitions: { denominators: { denominator: string }[] } } };
+    const out = JSON.parse(r.stdout) as {
+      rates: { basis: string; denominator: string; successes: number; count: number }[];
+      meta: { definitions: { denominators: { denominator: string }[] } };
+    };
     const first = out.rates.filter((c) => c.basis === "first").map((c) => [c.denominator, c.successes, c.count]);
-    expect(first).toEqual([["total", 1, 6], ["valid", 1, 5], ["attributable", 1, 4], ["unrefused", 1, 3], ["completable", 1, 2]]);
+    expect(first).toEqual([
+      ["total", 1, 6],
+      ["valid", 1, 5],
+      ["attributable", 1, 4],
+      ["unrefused", 1, 3],
+      ["completable", 1, 2],
+    ]);
     expect(out.rates.find((c) => c.basis === "final" && c.denominator === "unrefused")).toMatchObject({ successes: 1, count: 3 });
     expect(out.meta.definitions.denominators.map((d) => d.denominator)).toEqual(["total", "valid", "attributable", "unrefused", "completable"]);
     const text = run(["report", "runs.jsonl"]);

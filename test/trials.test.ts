@@ -30,9 +30,23 @@ describe("trial times", () => {
       );
       expect(trials).toEqual([
         // 09:01:00 -> 09:05:30 is 4 min 30 s = 270 s; submitted at 09:00:00, not its start
-        { task_id: "a", trial_started_at: "2025-03-12T09:01:00Z", trial_ended_at: "2025-03-12T09:05:30Z", trial_wall_s: 270, first_submitted_at: "2025-03-12T09:00:00Z", attempts_made: 2 },
+        {
+          task_id: "a",
+          trial_started_at: "2025-03-12T09:01:00Z",
+          trial_ended_at: "2025-03-12T09:05:30Z",
+          trial_wall_s: 270,
+          first_submitted_at: "2025-03-12T09:00:00Z",
+          attempts_made: 2,
+        },
         // 09:00:30 -> 09:01:30 is 60 s
-        { task_id: "b", trial_started_at: "2025-03-12T09:00:30Z", trial_ended_at: "2025-03-12T09:01:30Z", trial_wall_s: 60, first_submitted_at: null, attempts_made: 1 },
+        {
+          task_id: "b",
+          trial_started_at: "2025-03-12T09:00:30Z",
+          trial_ended_at: "2025-03-12T09:01:30Z",
+          trial_wall_s: 60,
+          first_submitted_at: null,
+          attempts_made: 1,
+        },
       ]);
       // the window opens at b's start (09:00:30), not at a's submission (09:00:00)
       expect(await db.one("SELECT window_start, window_end FROM run_summary")).toEqual({

@@ -7,7 +7,18 @@
  * and says in words what each one counts and leaves out.
  */
 import type { RowOf, Session } from "../db/session.js";
-import { compareDistance, matchesClaim, matchesStandardError, meanOfRatios, offsetFromClaim, passAtKFraction, ratioOf, toNumber, type Claim, type Fraction } from "../claims.js";
+import {
+  compareDistance,
+  matchesClaim,
+  matchesStandardError,
+  meanOfRatios,
+  offsetFromClaim,
+  passAtKFraction,
+  ratioOf,
+  toNumber,
+  type Claim,
+  type Fraction,
+} from "../claims.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 import type { RerunInfo } from "./report.js";
@@ -196,7 +207,10 @@ async function claimsForLoaded(session: Session, options: AuditOptions): Promise
     );
   const kept = options.claims.filter((c) => c.benchmark === undefined || c.benchmark === loaded[0]);
   const left = options.claims.filter((c) => !kept.includes(c)).map((c) => c.benchmark);
-  if (left.length) options.onWarning?.(`${left.length} claim${left.length === 1 ? "" : "s"} of the --claims file not audited: the inputs hold ${loaded[0]} only, not ${left.slice(0, 5).join(", ")}${left.length > 5 ? ` and ${left.length - 5} more` : ""}`);
+  if (left.length)
+    options.onWarning?.(
+      `${left.length} claim${left.length === 1 ? "" : "s"} of the --claims file not audited: the inputs hold ${loaded[0]} only, not ${left.slice(0, 5).join(", ")}${left.length > 5 ? ` and ${left.length - 5} more` : ""}`,
+    );
   if (kept.length === 0) throw new DataError(`no claim is about ${loaded[0]}, the benchmark the inputs hold`);
   return kept;
 }
@@ -239,9 +253,7 @@ export async function readAudit(session: Session, claims: Claim[]): Promise<Audi
   const passRows = await session.select("audit/audit_pass_at_k");
   const passes = passCandidates(passRows);
   const candidates = [...rows.filter((r) => r.is_representative).map(candidate), ...passes].filter((c) => !grouped || c.figure.group !== null);
-  const groups = rows
-    .filter((r) => r.scope_by !== "all" && r.simplicity === 1)
-    .map((r) => ({ by: r.scope_by as AuditGroup["by"], value: r.scope_value }));
+  const groups = rows.filter((r) => r.scope_by !== "all" && r.simplicity === 1).map((r) => ({ by: r.scope_by as AuditGroup["by"], value: r.scope_value }));
   // the family's size (counted once, on all trials), and how many distinct figures it gave in every scope searched
   const definitions = rows.filter((r) => r.scope_by === "all").length + passes.filter((c) => c.figure.group === null).length;
   const searched = { definitions, distinct: candidates.length };
@@ -372,7 +384,11 @@ function withErrors(c: Candidate, claim: Claim, errors: Map<string, number | nul
   const over_runs = c.overRuns;
   const clustered_by_task = f.aggregation === "pooled" || f.aggregation === "mean_of_runs" ? (errors.get(errorKey(f)) ?? null) : null;
   const matched_by =
-    over_runs !== null && matchesStandardError(over_runs, claim) ? "over_runs" : clustered_by_task !== null && matchesStandardError(clustered_by_task, claim) ? "clustered_by_task" : null;
+    over_runs !== null && matchesStandardError(over_runs, claim)
+      ? "over_runs"
+      : clustered_by_task !== null && matchesStandardError(clustered_by_task, claim)
+        ? "clustered_by_task"
+        : null;
   return { ...f, standard_error: { over_runs, clustered_by_task, matched_by } };
 }
 
@@ -413,7 +429,10 @@ function auditClaim(
   if (matches.length === 0) {
     audit.nearest = candidates
       .flatMap((c) => (c.exact === null ? [] : [{ figure: c.figure, offset: offsetFromClaim(c.exact, claim) }]))
-      .sort((a, b) => compareDistance(a.offset, b.offset) || Number(a.figure.group !== null) - Number(b.figure.group !== null) || a.figure.simplicity - b.figure.simplicity)
+      .sort(
+        (a, b) =>
+          compareDistance(a.offset, b.offset) || Number(a.figure.group !== null) - Number(b.figure.group !== null) || a.figure.simplicity - b.figure.simplicity,
+      )
       .slice(0, NEAREST_SHOWN)
       .map(({ figure, offset }) => ({ ...figure, distance: Math.abs(toNumber(offset)), offset: toNumber(offset) }));
   }

@@ -219,7 +219,9 @@ export function parseCellName(text: string, flag: string, denominators: readonly
   const [basis, denominator, ...rest] = text.trim().split("/");
   const bases = ["first", "final"];
   if (rest.length || !bases.includes(basis) || !denominators.includes(denominator))
-    throw new UsageError(`${flag} ${text}: a cell is basis/denominator, basis one of ${bases.join(", ")}, denominator one of ${denominators.join(", ")} (e.g. final/total)`);
+    throw new UsageError(
+      `${flag} ${text}: a cell is basis/denominator, basis one of ${bases.join(", ")}, denominator one of ${denominators.join(", ")} (e.g. final/total)`,
+    );
   return { basis: basis as Basis, denominator: denominator as Denominator };
 }
 
@@ -351,7 +353,13 @@ async function accountingOf(session: Session, inputs: string[]): Promise<Compare
   };
 }
 
-async function finish(mode: CompareData["mode"], by: GroupKey | null, comparisons: Comparison[], accounting: CompareData["accounting"], session: Session): Promise<CompareData> {
+async function finish(
+  mode: CompareData["mode"],
+  by: GroupKey | null,
+  comparisons: Comparison[],
+  accounting: CompareData["accounting"],
+  session: Session,
+): Promise<CompareData> {
   const z = await session.selectOne("compare/settings");
   return {
     mode,
@@ -398,8 +406,7 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
     };
     const cov = coverage.find((c) => c.pairing_id === id)!;
     const mine = <T extends Row>(rows: T[]) => rows.filter((r) => r.pairing_id === id);
-    const removed = (side: string, basis?: string) =>
-      mine(removals).filter((r) => r.side === side && (basis === undefined || r.basis === basis));
+    const removed = (side: string, basis?: string) => mine(removals).filter((r) => r.side === side && (basis === undefined || r.basis === basis));
     const compareCells = mine(cells).map(cellOf);
     const fail = failIfWorse ? compareCells.find((c) => c.basis === failIfWorse.basis && c.denominator === failIfWorse.denominator)! : null;
     const baseline = side(p.baseline_side, "baseline");
@@ -415,15 +422,19 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
         candidate_trials: cov.candidate_trials,
         baseline_trials_paired: cov.baseline_trials_paired,
         candidate_trials_paired: cov.candidate_trials_paired,
-        only_baseline_tasks: mine(unpaired).filter((u) => u.side === "baseline").map((u) => u.task_id),
-        only_candidate_tasks: mine(unpaired).filter((u) => u.side === "candidate").map((u) => u.task_id),
+        only_baseline_tasks: mine(unpaired)
+          .filter((u) => u.side === "baseline")
+          .map((u) => u.task_id),
+        only_candidate_tasks: mine(unpaired)
+          .filter((u) => u.side === "candidate")
+          .map((u) => u.task_id),
       },
       cells: compareCells,
       ranking_flips: mine(flips).length > 0,
       flips: mine(flips).map((f) => {
         const between = (side: string) =>
           removed(side, f.lead_basis)
-            .filter((r) => (r.step) > Math.min(f.lead_step, f.trail_step) && (r.step) <= Math.max(f.lead_step, f.trail_step))
+            .filter((r) => r.step > Math.min(f.lead_step, f.trail_step) && r.step <= Math.max(f.lead_step, f.trail_step))
             .map(removedOf);
         const att = (side: string) => mine(attribution).find((a) => a.side === side);
         return {
@@ -434,8 +445,14 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
         };
       }),
       attribution: {
-        baseline: attributionOf(mine(attribution).find((a) => a.side === "baseline"), removed("baseline", "final")),
-        candidate: attributionOf(mine(attribution).find((a) => a.side === "candidate"), removed("candidate", "final")),
+        baseline: attributionOf(
+          mine(attribution).find((a) => a.side === "baseline"),
+          removed("baseline", "final"),
+        ),
+        candidate: attributionOf(
+          mine(attribution).find((a) => a.side === "candidate"),
+          removed("candidate", "final"),
+        ),
       },
       discordant_tasks: mine(discordant).map((d) => ({
         task_id: d.task_id,
@@ -503,7 +520,13 @@ function attributionOf(a: RowOf<"compare/attribution"> | undefined, removed: Row
     successes: n("successes"),
     environment_failures: n("environment_failures"),
     timeouts: n("timeouts"),
-    timeouts_by_cause: { queue: n("timeouts_queue"), external: n("timeouts_external"), loop: n("timeouts_loop"), sluggish: n("timeouts_sluggish"), unknown: n("timeouts_unknown") },
+    timeouts_by_cause: {
+      queue: n("timeouts_queue"),
+      external: n("timeouts_external"),
+      loop: n("timeouts_loop"),
+      sluggish: n("timeouts_sluggish"),
+      unknown: n("timeouts_unknown"),
+    },
     grader_errors: n("grader_errors"),
     invalid: n("invalid"),
     unrecognized: n("unrecognized"),
@@ -511,7 +534,7 @@ function attributionOf(a: RowOf<"compare/attribution"> | undefined, removed: Row
     flaky: {
       tasks_with_several_trials: n("tasks_with_several_trials"),
       tasks_disagreeing: n("tasks_disagreeing"),
-      share: (a?.flaky_share ?? null),
+      share: a?.flaky_share ?? null,
     },
     removed: removed.map(removedOf),
   };

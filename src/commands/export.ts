@@ -149,10 +149,15 @@ async function selection(session: Session, what: ExportWhat, by: GroupKey | "ide
         orderBy: ["run_id", "task_id", "trial", "attempt"],
       };
     case "rejects":
-      return { select: "SELECT s.name AS source, r.* EXCLUDE (source_id), r.source_id FROM rejects AS r JOIN sources AS s USING (source_id)", orderBy: ["source_id", "line", "location"] };
+      return {
+        select: "SELECT s.name AS source, r.* EXCLUDE (source_id), r.source_id FROM rejects AS r JOIN sources AS s USING (source_id)",
+        orderBy: ["source_id", "line", "location"],
+      };
     case "timeouts": {
       const own = new Set((await db.all("DESCRIBE attempt_timeout_cause")).map((r) => r.column_name as string));
-      const context = TIMEOUT_CONTEXT.filter((c) => !own.has(c)).map((c) => `a.${c}, `).join("");
+      const context = TIMEOUT_CONTEXT.filter((c) => !own.has(c))
+        .map((c) => `a.${c}, `)
+        .join("");
       return {
         select: `SELECT s.name AS source, ${context}c.* EXCLUDE (attempt_id, cause_order)
                  FROM attempt_timeout_cause AS c
@@ -211,7 +216,9 @@ export function exportFormat(options: Pick<ExportOptions, "out" | "outFormat" | 
   if (!toStdout && [...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);
   if (options.by && !FIGURES.includes(options.what))
-    throw new UsageError(`--by ${options.by} splits the figures (${FIGURES.join(", ")}); the rows of --what ${options.what} carry run_id, agent, model and category themselves`);
+    throw new UsageError(
+      `--by ${options.by} splits the figures (${FIGURES.join(", ")}); the rows of --what ${options.what} carry run_id, agent, model and category themselves`,
+    );
   if (options.excel && format !== "csv" && format !== "tsv") throw new UsageError(`--excel writes CSV or TSV for a spreadsheet; ${format} is neither`);
   if (toStdout && format === "parquet" && options.stdout?.isTTY)
     throw new UsageError("--format parquet to a terminal: Parquet is binary; write it to a file with -o FILE.parquet, or pipe stdout");
@@ -247,17 +254,29 @@ export async function runExport(session: Session, options: ExportOptions): Promi
 }
 
 /** Writes the rows (to `temporary`, staged onto `out`; or, `staged` null, to `temporary` then stdout) and the meta file. */
-async function writeExport(session: Session, options: ExportOptions, format: CopyFormat, temporary: string, staged: Staged<unknown>[] | null): Promise<ExportData> {
+async function writeExport(
+  session: Session,
+  options: ExportOptions,
+  format: CopyFormat,
+  temporary: string,
+  staged: Staged<unknown>[] | null,
+): Promise<ExportData> {
   // without --by, figures of inputs that hold several agents, models or benchmarks are per identity group
   const groups = FIGURES.includes(options.what) ? (await session.select("report/trial_scopes")).filter((s) => s.scope_id !== 0).length : 0;
   const by: ExportData["by"] = options.by ?? (groups ? "identity" : null);
   const rows = async (path: string) => {
-    const written = await copyTo(session.db, { ...(await selection(session, options.what, by)), drop: ORDER_ONLY, path, format, neutraliseFormulas: !options.rawCsv });
+    const written = await copyTo(session.db, {
+      ...(await selection(session, options.what, by)),
+      drop: ORDER_ONLY,
+      path,
+      format,
+      neutraliseFormulas: !options.rawCsv,
+    });
     // a byte order mark tells a spreadsheet the file is UTF-8 (without it, Excel guesses the local code page)
     if (options.excel) writeFileSync(path, Buffer.concat([Buffer.from(UTF8_BOM), readFileSync(path)]));
     return written;
   };
-  let written;
+  let written: Awaited<ReturnType<typeof rows>>;
   if (staged) {
     const data = await stage(options.out, rows, temporary);
     staged.push(data);

@@ -99,22 +99,23 @@ export function parseCondition(text: string, bound: "min" | "max", denominators:
   const figure = text.slice(0, eq).trim();
   const raw = text.slice(eq + 1).trim();
   if (!cells.includes(figure) && !(GATE_METRICS as readonly string[]).includes(figure))
-    throw new UsageError(`${flag} ${text}: ${figure || "(empty)"} is no figure; use a cell basis/denominator (${cells.join(", ")}) or a metric (${GATE_METRICS.join(", ")})`);
+    throw new UsageError(
+      `${flag} ${text}: ${figure || "(empty)"} is no figure; use a cell basis/denominator (${cells.join(", ")}) or a metric (${GATE_METRICS.join(", ")})`,
+    );
   const isPercent = raw.endsWith("%");
   const n = Number(isPercent ? raw.slice(0, -1) : raw);
   if (raw === "" || !Number.isFinite(n)) throw new UsageError(`${flag} ${text}: ${raw || "(empty)"} is no number`);
   if (isPercent && !fractions.has(figure)) throw new UsageError(`${flag} ${text}: ${figure} is not a rate; give a plain number`);
   const threshold = isPercent ? n / 100 : n;
   if (fractions.has(figure) && !(threshold >= 0 && threshold <= 1))
-    throw new UsageError(
-      `${flag} ${text}: ${figure} is a rate: write a fraction in [0, 1] or a percent with %, e.g. ${figure}=0.35 or ${figure}=35%`,
-    );
+    throw new UsageError(`${flag} ${text}: ${figure} is a rate: write a fraction in [0, 1] or a percent with %, e.g. ${figure}=0.35 or ${figure}=35%`);
   return { figure, bound, threshold };
 }
 
 /** Judges every condition on the session's runs, in the order given. Throws UsageError without a condition. */
 export async function runGate(session: Session, options: GateOptions): Promise<GateData> {
-  if (!options.conditions.length) throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
+  if (!options.conditions.length)
+    throw new UsageError("no condition given: add --min CELL=X (e.g. --min final/total=0.8) or --max METRIC=Y (e.g. --max timeout_rate=0.1)");
   const denominators = (await session.select("meta/denominators")).map((d) => d.denominator);
   const parsed = options.conditions.map((c) => parseCondition(c.text, c.bound, denominators));
   const minTasks = options.minTasks ?? DEFAULT_GATE_MIN_TASKS;

@@ -18,7 +18,11 @@ import type { RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/bytes/sources.js";
 import { offScaleLine, readOffScaleRuns } from "../ingest/notices.js";
 
-export interface IngestCommandOptions extends Pick<RunsOptions, "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile" | "successThreshold"> {
+export interface IngestCommandOptions
+  extends Pick<
+    RunsOptions,
+    "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile" | "successThreshold"
+  > {
   /** the database file; created when missing */
   db: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */

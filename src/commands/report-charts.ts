@@ -88,7 +88,11 @@ export const CHART_SELECTS: readonly string[] = [
 
 /** Reads the chart figures from an open session. Throws DenomError when a query file fails. */
 export async function readChartData(session: Session): Promise<ChartData> {
-  const waterfall = (await session.select("report/denominator_waterfall")).map((b) => ({ ...b, basis: b.basis as WaterfallBar["basis"], part: b.part as WaterfallBar["part"] }));
+  const waterfall = (await session.select("report/denominator_waterfall")).map((b) => ({
+    ...b,
+    basis: b.basis as WaterfallBar["basis"],
+    part: b.part as WaterfallBar["part"],
+  }));
   const duration_histogram: HistogramBin[] = await session.select("report/duration_histogram");
   const waffle_trials = (await session.selectOne("report/waffle_trials")).trials;
   const large = waffle_trials > WAFFLE_CELLS;

@@ -312,7 +312,23 @@ export async function readReport(
   }));
   const rejects: ReportData["rejects"] = await session.select("report/rejects", REJECTS_PARAMS);
   const verdicts = await readVerdicts(session);
-  return { meta, accounting, rates, status_counts, status_detail_counts, transitions, timeout_causes, timeout_cause_shares, timeout_rate, diagnostics, denominator_steps, unrecognized_statuses, rejects, verdicts, ...metrics };
+  return {
+    meta,
+    accounting,
+    rates,
+    status_counts,
+    status_detail_counts,
+    transitions,
+    timeout_causes,
+    timeout_cause_shares,
+    timeout_rate,
+    diagnostics,
+    denominator_steps,
+    unrecognized_statuses,
+    rejects,
+    verdicts,
+    ...metrics,
+  };
 }
 
 /** The verdict of every format that declares one (FormatAdapter.verdict), in the formats' order. */
@@ -328,7 +344,12 @@ async function readVerdicts(session: Session): Promise<HarnessVerdict[]> {
 }
 
 /** The meta block (docs/commands.md), also the header of every export; `successThreshold` is `--success-threshold` (null: none). */
-export async function readMeta(session: Session, thresholds: Thresholds, statusMap: Record<string, string>, successThreshold: number | null = null): Promise<Meta> {
+export async function readMeta(
+  session: Session,
+  thresholds: Thresholds,
+  statusMap: Record<string, string>,
+  successThreshold: number | null = null,
+): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
   const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r) => ({
     name: r.name,
@@ -381,7 +402,10 @@ export async function readMeta(session: Session, thresholds: Thresholds, statusM
       },
       denominators,
     },
-    score_rule: scoreRule(sources.map((s) => s.adapter), successThreshold),
+    score_rule: scoreRule(
+      sources.map((s) => s.adapter),
+      successThreshold,
+    ),
     exclusions,
     thresholds: { queue_share: thresholds.queueShare, loop_min: thresholds.loopMin, sluggish_ratio: thresholds.sluggishRatio },
     status_map: statusMap,

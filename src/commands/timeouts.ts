@@ -189,7 +189,10 @@ function gapEvidence(row: Omit<TimeoutRow, "evidence">): string {
 
 function unknownEvidence(row: Omit<TimeoutRow, "evidence">): string {
   if (row.evidence_source === "none") {
-    const phase = row.agent_phase_s === null ? "" : `; the agent phase ran ${seconds(row.agent_phase_s)}${row.setup_s === null ? "" : ` after ${seconds(row.setup_s)} of setup`}`;
+    const phase =
+      row.agent_phase_s === null
+        ? ""
+        : `; the agent phase ran ${seconds(row.agent_phase_s)}${row.setup_s === null ? "" : ` after ${seconds(row.setup_s)} of setup`}`;
     return `no agent events recorded${phase}`;
   }
   if (row.evidence_source === "fields") {
@@ -216,7 +219,9 @@ export function compactArgs(args: string | null): string {
     const value: unknown = JSON.parse(args);
     text =
       value !== null && typeof value === "object" && !Array.isArray(value)
-        ? `{${Object.entries(value).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(", ")}}`
+        ? `{${Object.entries(value)
+            .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+            .join(", ")}}`
         : args;
   } catch {
     text = args;

@@ -41,7 +41,10 @@ export const NEUTRALISED =
 export function copyFormatOf(path: string, flag = "--out"): CopyFormat {
   const ext = extname(path).toLowerCase();
   const format = FORMAT_BY_EXTENSION[ext];
-  if (!format) throw new UsageError(`${flag} ${path}: cannot tell the format from "${ext || "(no extension)"}"; name the file .csv, .tsv, .parquet, .json or .jsonl, or give --format`);
+  if (!format)
+    throw new UsageError(
+      `${flag} ${path}: cannot tell the format from "${ext || "(no extension)"}"; name the file .csv, .tsv, .parquet, .json or .jsonl, or give --format`,
+    );
   return format;
 }
 

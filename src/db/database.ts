@@ -93,7 +93,10 @@ export class Database {
       const opened = ahead;
       ahead = null;
       if (!options.path && !options.temporary && !options.bounded && !options.readOnly && !options.threads) return opened;
-      void opened.then((db) => db.close(), () => {});
+      void opened.then(
+        (db) => db.close(),
+        () => {},
+      );
     }
     const config: Record<string, string> = {};
     if (options.readOnly) config.access_mode = "READ_ONLY";

@@ -107,7 +107,9 @@ export function keptRelations(catalog: Catalog): string[] {
  */
 async function sourcesFingerprint(db: Database, database: string): Promise<string> {
   const row = await db.one(`SELECT coalesce(string_agg(s::VARCHAR, chr(10) ORDER BY source_id), '') AS list FROM ${sqlName(database)}.main.sources AS s`);
-  return createHash("sha256").update(String(row?.list ?? "")).digest("hex");
+  return createHash("sha256")
+    .update(String(row?.list ?? ""))
+    .digest("hex");
 }
 
 /** True when the layers stored in `database` were computed under `defs` (status map, thresholds, success threshold) with today's queries/ over today's sources, every layer table present. */

@@ -20,7 +20,6 @@ import { join } from "node:path";
 import { DenomError } from "../errors.js";
 import { QUERIES_DIR } from "../paths.js";
 
-
 /** The layer folders, in the order a session creates them; any other folder is a harness's, created with the marts. */
 export const LAYERS = ["reference", "staging", "intermediate", "marts"] as const;
 export type Layer = (typeof LAYERS)[number];
@@ -92,16 +91,21 @@ function readCatalog(dir: string): Catalog {
     const name = path.slice("select/".length, -".sql".length);
     selects.set(name, { name, sql, reads: parseReads(path, sql).reads });
   }
-  const parsed = files
-    .filter((path) => !path.startsWith("select/"))
-    .map((path) => parseRelation(path, readFileSync(join(dir, path), "utf8")));
+  const parsed = files.filter((path) => !path.startsWith("select/")).map((path) => parseRelation(path, readFileSync(join(dir, path), "utf8")));
   const byName = new Map<string, Relation>();
   for (const r of parsed) {
     if (byName.has(r.name)) throw new DenomError(`queries/${r.path}: ${r.name} is also defined in queries/${byName.get(r.name)!.path}`);
     byName.set(r.name, r);
   }
   const relations: Relation[] = [];
-  for (const layer of LAYERS) relations.push(...ordered(parsed.filter((r) => r.layer === layer), byName, relations));
+  for (const layer of LAYERS)
+    relations.push(
+      ...ordered(
+        parsed.filter((r) => r.layer === layer),
+        byName,
+        relations,
+      ),
+    );
   // what `report` reads, and all it reads in turn: what ingest --db keeps
   const readByReport = new Set<string>();
   const visit = (name: string) => {
@@ -124,8 +128,7 @@ function ordered(layer: Relation[], byName: Map<string, Relation>, earlier: Rela
   for (const r of layer)
     for (const read of r.reads) {
       const other = byName.get(read);
-      if (other && !done.has(read) && !inLayer.has(read))
-        throw new DenomError(`queries/${r.path}: reads ${read} of a later layer (queries/${other.path})`);
+      if (other && !done.has(read) && !inLayer.has(read)) throw new DenomError(`queries/${r.path}: reads ${read} of a later layer (queries/${other.path})`);
     }
   const out: Relation[] = [];
   let left = layer;
@@ -144,7 +147,10 @@ export function parseRelation(path: string, sql: string): Relation {
   const folder = path.split("/")[0];
   const layer: Layer = (LAYERS as readonly string[]).includes(folder) ? (folder as Layer) : "marts";
   const created = /^create or replace (?:temp )?(view|table|macro) (\w+)/m.exec(sql);
-  const name = path.split("/").pop()!.replace(/\.sql$/, "");
+  const name = path
+    .split("/")
+    .pop()!
+    .replace(/\.sql$/, "");
   if (!created || created[2] !== name) throw new DenomError(`queries/${path}: expected one statement creating ${name}`);
   const header = sql.slice(0, created.index);
   const { reads, variables } = parseReads(path, header);
@@ -166,7 +172,10 @@ export function parseReads(path: string, header: string): { reads: string[]; var
   const end = text.search(/\.(\s|$)/);
   const reads: string[] = [];
   const variables: string[] = [];
-  for (const item of (end >= 0 ? text.slice(0, end) : text).split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
+  for (const item of (end >= 0 ? text.slice(0, end) : text)
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const variable = /^getvariable\('(\w+)'\)$/.exec(item);
     if (variable) variables.push(variable[1]);
     else if (item !== "nothing") reads.push(item);

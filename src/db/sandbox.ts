@@ -80,7 +80,8 @@ function walk(node: unknown, into: Named): Named {
   }
   if (node === null || typeof node !== "object") return into;
   const o = node as Record<string, unknown>;
-  if (o.type === "BASE_TABLE") into.tables.push({ catalog: String(o.catalog_name ?? ""), schema: String(o.schema_name ?? ""), name: String(o.table_name ?? "") });
+  if (o.type === "BASE_TABLE")
+    into.tables.push({ catalog: String(o.catalog_name ?? ""), schema: String(o.schema_name ?? ""), name: String(o.table_name ?? "") });
   if (o.type === "TABLE_FUNCTION") {
     const fn = (o.function ?? {}) as Record<string, unknown>;
     into.tableFunctions.push(String(fn.function_name ?? ""));
@@ -112,7 +113,7 @@ export function leadingWords(sql: string, count = 3): string[] {
     } else if (c === "/" && sql[i + 1] === "*") {
       let depth = 0;
       for (; i < sql.length; i++) {
-        if (sql[i] === "/" && sql[i + 1] === "*") (depth++, i++);
+        if (sql[i] === "/" && sql[i + 1] === "*") depth++, i++;
         else if (sql[i] === "*" && sql[i + 1] === "/") {
           i++;
           if (--depth === 0) break;
@@ -138,7 +139,8 @@ function statementName(sql: string): string {
     if (w !== "EXPLAIN" && w !== "ANALYZE" && w !== "ANALYSE") break;
   }
   const first = name[name.length - 1] ?? "";
-  if (["SELECT", "WITH", "FROM", "VALUES", "TABLE"].includes(first) && name.length === 1) return `a ${first} that is not a query (it writes or changes the session)`;
+  if (["SELECT", "WITH", "FROM", "VALUES", "TABLE"].includes(first) && name.length === 1)
+    return `a ${first} that is not a query (it writes or changes the session)`;
   return name.join(" ") || "(no statement)";
 }
 
@@ -170,9 +172,12 @@ export async function refusal(db: Database, sql: string, relations?: ReadonlySet
       return `${[t.catalog, t.schema, t.name].filter(Boolean).join(".")} (a query reads the stored tables and denom's views: denom query --db FILE --schema lists them)`;
   }
   if (named.functions.length) {
-    const own = await db.all(`SELECT DISTINCT function_name FROM duckdb_functions() WHERE NOT internal AND list_contains(from_json($names::VARCHAR, '["VARCHAR"]'), function_name)`, {
-      names: JSON.stringify([...new Set(named.functions)]),
-    });
+    const own = await db.all(
+      `SELECT DISTINCT function_name FROM duckdb_functions() WHERE NOT internal AND list_contains(from_json($names::VARCHAR, '["VARCHAR"]'), function_name)`,
+      {
+        names: JSON.stringify([...new Set(named.functions)]),
+      },
+    );
     if (own.length) return `${String(own[0].function_name)}(), a macro not defined by DuckDB`;
   }
   return null;

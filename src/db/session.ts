@@ -573,9 +573,12 @@ export async function setDefinitions(db: Database, defs: Definitions): Promise<v
   await db.run(`SET VARIABLE expected_tasks = CAST(from_json($tasks::VARCHAR, '["VARCHAR"]') AS VARCHAR[])`, { tasks: tasks ? JSON.stringify(tasks) : null });
   await db.setVariable("expected_count", defs.expectation?.count ? String(defs.expectation.count) : "NULL::BIGINT");
   await db.run("SET VARIABLE group_by = $by::VARCHAR", { by: defs.by ?? null });
-  await db.run(`SET VARIABLE reruns = CAST(from_json($pairs::VARCHAR, '[{"rerun":"VARCHAR","original":"VARCHAR"}]') AS STRUCT(rerun VARCHAR, original VARCHAR)[])`, {
-    pairs: JSON.stringify(defs.reruns ?? []),
-  });
+  await db.run(
+    `SET VARIABLE reruns = CAST(from_json($pairs::VARCHAR, '[{"rerun":"VARCHAR","original":"VARCHAR"}]') AS STRUCT(rerun VARCHAR, original VARCHAR)[])`,
+    {
+      pairs: JSON.stringify(defs.reruns ?? []),
+    },
+  );
   await db.setVariable("recognise_reruns", defs.runPerFile ? "false" : "true");
   await db.setVariable("pool", defs.pool ? "true" : "false");
   // a number parsed by definitions.ts (parseSuccessThreshold), written as a numeric literal

@@ -41,7 +41,8 @@ export async function openStoredForReading(path: string, writable: Writable = {}
     const absent = checkTables(stored, path, "read");
     await createTables(db, absent);
     const late = new Map<string, string[]>();
-    for (const [table, column, type, value] of lateColumnsMissing(stored)) late.set(table, [...(late.get(table) ?? []), `${value ?? "NULL"}::${type} AS ${column}`]);
+    for (const [table, column, type, value] of lateColumnsMissing(stored))
+      late.set(table, [...(late.get(table) ?? []), `${value ?? "NULL"}::${type} AS ${column}`]);
     const merged = mergedTablesPresent(stored);
     for (const table of new Set([...late.keys(), ...merged.map((m) => m.into)])) {
       const own = absent.includes(table) ? [] : [`SELECT *${late.has(table) ? `, ${late.get(table)!.join(", ")}` : ""} FROM ${STORED}.main.${table}`];

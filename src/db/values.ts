@@ -42,10 +42,22 @@ export const cellConverter: DuckDBValueConverter<Cell> = createDuckDBValueConver
   // scalars and nested types: the driver's own JS conversion, with this policy applied inside
   ...Object.fromEntries(
     [
-      DuckDBTypeId.BOOLEAN, DuckDBTypeId.TINYINT, DuckDBTypeId.SMALLINT, DuckDBTypeId.INTEGER,
-      DuckDBTypeId.UTINYINT, DuckDBTypeId.USMALLINT, DuckDBTypeId.UINTEGER, DuckDBTypeId.FLOAT,
-      DuckDBTypeId.DOUBLE, DuckDBTypeId.VARCHAR, DuckDBTypeId.DECIMAL, DuckDBTypeId.ENUM,
-      DuckDBTypeId.LIST, DuckDBTypeId.STRUCT, DuckDBTypeId.ARRAY, DuckDBTypeId.SQLNULL,
+      DuckDBTypeId.BOOLEAN,
+      DuckDBTypeId.TINYINT,
+      DuckDBTypeId.SMALLINT,
+      DuckDBTypeId.INTEGER,
+      DuckDBTypeId.UTINYINT,
+      DuckDBTypeId.USMALLINT,
+      DuckDBTypeId.UINTEGER,
+      DuckDBTypeId.FLOAT,
+      DuckDBTypeId.DOUBLE,
+      DuckDBTypeId.VARCHAR,
+      DuckDBTypeId.DECIMAL,
+      DuckDBTypeId.ENUM,
+      DuckDBTypeId.LIST,
+      DuckDBTypeId.STRUCT,
+      DuckDBTypeId.ARRAY,
+      DuckDBTypeId.SQLNULL,
     ].map((id) => [id, base]),
   ),
   [DuckDBTypeId.MAP]: (value, type, converter) => {

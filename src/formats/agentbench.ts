@@ -39,15 +39,27 @@ export const UNGRADED = "ungraded";
 
 const READS: readonly FieldRead[] = [
   { source: "index", canonical: "task_id", note: "as written (an integer)" },
-  { source: "(path) <agent>/<task>/runs.jsonl", canonical: "run_id `<agent>/<task>`, model `<agent>`, category `<task>`", note: "runs.jsonl and error.jsonl of one folder are one run" },
-  { source: "error (not null)", canonical: "status aborted, status_detail the error", note: "error.jsonl's AGENT_FAILED (the model call failed), NETWORK_ERROR, ...: fault environment" },
+  {
+    source: "(path) <agent>/<task>/runs.jsonl",
+    canonical: "run_id `<agent>/<task>`, model `<agent>`, category `<task>`",
+    note: "runs.jsonl and error.jsonl of one folder are one run",
+  },
+  {
+    source: "error (not null)",
+    canonical: "status aborted, status_detail the error",
+    note: "error.jsonl's AGENT_FAILED (the model call failed), NETWORK_ERROR, ...: fault environment",
+  },
   { source: "output.status completed + output.result.result", canonical: "status success / failure", note: "the boolean grade the OS-interaction task writes" },
   {
     source: "output.status completed, no boolean grade",
     canonical: `status ${UNGRADED}, status_detail completed`,
     note: "the grade lives only in overall.json (MedAgentBench): unrecognized, in `total`, never a success",
   },
-  ...Object.entries(SAMPLE_STATUS).map(([value, m]) => ({ source: `output.status ${value}`, canonical: `status ${m.status}, status_detail \`${value}\``, note: m.why })),
+  ...Object.entries(SAMPLE_STATUS).map(([value, m]) => ({
+    source: `output.status ${value}`,
+    canonical: `status ${m.status}, status_detail \`${value}\``,
+    note: m.why,
+  })),
   { source: "time.timestamp", canonical: "ended_at", note: "epoch milliseconds, when the sample was recorded" },
   { source: "info", canonical: "error_message", note: "the harness's text beside an error" },
 ];
@@ -62,7 +74,8 @@ function runOf(source: string): { run_id: string | null; model: string | null; c
 export const agentBenchFormat: FormatAdapter = {
   name: "agentbench",
   describes: "AgentBench task outputs: runs.jsonl and error.jsonl, one sample a line",
-  success: "`output.result.result` true on a completed sample (the boolean grade the task writes); a completed sample without one is `ungraded`, never a success",
+  success:
+    "`output.result.result` true on a completed sample (the boolean grade the task writes); a completed sample without one is `ungraded`, never a success",
   reads: READS,
   notes: [
     "an AgentBench task that grades only in overall.json (MedAgentBench: custom.raw_results) is read from it when it lies beside runs.jsonl; without it a completed sample is `ungraded`: in total, never a success",
@@ -141,7 +154,11 @@ export const agentBenchOverallFormat: FormatAdapter = {
       canonical: `status ${m.status}`,
       note: `${m.why}: the field that decides success (runs.jsonl beside it is left out)`,
     })),
-    ...Object.entries(SAMPLE_STATUS).map(([value, m]) => ({ source: `custom.raw_results[].status ${value}`, canonical: `status ${m.status}, status_detail \`${value}\``, note: m.why })),
+    ...Object.entries(SAMPLE_STATUS).map(([value, m]) => ({
+      source: `custom.raw_results[].status ${value}`,
+      canonical: `status ${m.status}, status_detail \`${value}\``,
+      note: m.why,
+    })),
     { source: "custom.raw_results[].history", canonical: "-", note: "the dialogue: not kept" },
   ],
   shapes: [{ kind: "the task's figures (overall.json)", required: { total: "number", validation: "object" }, absent: ["task_id", "index"] }],

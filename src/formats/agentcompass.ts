@@ -142,7 +142,13 @@ export const agentCompassFormat: FormatAdapter = {
     const out: Record<string, unknown> = { ...record, ...placement(context.source, record), agentcompass_status: record.status };
     // the attempt's final severity, as AgentCompass sorts tasks into details/fatal, error, normal:
     // its own verdict (view agentcompass_verdict) invalidates a task on a final FATAL
-    out.agentcompass_severity = issues.some((x) => x.severity === "fatal") ? "fatal" : issues.some((x) => x.severity === "error") ? "error" : issues.length ? "warning" : "none";
+    out.agentcompass_severity = issues.some((x) => x.severity === "fatal")
+      ? "fatal"
+      : issues.some((x) => x.severity === "error")
+        ? "error"
+        : issues.length
+          ? "warning"
+          : "none";
     out.resolved = record.resolved ?? record.is_resolved ?? verdict(record.correct);
     if ((record.status as string).trim().toLowerCase() === "skipped") return { attempts: [{ ...out, ...SKIPPED }] };
     for (const rule of ISSUE_RULES) {

@@ -26,4 +26,3 @@ export const canonicalFormat: FormatAdapter = {
   shapes: ATTEMPT_MARKS.map((k) => ({ kind: `an attempt (${k})`, required: { [k]: "any" } })),
   adapt: (record) => ({ attempts: [record] }),
 };
-

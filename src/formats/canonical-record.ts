@@ -43,7 +43,13 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "started_at", kind: "timestamp", doc: "execution started" },
   { field: "ended_at", kind: "timestamp", doc: "execution ended" },
   { field: "timeout_limit_s", kind: "number", min: 0, exclusiveMin: true, doc: "time budget, seconds" },
-  { field: "waiting_s", kind: "number", min: 0, late: true, doc: "time the attempt spent waiting inside its run (rate limits, shared resources), seconds; queue evidence for a timeout" },
+  {
+    field: "waiting_s",
+    kind: "number",
+    min: 0,
+    late: true,
+    doc: "time the attempt spent waiting inside its run (rate limits, shared resources), seconds; queue evidence for a timeout",
+  },
   { field: "last_event", kind: "text", doc: "last thing the attempt did, when no events are given" },
   { field: "last_event_ts", kind: "timestamp", doc: "when last_event happened" },
   { field: "repeated_tool_calls", kind: "int", min: 0, doc: "longest run of identical calls, when no events are given" },
@@ -53,8 +59,8 @@ export const ATTEMPT_FIELDS: readonly FieldSpec[] = [
   { field: "score", kind: "number", doc: "optional grade; never decides success on its own" },
   { field: "resolved", aliases: ["is_resolved"], kind: "boolean", doc: "the verifier passed, whatever the status (a late pass when the status is timeout)" },
   { field: "constraint_ok", kind: "boolean", doc: "false = a hard constraint was violated" },
-  { field: "grader_error", kind: "error", doc: "the grader failed; the attempt was not really graded (false, 0 and \"\" mean it did not fail)" },
-  { field: "error_message", aliases: ["error"], kind: "error", doc: "error text (false, 0 and \"\" mean no error)" },
+  { field: "grader_error", kind: "error", doc: 'the grader failed; the attempt was not really graded (false, 0 and "" mean it did not fail)' },
+  { field: "error_message", aliases: ["error"], kind: "error", doc: 'error text (false, 0 and "" mean no error)' },
   { field: "agent", kind: "id", doc: "grouping key" },
   { field: "model", kind: "id", doc: "grouping key" },
   { field: "category", kind: "id", doc: "grouping key" },
@@ -155,11 +161,37 @@ const ENDED_AT = fieldIndex("ended_at");
  */
 function attemptOf(v: readonly unknown[], naive: number, extra: string | null): CanonicalAttempt {
   return {
-    run_id: v[0], task_id: v[1], trial: v[2], attempt: v[3], status: v[4], status_detail: v[5], fault: v[6], submitted_at: v[7], started_at: v[8],
-    ended_at: v[9], timeout_limit_s: v[10], waiting_s: v[11], last_event: v[12], last_event_ts: v[13], repeated_tool_calls: v[14], llm_tokens: v[15],
-    tool_call_count: v[16], cost_usd: v[17], score: v[18], resolved: v[19], constraint_ok: v[20], grader_error: v[21], error_message: v[22],
-    agent: v[23], model: v[24], category: v[25], difficulty: v[26], invocation: v[27], events: v[28],
-    naive_timestamps: naive, extra,
+    run_id: v[0],
+    task_id: v[1],
+    trial: v[2],
+    attempt: v[3],
+    status: v[4],
+    status_detail: v[5],
+    fault: v[6],
+    submitted_at: v[7],
+    started_at: v[8],
+    ended_at: v[9],
+    timeout_limit_s: v[10],
+    waiting_s: v[11],
+    last_event: v[12],
+    last_event_ts: v[13],
+    repeated_tool_calls: v[14],
+    llm_tokens: v[15],
+    tool_call_count: v[16],
+    cost_usd: v[17],
+    score: v[18],
+    resolved: v[19],
+    constraint_ok: v[20],
+    grader_error: v[21],
+    error_message: v[22],
+    agent: v[23],
+    model: v[24],
+    category: v[25],
+    difficulty: v[26],
+    invocation: v[27],
+    events: v[28],
+    naive_timestamps: naive,
+    extra,
   } as CanonicalAttempt;
 }
 
@@ -168,7 +200,12 @@ function attemptOf(v: readonly unknown[], naive: number, extra: string | null): 
   const names = ATTEMPT_FIELDS.map((f) => f.field);
   const probe = attemptOf(names, 0, null) as unknown as Record<string, unknown>;
   const keys = Object.keys(probe);
-  if (keys.length !== names.length + 2 || names.some((n, i) => keys[i] !== n || probe[n] !== n) || keys[names.length] !== "naive_timestamps" || keys[names.length + 1] !== "extra")
+  if (
+    keys.length !== names.length + 2 ||
+    names.some((n, i) => keys[i] !== n || probe[n] !== n) ||
+    keys[names.length] !== "naive_timestamps" ||
+    keys[names.length + 1] !== "extra"
+  )
     throw new Error("canonical.ts: attemptOf does not follow ATTEMPT_FIELDS");
 }
 
@@ -217,8 +254,7 @@ export function normalizeAttempt(record: Record<string, unknown>): NormalizeResu
     values[ATTEMPT] ??= 1;
     const start = values[STARTED_AT] as number | null;
     const end = values[ENDED_AT] as number | null;
-    if (start !== null && end !== null && end < start)
-      throw new FieldError(`ended_at is before started_at (${(start - end) / 1e6} s earlier)`);
+    if (start !== null && end !== null && end < start) throw new FieldError(`ended_at is before started_at (${(start - end) / 1e6} s earlier)`);
     return { attempt: attemptOf(values, naive, extraFields(record)) };
   } catch (e) {
     if (e instanceof FieldError) return { error: e.message };
@@ -295,13 +331,10 @@ function readScalar(spec: FieldSpec, raw: unknown): unknown {
     case "bigint":
     case "number": {
       const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
-      if (typeof n !== "number" || !Number.isFinite(n))
-        throw new FieldError(`${spec.field}: expected a number, got ${JSON.stringify(raw)}`);
+      if (typeof n !== "number" || !Number.isFinite(n)) throw new FieldError(`${spec.field}: expected a number, got ${JSON.stringify(raw)}`);
       const max = maxWhole(spec.kind);
-      if (max !== undefined && !Number.isInteger(n))
-        throw new FieldError(`${spec.field}: expected a whole number, got ${n}`);
-      if (max !== undefined && n > max)
-        throw new FieldError(`${spec.field}: must be <= ${max}, got ${n}`);
+      if (max !== undefined && !Number.isInteger(n)) throw new FieldError(`${spec.field}: expected a whole number, got ${n}`);
+      if (max !== undefined && n > max) throw new FieldError(`${spec.field}: must be <= ${max}, got ${n}`);
       if (spec.min !== undefined && (spec.exclusiveMin ? n <= spec.min : n < spec.min))
         throw new FieldError(`${spec.field}: must be ${spec.exclusiveMin ? ">" : ">="} ${spec.min}, got ${n}`);
       return n;
@@ -331,8 +364,7 @@ function readEvents(raw: unknown): { events: CanonicalEvent[]; naive: number } {
   if (!Array.isArray(raw)) throw new FieldError(`events: expected an array, got ${typeName(raw)}`);
   let naive = 0;
   const events = raw.map((e, seq): CanonicalEvent => {
-    if (e === null || typeof e !== "object" || Array.isArray(e))
-      throw new FieldError(`events[${seq}]: expected an object, got ${typeName(e)}`);
+    if (e === null || typeof e !== "object" || Array.isArray(e)) throw new FieldError(`events[${seq}]: expected an object, got ${typeName(e)}`);
     const ev = e as Record<string, unknown>;
     let ts: number | null = null;
     const rawTs = plainNumber(ev.ts ?? ev.timestamp);

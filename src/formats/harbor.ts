@@ -56,7 +56,12 @@ const ENVIRONMENT_TYPE = /^(EnvironmentStartTimeoutError|AgentSetupTimeoutError)
  * unless it was verified anyway.
  */
 export const EXCEPTION_RULES: readonly ExceptionRule[] = [
-  { types: ["AgentTimeoutError"], status: "timeout", detail: "AgentTimeoutError", why: "killed at the agent's time limit; a late pass when the reward passed anyway" },
+  {
+    types: ["AgentTimeoutError"],
+    status: "timeout",
+    detail: "AgentTimeoutError",
+    why: "killed at the agent's time limit; a late pass when the reward passed anyway",
+  },
   {
     types: ["VerifierTimeoutError", "RewardFileNotFoundError", "RewardFileEmptyError", "VerifierOutputParseError"],
     status: "aborted",
@@ -64,14 +69,29 @@ export const EXCEPTION_RULES: readonly ExceptionRule[] = [
     grader: true,
     why: "the verifier failed: not graded, not the agent's fault",
   },
-  { types: ["*"], message: PROVIDER_HTTP_ERROR, status: "aborted", detail: "external_api_error", why: "a model provider's HTTP error (401, 402, 403, 429, 5xx) named in the message" },
   {
-    types: ["EnvironmentStartTimeoutError", "AgentSetupTimeoutError", "(other types naming Environment, Docker, Daytona, Modal, Sandbox, Container, Image, Build or Setup)"],
+    types: ["*"],
+    message: PROVIDER_HTTP_ERROR,
+    status: "aborted",
+    detail: "external_api_error",
+    why: "a model provider's HTTP error (401, 402, 403, 429, 5xx) named in the message",
+  },
+  {
+    types: [
+      "EnvironmentStartTimeoutError",
+      "AgentSetupTimeoutError",
+      "(other types naming Environment, Docker, Daytona, Modal, Sandbox, Container, Image, Build or Setup)",
+    ],
     status: "aborted",
     detail: "environment",
     why: "the sandbox or the agent's install failed before the agent ran",
   },
-  { types: ["CancelledError", "KeyboardInterrupt"], status: "aborted", detail: "cancelled", why: "the job was cancelled or interrupted by its operator: not the agent's fault" },
+  {
+    types: ["CancelledError", "KeyboardInterrupt"],
+    status: "aborted",
+    detail: "cancelled",
+    why: "the job was cancelled or interrupted by its operator: not the agent's fault",
+  },
   {
     types: ["NonZeroAgentExitCodeError"],
     status: "reward",
@@ -113,15 +133,27 @@ export const PHASES: readonly (readonly [phase: string, start: string, end: stri
 ];
 
 const TRIAL_READS: readonly FieldRead[] = [
-  { source: "task_name", canonical: "task_id", note: "`task_id` (an object `{path}` or `{org, name, ref}`) is kept as `harbor_task_id`; never parsed from `trial_name` (cut to 32 characters)" },
+  {
+    source: "task_name",
+    canonical: "task_id",
+    note: "`task_id` (an object `{path}` or `{org, name, ref}`) is kept as `harbor_task_id`; never parsed from `trial_name` (cut to 32 characters)",
+  },
   { source: "config.job_id", canonical: "run_id", note: "Harbor's job identity; the job folder's name when absent" },
-  { source: "started_at (order)", canonical: "trial", note: "0, 1, ... in `started_at` order (then `trial_name`) among the task's trials of the job, numbered in SQL; `trial_name` kept" },
+  {
+    source: "started_at (order)",
+    canonical: "trial",
+    note: "0, 1, ... in `started_at` order (then `trial_name`) among the task's trials of the job, numbered in SQL; `trial_name` kept",
+  },
   {
     source: "(none)",
     canonical: "attempt 1",
     note: "Harbor deletes a retried trial's folder: retries inside a job are not recorded (meta notes); a later job over only the tasks an earlier job of the same agent, model and dataset errored on continues their trials (attempt 2, ...), as does `--rerun-of`",
   },
-  { source: "verifier_result.rewards.reward", canonical: "score; status success when 1, else failure", note: "partial credit (0.8) is a failure with its score; the other rewards are kept in `rewards`; null with no exception: aborted, grader_error (verifier disabled or no reward)" },
+  {
+    source: "verifier_result.rewards.reward",
+    canonical: "score; status success when 1, else failure",
+    note: "partial credit (0.8) is a failure with its score; the other rewards are kept in `rewards`; null with no exception: aborted, grader_error (verifier disabled or no reward)",
+  },
   { source: "exception_info.exception_type", canonical: "status, status_detail", note: "first matching rule of the exception table below" },
   { source: "exception_info.exception_message", canonical: "error_message", note: "`<type>: <message>`; also searched for a provider's HTTP error" },
   { source: "started_at, finished_at", canonical: "started_at, ended_at", note: "whole trial, as written (naive times are counted)" },
@@ -135,7 +167,11 @@ const TRIAL_READS: readonly FieldRead[] = [
     canonical: "timeout_limit_s",
     note: "capped by `max_timeout_sec`, times `agent_timeout_multiplier` (else `timeout_multiplier`); null when the limit lives in the task's task.toml",
   },
-  { source: "agent_result.n_input_tokens + n_output_tokens", canonical: "llm_tokens", note: "as given (input includes cache; 0 is also written when nothing was reported)" },
+  {
+    source: "agent_result.n_input_tokens + n_output_tokens",
+    canonical: "llm_tokens",
+    note: "as given (input includes cache; 0 is also written when nothing was reported)",
+  },
   { source: "agent_result.cost_usd", canonical: "cost_usd", note: "as given (0.0 can mean no price mapping)" },
   { source: "agent_info.name, config.agent.model_name", canonical: "agent, model", note: "model falls back to `agent_info.model_info.name`" },
 ];
@@ -159,7 +195,9 @@ export const harborTrialFormat: FormatAdapter = {
   notes: [
     "Harbor deletes the folder of a trial it retries inside a job (retry in the job's config.json): only each trial's last attempt of the job is in the folder, so those retries were not recorded; a later job that re-ran a job's errored trials is read as their further attempts (see the attempt ledger)",
   ],
-  shapes: [{ kind: "a TrialResult", required: { task_name: "string", trial_name: "string", agent_info: "object", verifier_result: "any", exception_info: "any" } }],
+  shapes: [
+    { kind: "a TrialResult", required: { task_name: "string", trial_name: "string", agent_info: "object", verifier_result: "any", exception_info: "any" } },
+  ],
   adapt: (record, context) => trialToAttempt(record, context.source),
 };
 
@@ -320,7 +358,10 @@ export const harborConfigFormat: FormatAdapter = {
   ],
   shapes: [
     { kind: "a JobConfig", required: { job_name: "string", orchestrator: "object", agents: "array" } },
-    { kind: "a JobConfig (newer: n_concurrent_trials and retry at the top level)", required: { job_name: "string", n_concurrent_trials: "number", retry: "object", agents: "array" } },
+    {
+      kind: "a JobConfig (newer: n_concurrent_trials and retry at the top level)",
+      required: { job_name: "string", n_concurrent_trials: "number", retry: "object", agents: "array" },
+    },
     { kind: "a TrialConfig", required: { trial_name: "string", trials_dir: "any", task: "object", agent: "object" }, absent: ["verifier_result"] },
   ],
   adapt(record) {
@@ -340,7 +381,9 @@ export const harborConfigFormat: FormatAdapter = {
 export const harborTrajectoryFormat: FormatAdapter = {
   name: "harbor-trajectory",
   describes: "Harbor trial agent/trajectory.json (ATIF); holds no attempt",
-  reads: [{ source: "schema_version ATIF-*, steps", canonical: "-", note: "read, not mapped: the TrialResult's phases are the events; `steps` is skipped unread" }],
+  reads: [
+    { source: "schema_version ATIF-*, steps", canonical: "-", note: "read, not mapped: the TrialResult's phases are the events; `steps` is skipped unread" },
+  ],
   skipKeys: { names: /(^|[/!])trajectory(\.atif)?\.json$/i, keys: ["steps"] },
   shapes: [{ kind: "an ATIF trajectory", required: { schema_version: { prefix: "ATIF" } }, absent: ["task_id"] }],
   adapt: () => ({ attempts: [] }),

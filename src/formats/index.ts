@@ -119,7 +119,9 @@ const SHAPES: readonly { format: FormatAdapter; at: number; shape: RecordShape; 
 /** Own key -> the shapes (SHAPES indexes) that name it, once per naming: a record's keys find the shapes it may fit or nearly fit. */
 const BY_OWN_KEY: ReadonlyMap<string, readonly number[]> = (() => {
   const m = new Map<string, number[]>();
-  SHAPES.forEach((s, i) => s.own.forEach((k) => m.set(k, [...(m.get(k) ?? []), i])));
+  SHAPES.forEach((s, i) => {
+    for (const k of s.own) m.set(k, [...(m.get(k) ?? []), i]);
+  });
   return m;
 })();
 
@@ -187,7 +189,8 @@ export function claimRecord(record: Record<string, unknown>, source: string | nu
       const share = own.length ? held / own.length : 1;
       if (near < 0 || held > HELD[near] || (held === HELD[near] && (share > nearShare || (share === nearShare && i < near)))) [near, nearShare] = [i, share];
     }
-    if (near >= 0) claim = { kind: "near", format: SHAPES[near].format, shape: SHAPES[near].shape, problems: explainRecord(SHAPES[near].shape, record, source) };
+    if (near >= 0)
+      claim = { kind: "near", format: SHAPES[near].format, shape: SHAPES[near].shape, problems: explainRecord(SHAPES[near].shape, record, source) };
   }
   for (let t = 0; t < touched; t++) {
     HELD[TOUCHED[t]] = 0;
@@ -239,7 +242,7 @@ export function formatNamed(name: string): Adapter | undefined {
 export const UNRECOGNISED_LIMIT = 20;
 
 /**
- * Which adapter reads each record of one source (DESIGN section 1, issue 9): the
+ * Which adapter reads each record of one source (docs/formats.md, detection): the
  * forced one (`--input-format`), else by detection. Until some record of the
  * source is recognised, unrecognised ones are held back (at most
  * UNRECOGNISED_LIMIT); once one is, they and any later stray record go to the
@@ -291,7 +294,7 @@ export class SourceFormats<U> {
 
   /**
    * forRecord with the record's Detection already made (detectRecord: pure, so it
-   * may run in a worker thread, issue 20): the source's state moves on as forRecord's.
+   * may run in a worker thread): the source's state moves on as forRecord's.
    * `u` null: a unit whose format was detected (a line worker's packed unit), never held back.
    */
   take(d: Detection, u: U | null): { format: FormatAdapter; release: U[] } | null {
@@ -368,8 +371,7 @@ export class SourceFormats<U> {
     }
     if (!this.gaveUp && (this.recognised || this.unrecognised === 0)) return null;
     const keys = this.unknownKeys?.length ? `its first record has keys ${this.unknownKeys.join(", ")}` : "its first record is an empty object";
-    if (this.forced)
-      return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
+    if (this.forced) return `${this.source}: not read as ${this.forced.name} (--input-format): ${keys}; denom formats lists what each format reads`;
     return `${this.source}: no input format recognises it (tried ${ALL_FORMATS.map((f) => f.name).join(", ")}); ${keys}; name its format with --input-format NAME (denom formats lists them)`;
   }
 }

@@ -35,7 +35,18 @@ import type { ZipArchive } from "../ingest/bytes/zip.js";
 
 /** The keys of a sample never assembled: no adapter reads them, and they hold most of its bytes. */
 const SKIPPED_SAMPLE_KEYS = new Set([
-  "messages", "attachments", "events_data", "store", "output", "metadata", "choices", "sandbox", "files", "setup", "message_refs", "timelines",
+  "messages",
+  "attachments",
+  "events_data",
+  "store",
+  "output",
+  "metadata",
+  "choices",
+  "sandbox",
+  "files",
+  "setup",
+  "message_refs",
+  "timelines",
 ]);
 
 const MONOLITH = /^samples\/(.+)_epoch_(\d+)\.json$/;
@@ -55,7 +66,9 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
   const headerName = zip.member(HEADER) ? HEADER : zip.member(START) ? START : null;
   if (headerName === null) {
     const shown = zip.names.slice(0, 5).join(", ") || "no members";
-    throw new Error(`a zip archive without header.json or _journal/start.json, so no Inspect .eval log (it holds ${shown}${zip.names.length > 5 ? ", ..." : ""})`);
+    throw new Error(
+      `a zip archive without header.json or _journal/start.json, so no Inspect .eval log (it holds ${shown}${zip.names.length > 5 ? ", ..." : ""})`,
+    );
   }
   const parsed = await zip.json(headerName);
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`${headerName} is not a JSON object`);
@@ -125,9 +138,7 @@ async function unsampledSummaries(
   if (!incomplete && (completed === null || completed <= members)) return [];
   const parts = zip.member("summaries.json")
     ? ["summaries.json"]
-    : zip.names
-        .filter((n) => /^_journal\/summaries\/\d+\.json$/.test(n))
-        .sort((a, b) => Number(a.slice(19, -5)) - Number(b.slice(19, -5)));
+    : zip.names.filter((n) => /^_journal\/summaries\/\d+\.json$/.test(n)).sort((a, b) => Number(a.slice(19, -5)) - Number(b.slice(19, -5)));
   const byKey = new Map<string, { member: string; value: Record<string, unknown> }>();
   for (const member of parts) {
     let list: unknown;

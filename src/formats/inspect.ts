@@ -75,9 +75,21 @@ const GRADES: Readonly<Record<string, number>> = { C: 1, P: 0.5, I: 0, N: 0 };
 
 /** The fields read, for `denom formats` and docs/formats/inspect.md (generated from these). */
 const READS: readonly FieldRead[] = [
-  { source: ".eval header.json", canonical: "the eval header", note: "the EvalLog without samples, read first; a later copy of the member (rewritten in place) wins" },
-  { source: ".eval samples/{id}_epoch_{n}.json", canonical: "one trial", note: "a monolith sample; or chunked: `samples/{id}_epoch_{n}/sample.json` with its events in `events/{start}.json`, read in order of start" },
-  { source: ".eval summaries.json, _journal/summaries/{n}.json", canonical: "one trial", note: "only a summary with no sample member, when the log completed more samples than it holds" },
+  {
+    source: ".eval header.json",
+    canonical: "the eval header",
+    note: "the EvalLog without samples, read first; a later copy of the member (rewritten in place) wins",
+  },
+  {
+    source: ".eval samples/{id}_epoch_{n}.json",
+    canonical: "one trial",
+    note: "a monolith sample; or chunked: `samples/{id}_epoch_{n}/sample.json` with its events in `events/{start}.json`, read in order of start",
+  },
+  {
+    source: ".eval summaries.json, _journal/summaries/{n}.json",
+    canonical: "one trial",
+    note: "only a summary with no sample member, when the log completed more samples than it holds",
+  },
   { source: ".eval reductions.json", canonical: "-", note: "not read: denom reduces trials itself (pass@k, rates over trials)" },
   { source: "eval.eval_id", canonical: "run_id", note: "one run per eval (one task x one model); logs older than eval_id: `run_id/task_id/model`" },
   { source: "eval.eval_set_id, eval.run_id", canonical: "invocation", note: "the eval set, else the `inspect eval` call; `--by invocation` groups by it" },
@@ -85,11 +97,31 @@ const READS: readonly FieldRead[] = [
   { source: "samples[].epoch", canonical: "trial", note: "1-based epoch" },
   { source: "samples[].error_retries[]", canonical: "attempt", note: "each retried error is an earlier attempt, aborted; the sample is the last" },
   { source: "samples[].error", canonical: "status aborted", note: "detail `sample_error`; wins over a limit and a score" },
-  { source: "samples[].limit.type", canonical: "status", note: "time, working: timeout; operator: aborted; message, token, cost, context, custom: failure (detail `<type>_limit`)" },
-  { source: "samples[].scores (first scorer)", canonical: "status, score", note: "C 1, P 0.5, I/N 0, booleans, numbers and numeric strings on a 0-1 scale: 1 success, below failure; a run with a score outside [0, 1] (grades \"0\"..\"10\") is unscored unless `--success-threshold X`; a dict value needs `--score-key KEY`, else unscored" },
-  { source: "eval.config.time_limit, working_limit, limit.limit", canonical: "timeout_limit_s", note: "the limit of the type that stopped the sample, else time_limit" },
-  { source: "samples[].started_at, completed_at", canonical: "started_at, ended_at", note: "else the first model or tool event's timestamp, and that plus total_time" },
-  { source: "samples[].total_time - working_time", canonical: "waiting_s", note: "time spent waiting (rate limits, shared resources): queue evidence for a timeout" },
+  {
+    source: "samples[].limit.type",
+    canonical: "status",
+    note: "time, working: timeout; operator: aborted; message, token, cost, context, custom: failure (detail `<type>_limit`)",
+  },
+  {
+    source: "samples[].scores (first scorer)",
+    canonical: "status, score",
+    note: 'C 1, P 0.5, I/N 0, booleans, numbers and numeric strings on a 0-1 scale: 1 success, below failure; a run with a score outside [0, 1] (grades "0".."10") is unscored unless `--success-threshold X`; a dict value needs `--score-key KEY`, else unscored',
+  },
+  {
+    source: "eval.config.time_limit, working_limit, limit.limit",
+    canonical: "timeout_limit_s",
+    note: "the limit of the type that stopped the sample, else time_limit",
+  },
+  {
+    source: "samples[].started_at, completed_at",
+    canonical: "started_at, ended_at",
+    note: "else the first model or tool event's timestamp, and that plus total_time",
+  },
+  {
+    source: "samples[].total_time - working_time",
+    canonical: "waiting_s",
+    note: "time spent waiting (rate limits, shared resources): queue evidence for a timeout",
+  },
   { source: "samples[].model_usage", canonical: "llm_tokens, cost_usd", note: "total_tokens summed over models; total_cost when every model has one" },
   { source: "samples[].events[] model", canonical: "events llm_call", note: "status error, retried (retries > 0) or ok; pending: llm_request still waiting" },
   { source: "samples[].events[] tool", canonical: "events tool_call", note: "function and arguments (loop detection), status error or ok; tool_call_count" },
@@ -97,9 +129,21 @@ const READS: readonly FieldRead[] = [
   { source: "status, error.message", canonical: "meta run_logs[]", note: "the log's own status (started, success, cancelled, error) and error, per run" },
   { source: "results.total_samples, completed_samples", canonical: "meta run_logs[]", note: "as the log counts them (sample x epoch)" },
   { source: "eval.dataset.sample_ids x eval.config.epochs", canonical: "missing trials", note: "owed trials with no sample enter total as missing" },
-  { source: ".json keys after samples", canonical: "meta run_logs[]", note: "a .json log's keys are read in any order: results and status written after its samples are the run log's too" },
-  { source: ".json without samples", canonical: "meta run_logs[]", note: "a log of its header only: its status shown, the samples it owes counted missing; never a record" },
-  { source: "_journal/start.json (no header.json)", canonical: "meta run_logs[] status started", note: ".eval only: a log still running or crashed, flagged incomplete; its samples are read" },
+  {
+    source: ".json keys after samples",
+    canonical: "meta run_logs[]",
+    note: "a .json log's keys are read in any order: results and status written after its samples are the run log's too",
+  },
+  {
+    source: ".json without samples",
+    canonical: "meta run_logs[]",
+    note: "a log of its header only: its status shown, the samples it owes counted missing; never a record",
+  },
+  {
+    source: "_journal/start.json (no header.json)",
+    canonical: "meta run_logs[] status started",
+    note: ".eval only: a log still running or crashed, flagged incomplete; its samples are read",
+  },
 ];
 
 export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
@@ -120,7 +164,12 @@ export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
     names: /^(logs|listing|eval-set)\.json$/i,
     reason: "Inspect log listing or eval-set manifest: the logs beside it carry the same ids, so it is not read",
   },
-  shapes: [{ kind: "an EvalSample (samples[] of a .json log, a sample member of an .eval)", required: { id: ["string", "number"], epoch: "number", input: "any", target: "any" } }],
+  shapes: [
+    {
+      kind: "an EvalSample (samples[] of a .json log, a sample member of an .eval)",
+      required: { id: ["string", "number"], epoch: "number", input: "any", target: "any" },
+    },
+  ],
   header: {
     detect: (h) => objectOf(h.eval) !== null && textOf(objectOf(h.eval)?.task) !== null,
     adapt: (h, context) => runLog(h, context),
@@ -148,7 +197,9 @@ export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
       error_message: textOf(objectOf(e)?.message) ?? "retried error",
     }));
     const { score, keys } = firstScore(record.scores, context.scoreKey ?? null);
-    const events = (Array.isArray(record.events) ? record.events : []).map((e) => (objectOf(e)?.event !== undefined ? inspectEvent(e) : objectOf(e))).filter((e): e is Record<string, unknown> => e !== null);
+    const events = (Array.isArray(record.events) ? record.events : [])
+      .map((e) => (objectOf(e)?.event !== undefined ? inspectEvent(e) : objectOf(e)))
+      .filter((e): e is Record<string, unknown> => e !== null);
     const total = numberOf(record.total_time);
     const working = numberOf(record.working_time);
     const started = record.started_at ?? (events.length ? events[0].ts : null);

@@ -80,7 +80,10 @@ function passOf(v: unknown): boolean | null {
 }
 
 /** What decides one sample: its status, the metric and its score. */
-function verdictOf(record: Record<string, unknown>, scoreKey: string | null): { status: string; detail: string | null; metric: string | null; score: number | null; keys?: string[] } {
+function verdictOf(
+  record: Record<string, unknown>,
+  scoreKey: string | null,
+): { status: string; detail: string | null; metric: string | null; score: number | null; keys?: string[] } {
   const names = metricNames(record);
   const chosen = scoreKey !== null && names.includes(scoreKey) ? scoreKey : names.length === 1 ? names[0] : null;
   if (chosen === null) {
@@ -113,14 +116,26 @@ const READS: readonly FieldRead[] = [
     canonical: "run_id (the folder), model `<model_args>`, category `<task>`",
     note: "model_args with `/` and `=` written `__`: the task is read after the first `_` following the last `__`",
   },
-  { source: "filter", canonical: "agent `filter <name>` (none: no agent)", note: "a task with several answer filters (gsm8k's strict-match, flexible-extract) writes one line per filter: each filter's figure stands apart, never pooled with another's" },
+  {
+    source: "filter",
+    canonical: "agent `filter <name>` (none: no agent)",
+    note: "a task with several answer filters (gsm8k's strict-match, flexible-extract) writes one line per filter: each filter's figure stands apart, never pooled with another's",
+  },
   {
     source: "metrics[] + <metric>",
     canonical: "status success / failure, score",
     note: "the one metric the line holds (or `--score-key NAME`): true/1 success, false/0 failure; lm-eval declares no primary metric",
   },
-  { source: "<metric> not 0/1 (f1, bleu, a list)", canonical: `status ${UNSCORED}, status_detail metric_not_0_1:<metric>`, note: "a metric on another scale is never read as a pass: in `total`, never a success" },
-  { source: "several metrics (acc, acc_norm)", canonical: `status ${UNSCORED}, status_detail several_metrics`, note: "which decides is not declared: name it with `--score-key NAME`" },
+  {
+    source: "<metric> not 0/1 (f1, bleu, a list)",
+    canonical: `status ${UNSCORED}, status_detail metric_not_0_1:<metric>`,
+    note: "a metric on another scale is never read as a pass: in `total`, never a success",
+  },
+  {
+    source: "several metrics (acc, acc_norm)",
+    canonical: `status ${UNSCORED}, status_detail several_metrics`,
+    note: "which decides is not declared: name it with `--score-key NAME`",
+  },
   { source: "doc, target, resps, filtered_resps, arguments", canonical: "-", note: "kept in the raw record" },
 ];
 
@@ -129,7 +144,9 @@ export const lmEvalSampleFormat: FormatAdapter = {
   describes: "EleutherAI lm-evaluation-harness samples_<task>_<date_id>.jsonl (--log_samples): one document a line with its metrics",
   success: "the line's one metric (or `--score-key NAME`) true or 1 (`acc`, `exact_match`); a metric not 0/1, or several without `--score-key`, is unscored",
   reads: READS,
-  notes: ["lm-eval: a trial is one document of a task; the harness records no error, timeout or retry per document, so every denominator but `total` removes nothing"],
+  notes: [
+    "lm-eval: a trial is one document of a task; the harness records no error, timeout or retry per document, so every denominator but `total` removes nothing",
+  ],
   shapes: [SAMPLE],
   adapt(record: Record<string, unknown>, context: AdaptContext): Adapted {
     const file = samplesFileOf(context.source);
@@ -197,7 +214,11 @@ export const lmEvalResultsFormat: FormatAdapter = {
       canonical: "-",
       note: "a published claim about the task (the mean of the metric over its samples): `denom audit <model>/samples_<task>_<date_id>.jsonl --claims results_<date_id>.json`",
     },
-    { source: "configs, versions, n-samples, config", canonical: "-", note: "the tasks' configurations (metric_list), the sample counts (`effective`) and the call's arguments: read, not mapped" },
+    {
+      source: "configs, versions, n-samples, config",
+      canonical: "-",
+      note: "the tasks' configurations (metric_list), the sample counts (`effective`) and the call's arguments: read, not mapped",
+    },
   ],
   shapes: [RESULTS],
   adapt: () => ({ attempts: [] }),

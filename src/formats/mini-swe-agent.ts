@@ -55,7 +55,11 @@ const PASS_READS: readonly FieldRead[] = [
     canonical: "status aborted, status_detail the status",
     note: "the exception that stopped the agent, nothing handed in: fault environment; an earlier attempt than the verdict of a later pass",
   },
-  { source: "(file name) exit_statuses_<epoch>.yaml", canonical: "started_at", note: "the pass's start, epoch seconds: the passes' order numbers the attempts" },
+  {
+    source: "(file name) exit_statuses_<epoch>.yaml",
+    canonical: "started_at",
+    note: "the pass's start, epoch seconds: the passes' order numbers the attempts",
+  },
   { source: "(folder)", canonical: "run_id", note: "the run's output folder (the sb-cli report under its `sb-cli-reports/` belongs to the same run)" },
 ];
 
@@ -114,7 +118,9 @@ export const miniSweAgentPredsFormat: DocumentAdapter = {
   unitsOf: () => "entry",
   adaptEntry(entry, context) {
     if (!isPrediction(entry.key, entry.value))
-      return { error: `${entry.key}: expected {instance_id: "${entry.key}", model_name_or_path, model_patch}, got ${JSON.stringify(entry.value).slice(0, 200)}` };
+      return {
+        error: `${entry.key}: expected {instance_id: "${entry.key}", model_name_or_path, model_patch}, got ${JSON.stringify(entry.value).slice(0, 200)}`,
+      };
     const model = textOf(objectOf(entry.value)!.model_name_or_path);
     return { metadata: { run_id: folderOf(context.source), agent: null, model, concurrency: null } };
   },
@@ -124,7 +130,11 @@ export const miniSweAgentTrajectoryFormat: FormatAdapter = {
   name: "mini-swe-agent-trajectory",
   describes: "mini-swe-agent <instance_id>.traj.json: the last pass's trajectory (trajectory_format mini-swe-agent-1); holds no attempt",
   reads: [
-    { source: "info.exit_status, info.model_stats, messages", canonical: "-", note: "the last pass of the instance, its outcome the evaluation report's: no attempt (cost and calls are not joined to it)" },
+    {
+      source: "info.exit_status, info.model_stats, messages",
+      canonical: "-",
+      note: "the last pass of the instance, its outcome the evaluation report's: no attempt (cost and calls are not joined to it)",
+    },
   ],
   skipKeys: { names: /\.traj\.json$/i, keys: ["messages"] },
   shapes: [{ kind: "a trajectory", required: { trajectory_format: { prefix: "mini-swe-agent" }, "info.exit_status": "string" } }],

@@ -8,11 +8,6 @@ import type { RecordShape } from "./shape.js";
 import type { FieldRead, FormatAdapter } from "./types.js";
 
 /** A record adapter whose records hold no attempt; `shapes` declare which records are its. */
-export function noAttemptFormat(
-  name: string,
-  describes: string,
-  reads: readonly FieldRead[],
-  shapes: readonly RecordShape[],
-): FormatAdapter {
+export function noAttemptFormat(name: string, describes: string, reads: readonly FieldRead[], shapes: readonly RecordShape[]): FormatAdapter {
   return { name, describes, reads, shapes, adapt: () => ({ attempts: [] }) };
 }

@@ -47,8 +47,16 @@ const READS: readonly FieldRead[] = [
   { source: "(path) <run>/output.swebench_eval.logs/", canonical: "run_id", note: "the run folder's name" },
   { source: "Result for <id>: resolved: True", canonical: "status success", note: "" },
   { source: "Result for <id>: resolved: False", canonical: "status failure", note: "the patch applied and the tests failed" },
-  { source: "Error in instance [<id>]: <message>", canonical: "status aborted, status_detail eval_error", note: "the evaluation failed (HTTP 504 from the runtime, ...) and no result line followed: not the agent's fault, whatever the summary .md says" },
-  { source: "(no result, no patch applied)", canonical: "status failure, status_detail empty_patch", note: "the log stops after `Starting evaluation`: nothing to evaluate (the empty-patch instance)" },
+  {
+    source: "Error in instance [<id>]: <message>",
+    canonical: "status aborted, status_detail eval_error",
+    note: "the evaluation failed (HTTP 504 from the runtime, ...) and no result line followed: not the agent's fault, whatever the summary .md says",
+  },
+  {
+    source: "(no result, no patch applied)",
+    canonical: "status failure, status_detail empty_patch",
+    note: "the log stops after `Starting evaluation`: nothing to evaluate (the empty-patch instance)",
+  },
   { source: "(no result, patch applied)", canonical: "status aborted, status_detail unfinished", note: "the evaluation started and never reported" },
   { source: "Starting evaluation for instance (count)", canonical: "evaluations_started", note: "evaluation-side restarts, kept; one attempt per instance" },
   { source: "YYYY-MM-DD HH:MM:SS,mmm (first, last)", canonical: "started_at, ended_at", note: "of the evaluation, not the agent; naive (counted)" },
@@ -60,7 +68,13 @@ export const openHandsEvalLogFormat: FormatAdapter = {
   success: "`Result for <id>: resolved: True`",
   reads: READS,
   textRecords: { walked: WALKED_EVAL_LOG, named: EVAL_LOG_FILE, record: evalLogRecord },
-  shapes: [{ kind: "an instance's evaluation log (text, as read)", required: { eval_log: "object" }, path: { pattern: EVAL_LOG_FILE, shown: "output.swebench_eval.logs/instance_<id>.log" } }],
+  shapes: [
+    {
+      kind: "an instance's evaluation log (text, as read)",
+      required: { eval_log: "object" },
+      path: { pattern: EVAL_LOG_FILE, shown: "output.swebench_eval.logs/instance_<id>.log" },
+    },
+  ],
   adapt(record, context) {
     const log = record.eval_log as ReturnType<typeof evalLogRecord>["eval_log"] & Record<string, unknown>;
     const errors = log.errors as string[];

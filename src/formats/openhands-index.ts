@@ -25,13 +25,21 @@ export const OUTCOME_UNKNOWN = "outcome_unknown";
 const READS: readonly FieldRead[] = [
   { source: "<key>", canonical: "task_id", note: "as written (SWE-bench ids, GAIA's UUID-like ids)" },
   { source: "resolved: true", canonical: "status success", note: "" },
-  { source: "resolved: false", canonical: "status failure", note: "also covers terminal failure states (errors, timeouts): they cannot be told apart, so all count against the agent" },
+  {
+    source: "resolved: false",
+    canonical: "status failure",
+    note: "also covers terminal failure states (errors, timeouts): they cannot be told apart, so all count against the agent",
+  },
   {
     source: "resolved: null",
     canonical: `status ${OUTCOME_UNKNOWN}, status_detail \`resolved: null\``,
     note: "the archive exposes no outcome: an unrecognized status (fault unknown): in `total`, never a success, left out of `valid`",
   },
-  { source: "cost", canonical: "cost_usd", note: "USD; null and 0.0 both mean not captured in these files, so 0.0 is read as not recorded and kept as `cost_as_written`" },
+  {
+    source: "cost",
+    canonical: "cost_usd",
+    note: "USD; null and 0.0 both mean not captured in these files, so 0.0 is read as not recorded and kept as `cost_as_written`",
+  },
   { source: "(path)", canonical: "run_id `<model>/<benchmark>`, model, category `<benchmark>`", note: "`<model>/instance_results/<benchmark>.json`" },
   { source: "(none)", canonical: "trial 0, attempt 1", note: "one run per model and benchmark" },
 ];
@@ -97,7 +105,10 @@ export function scoresClaims(text: string, name: string): PublishedClaim[] | nul
   const entries = jsonDocumentOf(text, "[");
   if (!Array.isArray(entries) || entries.length === 0) return null;
   const isScore = (e: unknown): e is { benchmark: string; score: number; metric?: unknown } =>
-    e !== null && typeof e === "object" && typeof (e as Record<string, unknown>).benchmark === "string" && typeof (e as Record<string, unknown>).score === "number";
+    e !== null &&
+    typeof e === "object" &&
+    typeof (e as Record<string, unknown>).benchmark === "string" &&
+    typeof (e as Record<string, unknown>).score === "number";
   if (!entries.every(isScore)) return null;
   return entries.map((e, i) => {
     const metric = typeof e.metric === "string" ? ` (${e.metric})` : "";

@@ -22,11 +22,21 @@ export const NOT_EVALUATED = "not_evaluated";
 
 /** How an `error` text is classified, first match wins: the class is the status_detail; `aborted` ones are the system's. */
 export const ERROR_CLASSES: readonly { pattern: RegExp; detail: string; aborted: boolean; why: string }[] = [
-  { pattern: /maximum iteration/i, detail: "max_iterations", aborted: false, why: "the agent used up its iteration budget (`metadata.max_iterations`): the agent's" },
+  {
+    pattern: /maximum iteration/i,
+    detail: "max_iterations",
+    aborted: false,
+    why: "the agent used up its iteration budget (`metadata.max_iterations`): the agent's",
+  },
   { pattern: /maximum budget|budget.*exceeded/i, detail: "max_budget", aborted: false, why: "the agent used up its spend budget: the agent's" },
   { pattern: /stuck in a loop/i, detail: "stuck_in_loop", aborted: false, why: "OpenHands' stuck detector stopped the agent: the agent's" },
   { pattern: /context.?window|context length/i, detail: "context_window", aborted: false, why: "the conversation outgrew the model's context: the agent's" },
-  { pattern: PROVIDER_HTTP_ERROR, detail: "external_api_error", aborted: true, why: "a model provider's HTTP error (401, 402, 403, 429, 5xx) or its client's error class" },
+  {
+    pattern: PROVIDER_HTTP_ERROR,
+    detail: "external_api_error",
+    aborted: true,
+    why: "a model provider's HTTP error (401, 402, 403, 429, 5xx) or its client's error class",
+  },
   {
     pattern: /output from evaluator|evaluator\w* has no attribute|grade_checkpoints/i,
     detail: "grader_error",
@@ -34,7 +44,8 @@ export const ERROR_CLASSES: readonly { pattern: RegExp; detail: string; aborted:
     why: "the task's evaluator failed (no output, or its grading function missing): not graded, not the agent's fault",
   },
   {
-    pattern: /AgentRuntime\w*|runtime (?:is |was )?(?:not|un|dis|fail|crash|died|error)|sandbox|docker|container|kubernetes|connection (?:refused|reset|error|aborted)|EVAL_SKIP_MAXIMUM_RETRIES_EXCEEDED|maximum retries exceeded|pending\/404/i,
+    pattern:
+      /AgentRuntime\w*|runtime (?:is |was )?(?:not|un|dis|fail|crash|died|error)|sandbox|docker|container|kubernetes|connection (?:refused|reset|error|aborted)|EVAL_SKIP_MAXIMUM_RETRIES_EXCEEDED|maximum retries exceeded|pending\/404/i,
     detail: "runtime_error",
     aborted: true,
     why: "the runtime or the infrastructure failed (sandbox, container, connection, evaluation retries exhausted)",
@@ -92,11 +103,23 @@ const NOT_TOOL_ACTIONS = new Set(["system", "message", "recall"]);
 
 const READS: readonly FieldRead[] = [
   { source: "instance_id", canonical: "task_id", note: "as written" },
-  { source: "(path) <run folder>/output.jsonl", canonical: "run_id", note: "the folder's name (`<model>_maxiter_<N>_N_<version>-<note>-run_<k>`): run k is a run of its own" },
-  { source: "(file) output.critic_attempt_<n>.jsonl", canonical: "attempt n", note: "the critic's attempts of the same trials; output.jsonl beside them (their aggregate) is skipped and listed" },
+  {
+    source: "(path) <run folder>/output.jsonl",
+    canonical: "run_id",
+    note: "the folder's name (`<model>_maxiter_<N>_N_<version>-<note>-run_<k>`): run k is a run of its own",
+  },
+  {
+    source: "(file) output.critic_attempt_<n>.jsonl",
+    canonical: "attempt n",
+    note: "the critic's attempts of the same trials; output.jsonl beside them (their aggregate) is skipped and listed",
+  },
   ...TEST_RESULT_GRADES.map((g) => ({ source: `test_result.${g.path.join(".")}`, canonical: "status success / failure", note: g.why })),
   { source: "test_result.final_score.result, .total", canonical: "status success / failure, score", note: CHECKPOINT_GRADE.why },
-  { source: "(no evaluation)", canonical: `status ${NOT_EVALUATED}`, note: "unrecognized (fault unknown): in `total`, never a success; read output.swebench_eval.jsonl (beside it, it replaces output.jsonl) for resolution" },
+  {
+    source: "(no evaluation)",
+    canonical: `status ${NOT_EVALUATED}`,
+    note: "unrecognized (fault unknown): in `total`, never a success; read output.swebench_eval.jsonl (beside it, it replaces output.jsonl) for resolution",
+  },
   ...ERROR_CLASSES.map((c) => ({
     source: `error ~ ${c.detail}`,
     canonical: c.aborted ? `status aborted, status_detail ${c.detail}` : `status_detail ${c.detail}`,
@@ -104,7 +127,11 @@ const READS: readonly FieldRead[] = [
   })),
   { source: "metrics.accumulated_cost", canonical: "cost_usd", note: "as given (0.0 when the model has no price)" },
   { source: "metrics.accumulated_token_usage", canonical: "llm_tokens", note: "prompt_tokens + completion_tokens" },
-  { source: "history[0].timestamp, history[-1].timestamp", canonical: "started_at, ended_at", note: "naive local times (counted); `metadata.start_time` is the run's start, kept" },
+  {
+    source: "history[0].timestamp, history[-1].timestamp",
+    canonical: "started_at, ended_at",
+    note: "naive local times (counted); `metadata.start_time` is the run's start, kept",
+  },
   {
     source: "history[] actions",
     canonical: "events",
@@ -118,7 +145,8 @@ const CRITIC_ATTEMPT = /(?:^|[/!])output\.critic_attempt_(\d+)\.jsonl(?:\.gz)?$/
 export const openHandsOutputFormat: FormatAdapter = {
   name: "openhands-output",
   describes: "OpenHands evaluation output.jsonl (also output.swebench_eval.jsonl, output.critic_attempt_<n>.jsonl): one instance a line",
-  success: "`test_result.report.resolved`, `.resolved`, `.success` or `.score` true (or 1), else `test_result.final_score.result` = `.total` > 0; without an evaluation `not_evaluated`, never a success",
+  success:
+    "`test_result.report.resolved`, `.resolved`, `.success` or `.score` true (or 1), else `test_result.final_score.result` = `.total` > 0; without an evaluation `not_evaluated`, never a success",
   reads: READS,
   // OpenHands writes `output.jsonl` and then the same records with their SWE-bench evaluation
   // (`output.swebench_eval.jsonl`), or the critic's attempts (`output.critic_attempt_<n>.jsonl`)
@@ -206,6 +234,12 @@ function historyEvents(history: readonly unknown[]): Record<string, unknown>[] {
 export const openHandsRunMetadataFormat = noAttemptFormat(
   "openhands-run-metadata",
   "OpenHands evaluation metadata.json beside output.jsonl: the agent, model and limits of the run; holds no attempt",
-  [{ source: "agent_class, llm_config, max_iterations, start_time", canonical: "-", note: "read, not mapped: every output.jsonl record repeats them in `metadata`" }],
+  [
+    {
+      source: "agent_class, llm_config, max_iterations, start_time",
+      canonical: "-",
+      note: "read, not mapped: every output.jsonl record repeats them in `metadata`",
+    },
+  ],
   [{ kind: "the run described", required: { agent_class: "string", llm_config: "object", max_iterations: "any" }, absent: ["instance_id"] }],
 );

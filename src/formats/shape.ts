@@ -93,14 +93,18 @@ export function ruleProblem(rule: KeyRule, v: unknown): string | null {
   const t = typeOf(v);
   if (rule === "any") return null;
   if (typeof rule === "string") return t === rule ? null : `expected ${article(rule)}, got ${article(t)}`;
-  if (Array.isArray(rule)) return (rule as readonly JsonType[]).includes(t) ? null : `expected ${(rule as readonly JsonType[]).map(article).join(" or ")}, got ${article(t)}`;
+  if (Array.isArray(rule))
+    return (rule as readonly JsonType[]).includes(t) ? null : `expected ${(rule as readonly JsonType[]).map(article).join(" or ")}, got ${article(t)}`;
   const r = rule as Exclude<KeyRule, string | readonly JsonType[]>;
   if ("text" in r) {
     if (typeof v !== "string") return `expected one of ${r.text.join(", ")}, got ${article(t)}`;
     const word = r.fold ? v.trim().toLowerCase() : v;
     return r.text.includes(word) ? null : `expected one of ${r.text.join(", ")}, got ${JSON.stringify(v).slice(0, 40)}`;
   }
-  if ("prefix" in r) return typeof v === "string" && v.startsWith(r.prefix) ? null : `expected a text starting ${JSON.stringify(r.prefix)}, got ${typeof v === "string" ? JSON.stringify(v).slice(0, 40) : article(t)}`;
+  if ("prefix" in r)
+    return typeof v === "string" && v.startsWith(r.prefix)
+      ? null
+      : `expected a text starting ${JSON.stringify(r.prefix)}, got ${typeof v === "string" ? JSON.stringify(v).slice(0, 40) : article(t)}`;
   if ("items" in r) {
     if (!Array.isArray(v)) return `expected a list of ${r.items}s, got ${article(t)}`;
     const bad = v.findIndex((x) => typeOf(x) !== r.items);

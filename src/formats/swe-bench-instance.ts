@@ -47,17 +47,30 @@ function outcomeOf(v: Record<string, unknown>): { status: string; status_detail:
 
 const READS: readonly FieldRead[] = [
   { source: "resolved", canonical: "status success / failure", note: "true = resolved; decides success" },
-  { source: "patch_is_None, patch_exists false", canonical: "status_detail no_patch", note: "an unresolved instance whose agent submitted no patch (a failure of the agent)" },
-  { source: "patch_successfully_applied false", canonical: "status_detail patch_not_applied", note: "an unresolved instance whose patch did not apply (a failure of the agent)" },
+  {
+    source: "patch_is_None, patch_exists false",
+    canonical: "status_detail no_patch",
+    note: "an unresolved instance whose agent submitted no patch (a failure of the agent)",
+  },
+  {
+    source: "patch_successfully_applied false",
+    canonical: "status_detail patch_not_applied",
+    note: "an unresolved instance whose patch did not apply (a failure of the agent)",
+  },
   { source: "<instance_id> (the one key of the newer form)", canonical: "task_id", note: "`{<instance_id>: {patch_is_None, ...}}`" },
-  { source: "(folder) logs/<instance_id>/report.json", canonical: "task_id, run_id", note: "the top-level form: the instance id is the folder's name; the run is the folder above `logs/`" },
+  {
+    source: "(folder) logs/<instance_id>/report.json",
+    canonical: "task_id, run_id",
+    note: "the top-level form: the instance id is the folder's name; the run is the folder above `logs/`",
+  },
   { source: "tests_status", canonical: "-", note: "kept as written (FAIL_TO_PASS / PASS_TO_PASS successes and failures), not read" },
   { source: "(none)", canonical: "trial 0, attempt 1", note: "one evaluation per instance" },
 ];
 
 export const sweBenchInstanceFormat: FormatAdapter = {
   name: "swe-bench-instance",
-  describes: "SWE-bench per-instance evaluation report logs/<instance_id>/report.json: {patch_is_None, patch_exists, patch_successfully_applied, resolved, tests_status}, at the top level or under the instance id",
+  describes:
+    "SWE-bench per-instance evaluation report logs/<instance_id>/report.json: {patch_is_None, patch_exists, patch_successfully_applied, resolved, tests_status}, at the top level or under the instance id",
   success: "`resolved` true",
   reads: READS,
   // only the flags' names and types decide, so the same object under any other file name is claimed too

@@ -53,7 +53,12 @@ export const STAGE_RULES: readonly { stage: Stage; status: string; detail: strin
     detail: "with_logs",
     note: "a log was written but records no later stage: the evaluation stopped before a verdict (fault environment)",
   },
-  { stage: "generated", status: "aborted", detail: "generated", note: "a patch was submitted and never evaluated (no log): fault environment, like a missing task" },
+  {
+    stage: "generated",
+    status: "aborted",
+    detail: "generated",
+    note: "a patch was submitted and never evaluated (no log): fault environment, like a missing task",
+  },
   { stage: "no_generation", status: "failure", detail: "no_generation", note: "the agent produced no patch: a failure of the agent" },
 ];
 
@@ -76,7 +81,11 @@ const READS: readonly FieldRead[] = [
     canonical: "-",
     note: "an id's status comes from the first row above whose list holds it (the lists are cumulative: a resolved id is also generated and applied); `resolved` decides success",
   },
-  { source: "(folder)", canonical: "run_id", note: "the folder of `report.json` / `results.json`: two reports of one run in one folder are one run, their disagreements reported as differing duplicates" },
+  {
+    source: "(folder)",
+    canonical: "run_id",
+    note: "the folder of `report.json` / `results.json`: two reports of one run in one folder are one run, their disagreements reported as differing duplicates",
+  },
   { source: "(none)", canonical: "trial 0, attempt 1", note: "one evaluation per instance" },
 ];
 

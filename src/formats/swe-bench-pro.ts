@@ -11,7 +11,11 @@ import type { DocumentAdapter, FieldRead } from "./types.js";
 
 const READS: readonly FieldRead[] = [
   { source: "<key>", canonical: "task_id", note: "verbatim, `instance_` prefix and version suffix included" },
-  { source: "<value> true / false", canonical: "status success / failure", note: "false covers a wrong patch, an empty patch, an agent error and a turn or cost limit alike: they cannot be told apart" },
+  {
+    source: "<value> true / false",
+    canonical: "status success / failure",
+    note: "false covers a wrong patch, an empty patch, an agent error and a turn or cost limit alike: they cannot be told apart",
+  },
   { source: "(folder)", canonical: "run_id", note: "`<model>-paper` ($2 cost limit) or `<model>-<MMDDYYYY>` (250 turns)" },
   { source: "(absent id)", canonical: "-", note: "not attempted or not evaluated: give the benchmark size (`--expect-count 731`) to count it as missing" },
 ];

@@ -43,9 +43,21 @@ export const OUTCOME_LISTS: Readonly<Record<string, Outcome>> = {
 
 /** Keys only a SWE-bench run report has; one of them among the first entries claims the document. */
 const REPORT_KEYS = new Set([
-  "total_instances", "submitted_instances", "completed_instances", "resolved_instances", "unresolved_instances",
-  "empty_patch_instances", "error_instances", "completed_ids", "incomplete_ids", "empty_patch_ids", "submitted_ids",
-  "resolved_ids", "unresolved_ids", "error_ids", "schema_version",
+  "total_instances",
+  "submitted_instances",
+  "completed_instances",
+  "resolved_instances",
+  "unresolved_instances",
+  "empty_patch_instances",
+  "error_instances",
+  "completed_ids",
+  "incomplete_ids",
+  "empty_patch_ids",
+  "submitted_ids",
+  "resolved_ids",
+  "unresolved_ids",
+  "error_ids",
+  "schema_version",
 ]);
 
 const READS: readonly FieldRead[] = [
@@ -66,7 +78,8 @@ const READS: readonly FieldRead[] = [
 export const sweBenchResultsFormat: DocumentAdapter = {
   kind: "document",
   name: "swe-bench-results",
-  describes: "SWE-bench / Multi-SWE-bench evaluation report results.json: id lists per outcome (resolved, unresolved_ids, empty_patch_ids, error_ids, incomplete_ids)",
+  describes:
+    "SWE-bench / Multi-SWE-bench evaluation report results.json: id lists per outcome (resolved, unresolved_ids, empty_patch_ids, error_ids, incomplete_ids)",
   success: "the instance id listed in `resolved` or `resolved_ids`",
   reads: READS,
   // the report's `schema_version` is a number (2); a text one is another tool's (Harbor's ATIF trajectories: "ATIF-v1.5")

@@ -16,9 +16,18 @@ const SUMMARY_FIELDS = ["first_status", "final_status", "attempts"];
  * attempt of a two-attempt trial has its status and times, nothing else.
  */
 export const FINAL_ATTEMPT_FIELDS: readonly string[] = [
-  "cost_usd", "llm_tokens", "tool_call_count",
-  "events", "last_event", "last_event_ts", "repeated_tool_calls",
-  "score", "resolved", "is_resolved", "grader_error", "constraint_ok",
+  "cost_usd",
+  "llm_tokens",
+  "tool_call_count",
+  "events",
+  "last_event",
+  "last_event_ts",
+  "repeated_tool_calls",
+  "score",
+  "resolved",
+  "is_resolved",
+  "grader_error",
+  "constraint_ok",
 ];
 
 export const taskSummaryFormat: FormatAdapter = {

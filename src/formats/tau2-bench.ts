@@ -104,7 +104,11 @@ export function runOf(source: string, inResultsFile: boolean): string {
 }
 
 const RESULTS_READS: readonly FieldRead[] = [
-  { source: "tasks[].id x info.num_trials", canonical: "(missing trials)", note: "the trials the run announces: those with no simulation enter `total` as missing (environment)" },
+  {
+    source: "tasks[].id x info.num_trials",
+    canonical: "(missing trials)",
+    note: "the trials the run announces: those with no simulation enter `total` as missing (environment)",
+  },
   { source: "(path) results.json", canonical: "run_id", note: "the folder of a dir layout's results.json (its simulations/ beside it); else the file's name" },
   { source: "simulations: [] (announcing tasks)", canonical: "-", note: "a warning: every announced trial is missing" },
   { source: "info.agent_info.implementation, info.agent_info.llm", canonical: "agent, model", note: "for the run's simulations that name none" },
@@ -112,7 +116,8 @@ const RESULTS_READS: readonly FieldRead[] = [
 
 export const tau2ResultsFormat: FormatAdapter = {
   name: "tau2-results",
-  describes: "tau2-bench results.json of the dir layout (info, tasks, simulation_index; simulations/*.json beside it), or a results file whose simulations are empty",
+  describes:
+    "tau2-bench results.json of the dir layout (info, tasks, simulation_index; simulations/*.json beside it), or a results file whose simulations are empty",
   reads: RESULTS_READS,
   shapes: [
     {
@@ -126,7 +131,10 @@ export const tau2ResultsFormat: FormatAdapter = {
     const info = objectOf(record.info) ?? {};
     const agentInfo = objectOf(info.agent_info);
     const trials = numberOf(info.num_trials);
-    const tasks = (record.tasks as unknown[]).map((t) => objectOf(t)?.id).filter((id) => id !== undefined && id !== null).map(String);
+    const tasks = (record.tasks as unknown[])
+      .map((t) => objectOf(t)?.id)
+      .filter((id) => id !== undefined && id !== null)
+      .map(String);
     const split = /(^|[/!\\])results\.json$/i.test(context.source) && !Array.isArray(record.simulations);
     const run = split ? (folderOf(context.source) ?? stemOf(context.source)) : stemOf(context.source);
     const owed = trials !== null && trials >= 1 ? tasks.map((task_id) => ({ task_id, trials: Math.floor(trials) })) : [];

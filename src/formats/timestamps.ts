@@ -12,8 +12,7 @@ export interface Instant {
 
 export type TimestampResult = Instant | { error: string };
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
@@ -59,7 +58,12 @@ export function parseTimestamp(value: unknown): TimestampResult {
   const m = ISO.exec(text);
   if (!m) return { error: `not an ISO 8601 timestamp: ${JSON.stringify(value.slice(0, 40))}` };
   const [, y, mo, d, h, mi, s, frac, offset] = m;
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s ?? 0);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s ?? 0);
   // Date.UTC reads years 0..99 as 1900..1999; no such year is in range anyway (an offset moves a date by a day at most)
   if (year < 1969 || year > 2201) return outOfRange(value);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 24 || minute > 59 || second > 60)
@@ -93,15 +97,20 @@ function commonIsoMicros(v: string): number | null {
   const n = v.length;
   if ((n !== 24 && n !== 20) || v.charCodeAt(n - 1) !== 90 /* Z */) return null;
   if (v.charCodeAt(4) !== 45 || v.charCodeAt(7) !== 45 || v.charCodeAt(10) !== 84 || v.charCodeAt(13) !== 58 || v.charCodeAt(16) !== 58) return null;
-  const year = digits(v, 0, 4), month = digits(v, 5, 2), day = digits(v, 8, 2);
-  const hour = digits(v, 11, 2), minute = digits(v, 14, 2), second = digits(v, 17, 2);
+  const year = digits(v, 0, 4),
+    month = digits(v, 5, 2),
+    day = digits(v, 8, 2);
+  const hour = digits(v, 11, 2),
+    minute = digits(v, 14, 2),
+    second = digits(v, 17, 2);
   let milli = 0;
   if (n === 24) {
     if (v.charCodeAt(19) !== 46 /* . */) return null;
     milli = digits(v, 20, 3);
   }
   // digits() is -1 for a non-digit, so one comparison per field refuses both
-  if (year < 0 || milli < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return null;
+  if (year < 0 || milli < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59)
+    return null;
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
   if (day > (month === 2 ? (leap ? 29 : 28) : MONTH_DAYS[month])) return null;
   return (((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60 + second) * 1e6 + milli * 1000;

@@ -37,7 +37,16 @@ function values(rows: (string | boolean | null)[][]): string {
 export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): string {
   const rows = formats.map((f) => {
     const t = traitsOf(f);
-    return [f.name, t.trialNumbering ?? "as_recorded", t.trialTiebreak ?? null, t.attemptNumbering ?? "as_recorded", t.summaryRecord ?? false, t.ownViews ?? null, t.rerunRecognition ?? "named_only", t.scoreScale ?? null];
+    return [
+      f.name,
+      t.trialNumbering ?? "as_recorded",
+      t.trialTiebreak ?? null,
+      t.attemptNumbering ?? "as_recorded",
+      t.summaryRecord ?? false,
+      t.ownViews ?? null,
+      t.rerunRecognition ?? "named_only",
+      t.scoreScale ?? null,
+    ];
   });
   return [
     "-- format_traits: what each input format's adapter declares the SQL must know of its attempts",
@@ -84,7 +93,10 @@ export function phaseMarkersSql(formats: readonly Adapter[] = ALL_FORMATS): stri
   for (const f of formats) {
     const phase = traitsOf(f).agentPhase;
     if (!phase) continue;
-    for (const [name, mark] of [[phase.start, "agent_start"], [phase.end, "agent_end"]] as const) {
+    for (const [name, mark] of [
+      [phase.start, "agent_start"],
+      [phase.end, "agent_end"],
+    ] as const) {
       const key = name.toLowerCase();
       if (marks.has(key) && marks.get(key) !== mark) throw new Error(`phase event ${name}: ${marks.get(key)} in one format, ${mark} in ${f.name}`);
       marks.set(key, mark);

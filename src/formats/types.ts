@@ -1,11 +1,11 @@
 /**
  * What every format adapter provides (STYLE convention 6).
  *
- * Two kinds (issue 9):
+ * Two kinds:
  * - FormatAdapter (a *record* adapter, the original interface, unchanged and
  *   backwards compatible): one raw record (a JSONL line, or an element of a
  *   JSON document's array) -> canonical attempts, judged by its `shapes`.
- * - DocumentAdapter (kind "document", added by issue 9a): a JSON document whose
+ * - DocumentAdapter (kind "document"): a JSON document whose
  *   top-level *object* holds the records as its entries (`{instance_id: bool}`,
  *   `{instance_id: {resolved, cost}}`) or as id lists (`{resolved: [ids], ...}`).
  *   The reader streams the object entry by entry (stream-json tokens, never the
@@ -120,8 +120,8 @@ export interface FieldRead {
 
 /**
  * What the SQL of queries/ must know of one format's attempts, declared by its
- * adapter so that the SQL tests a declared property, never a harness's name
- * (issue 19): queries/reference/format_traits.sql and phase_markers.sql are
+ * adapter so that the SQL tests a declared property, never a harness's name:
+ * queries/reference/format_traits.sql and phase_markers.sql are
  * generated from these (formats/traits.ts; test/format-traits.test.ts checks them).
  */
 export interface FormatTraits {
@@ -164,7 +164,7 @@ export interface FormatTraits {
   ownViews?: string;
   /**
    * The scale of the number whose rule decides this format's successes
-   * (DESIGN section 4, Scores): `0-1` = a score or reward in [0, 1], full
+   * (docs/metrics.md, "Scores"): `0-1` = a score or reward in [0, 1], full
    * marks 1 (Inspect's value_to_float, Harbor's and tau-bench's rewards,
    * AgentCompass's score). Absent: success is decided by booleans or id lists.
    * The adapter marks each attempt whose status its score decided with
@@ -215,7 +215,7 @@ export interface SupersededFile {
 }
 
 export interface FormatAdapter {
-  /** absent or "record" (every adapter written before issue 9a is a record adapter) */
+  /** absent or "record" (an adapter without `kind` is a record adapter) */
   kind?: "record";
   /** short name, stored with every attempt (`attempts.format`); what `--input-format` takes */
   name: string;

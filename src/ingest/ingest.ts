@@ -201,7 +201,10 @@ class IngestRun {
     if (src.container !== undefined) {
       this.containers.read(src.container, counts.records);
       if (counts.records === 0)
-        this.containers.found(src.container, `${read.name} (${counts.rejected ? `${counts.rejected} rejected, no record` : summary.physicalLines ? "only blank lines" : "empty"})`);
+        this.containers.found(
+          src.container,
+          `${read.name} (${counts.rejected ? `${counts.rejected} rejected, no record` : summary.physicalLines ? "only blank lines" : "empty"})`,
+        );
     }
     const { sha256, bytes } = src.digest();
     const sameAs = this.known?.digests.get(sha256);
@@ -421,7 +424,10 @@ class SourceRead implements PreparedSink, ArchiveSink {
       }
     }
     if (p.masked) this.loader.masked(this.id, p.line, p.location, p.masked);
-    if (p.detection === null) return this.load(p, p.adapter);
+    if (p.detection === null) {
+      this.load(p, p.adapter);
+      return;
+    }
     const chosen = this.formats.take(p.detection, p);
     if (!chosen) return; // held back until the source shows its format
     for (const held of chosen.release) this.load(held, "canonical");
@@ -450,7 +456,10 @@ class SourceRead implements PreparedSink, ArchiveSink {
   private load(p: PreparedUnit, adapter: string): void {
     const plan = p.plan;
     const kind: RejectKind = p.location === null ? "line" : "element";
-    if (plan.kind === "error") return this.reject(p.line, p.location, plan.error, p.text as string, kind);
+    if (plan.kind === "error") {
+      this.reject(p.line, p.location, plan.error, p.text as string, kind);
+      return;
+    }
     this.formats.count(adapter);
     if (plan.kind === "metadata") {
       this.counts.records++;
@@ -460,7 +469,10 @@ class SourceRead implements PreparedSink, ArchiveSink {
     }
     this.dict.trials += plan.dictTrials;
     for (const k of plan.dictKeys) this.dict.keys.add(k);
-    if (plan.error !== null) return this.reject(p.line, p.location, plan.error, p.text as string, kind);
+    if (plan.error !== null) {
+      this.reject(p.line, p.location, plan.error, p.text as string, kind);
+      return;
+    }
     for (const [i, a] of plan.attempts.entries()) {
       if (this.options.runPerFile) a.run_id = runOfFile(this.name, a.run_id);
       const lineHash = plan.attemptHashes?.[i] ?? (plan.lineHash as string);

@@ -73,7 +73,11 @@ export async function readNotices(session: Session): Promise<Notices> {
   await session.needFor(NOTICE_SELECTS);
   const duplicate_sources: SourceDuplicates[] = await session.select("meta/source_duplicates");
   const id_lookalikes = (await session.select("meta/id_lookalikes")).map((l) => ({ ...l, field: l.field as IdLookalikes["field"] }));
-  const pooling = (await session.select("meta/pooling")).map((p) => ({ ...p, dimension: p.dimension as Pooling["dimension"], split_by: p.split_by as GroupKey }));
+  const pooling = (await session.select("meta/pooling")).map((p) => ({
+    ...p,
+    dimension: p.dimension as Pooling["dimension"],
+    split_by: p.split_by as GroupKey,
+  }));
   const off_scale_runs = await readOffScaleRuns(session);
   return { duplicate_sources, id_lookalikes, pooling, off_scale_runs };
 }
@@ -110,13 +114,18 @@ export function noticeLines(n: Notices, by: GroupKey | "identity" | null = null,
     const what = `${p.values} ${DIMENSION_WORDS[p.dimension].many} (trials: ${shown.join(", ")}${more})`;
     if (pool) lines.push(`the figure pools ${what}, as --pool asks`);
     else if (by && by !== "identity") lines.push(`each group of --by ${by} pools ${what}; --by ${p.split_by} splits them`);
-    else lines.push(`the inputs hold ${what}: ${p.dimension === "run" ? "each run is its own group (nothing says they are one model)" : "each group has its own figure"}, none is quoted for all; --pool pools them`);
+    else
+      lines.push(
+        `the inputs hold ${what}: ${p.dimension === "run" ? "each run is its own group (nothing says they are one model)" : "each group has its own figure"}, none is quoted for all; --pool pools them`,
+      );
   }
   if (n.id_lookalikes.length) {
     const shown = n.id_lookalikes.slice(0, LISTED).map((l) => l.variants.map((v) => JSON.stringify(v)).join(" / "));
     const more = n.id_lookalikes.length > LISTED ? `, and ${n.id_lookalikes.length - LISTED} more` : "";
     const fields = [...new Set(n.id_lookalikes.map((l) => l.field))].join(" and ");
-    lines.push(`${n.id_lookalikes.length} set${n.id_lookalikes.length === 1 ? "" : "s"} of ${fields} values differ only by case or surrounding whitespace and are kept apart: ${shown.join("; ")}${more} (view id_lookalikes)`);
+    lines.push(
+      `${n.id_lookalikes.length} set${n.id_lookalikes.length === 1 ? "" : "s"} of ${fields} values differ only by case or surrounding whitespace and are kept apart: ${shown.join("; ")}${more} (view id_lookalikes)`,
+    );
   }
   return lines;
 }

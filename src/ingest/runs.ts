@@ -80,7 +80,14 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
     pool: options.pool,
   };
   if (options.db)
-    return openSession({ read: options.db, writable: options.writable, views: options.views, definitions, load: async () => NOTHING_READ, onComputing: options.onComputing });
+    return openSession({
+      read: options.db,
+      writable: options.writable,
+      views: options.views,
+      definitions,
+      load: async () => NOTHING_READ,
+      onComputing: options.onComputing,
+    });
   const specs = expandInputs(options.inputs, options.onWarning);
   return openSession({
     temporary: needsDisk(specs),

@@ -24,37 +24,58 @@ export function renderAuditText(data: AuditData, options: TextOptions): string {
 
 function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: AuditData): string {
   const name = `Claim ${a.claim}${a.label ? ` (${a.label})` : ""}`;
-  const se = a.standard_error ? ` with a standard error of ${bound(a.standard_error.tolerance[0], claim, 1)} to ${bound(a.standard_error.tolerance[1], claim, 1)}` : "";
-  const range = claim.form === "ratio" ? `exactly ${rate(a.claim_value, claim)}` : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}${se}, bounds included`;
+  const se = a.standard_error
+    ? ` with a standard error of ${bound(a.standard_error.tolerance[0], claim, 1)} to ${bound(a.standard_error.tolerance[1], claim, 1)}`
+    : "";
+  const range =
+    claim.form === "ratio"
+      ? `exactly ${rate(a.claim_value, claim)}`
+      : `${bound(a.tolerance[0], claim)} to ${bound(a.tolerance[1], claim)}${se}, bounds included`;
   const searched = `${count(a.searched.distinct)} distinct of ${count(a.searched.definitions)} definitions searched${groupsText(a)}`;
   const lines: string[] = [];
   if (a.reproduced) {
     lines.push(heading(`${name}: reproduced by ${plural(a.matches.length, "definition")} (${range}; ${searched})`, options));
-    a.matches.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
+    a.matches.forEach((m, i) => {
+      lines.push(...definitionLines(m, i + 1, claim));
+    });
   } else {
     lines.push(heading(`${name}: not reproduced: no definition gives ${range} (${searched})`, options));
     if (a.value_matches?.length) {
       lines.push(`  the value is given by ${plural(a.value_matches.length, "definition")}, none with its standard error:`);
-      a.value_matches.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
+      a.value_matches.forEach((m, i) => {
+        lines.push(...definitionLines(m, i + 1, claim));
+      });
     } else if (a.nearest?.length) {
       lines.push("  nearest:");
-      a.nearest.forEach((m, i) => lines.push(...definitionLines(m, i + 1, claim)));
+      a.nearest.forEach((m, i) => {
+        lines.push(...definitionLines(m, i + 1, claim));
+      });
     }
   }
   const together = a.groups.length ? " (all groups together)" : "";
   if (a.group_strict.length) {
     // several agents, models or benchmarks: each group's strict figure; their pool is no one's
-    lines.push(`  strict figure of each group (final successes over its trials; the ${a.group_strict.length} groups together match no claim, --pool pools them):`);
+    lines.push(
+      `  strict figure of each group (final successes over its trials; the ${a.group_strict.length} groups together match no claim, --pool pools them):`,
+    );
     for (const g of a.group_strict) lines.push(`    ${g.group}: ${count(g.successes)}/${count(g.count)} = ${rate(g.rate, claim)}`);
   }
-  lines.push(`  strict figure: final successes over all trials${together}: ${count(a.strict.successes)}/${count(a.strict.count)} = ${rate(a.strict.rate, claim)}`);
+  lines.push(
+    `  strict figure: final successes over all trials${together}: ${count(a.strict.successes)}/${count(a.strict.count)} = ${rate(a.strict.rate, claim)}`,
+  );
   if (a.first_try.successes !== a.strict.successes || a.first_try.count !== a.strict.count)
-    lines.push(`  first try: first-try successes over all trials${together}: ${count(a.first_try.successes)}/${count(a.first_try.count)} = ${rate(a.first_try.rate, claim)}`);
+    lines.push(
+      `  first try: first-try successes over all trials${together}: ${count(a.first_try.successes)}/${count(a.first_try.count)} = ${rate(a.first_try.rate, claim)}`,
+    );
   // the definitions count a re-run's attempts as retries of the trials it continues: say which
   for (const r of a.reruns)
-    lines.push(`  re-run as retries: ${r.run} continues ${plural(r.trials, "trial")} of ${r.rerun_of} (${r.recognised_by === "named" ? "--rerun-of" : "recognised: only tasks it errored on"})`);
+    lines.push(
+      `  re-run as retries: ${r.run} continues ${plural(r.trials, "trial")} of ${r.rerun_of} (${r.recognised_by === "named" ? "--rerun-of" : "recognised: only tasks it errored on"})`,
+    );
   if (!a.reproduced && data.duplicates_across_sources > 0)
-    lines.push(`  ${count(data.duplicates_across_sources)} differing copies of the same trials came from different sources and were merged as one run: --run-per-file audits each file as its own run`);
+    lines.push(
+      `  ${count(data.duplicates_across_sources)} differing copies of the same trials came from different sources and were merged as one run: --run-per-file audits each file as its own run`,
+    );
   return lines.join("\n");
 }
 
@@ -78,7 +99,9 @@ function definitionLines(d: DefinitionFigure | NearDefinition, n: number, claim:
     const more = d.runs.length > RUNS_LISTED ? `, ... (${d.runs.length} runs)` : "";
     lines.push(`     runs ${shown.join(", ")}${more}; mean = ${rate(d.rate, claim)}${distance}`);
   } else {
-    lines.push(`  ${n}. ${group}${d.description}: ${d.aggregation === "pass@k" || d.aggregation === "pass^k" ? "" : `${count(d.successes)}/${count(d.count)} = `}${rate(d.rate, claim)}${distance}`);
+    lines.push(
+      `  ${n}. ${group}${d.description}: ${d.aggregation === "pass@k" || d.aggregation === "pass^k" ? "" : `${count(d.successes)}/${count(d.count)} = `}${rate(d.rate, claim)}${distance}`,
+    );
   }
   const hides = hidesText(d);
   if (hides) lines.push(`     ${hides}`);

@@ -72,9 +72,35 @@ export function rateGridChart(rates: RateCell[]): string {
     const rows = cells.filter((c) => c.basis === basis);
     const dy = basis === "first" ? -6 : 6;
     return [
-      Plot.ruleY(rows.filter((c) => c.ci95), { y: "denominator", x1: (c: RateCell) => c.ci95![0] * 100, x2: (c: RateCell) => c.ci95![1] * 100, stroke: "basis", strokeWidth: 2, strokeOpacity: 0.7, dy }),
-      Plot.dot(rows, { y: "denominator", x: (c: RateCell) => c.rate! * 100, fill: "basis", r: 4, dy, title: (c: RateCell) => `${c.basis}/${c.denominator}: ${c.successes}/${c.count} ${percent(c.rate)} ${ci(c.ci95)}` }),
-      Plot.text(rows, { y: "denominator", x: 100, text: (c: RateCell) => `${c.basis === "first" ? "first" : "final"} ${c.successes}/${c.count}`, textAnchor: "start", dx: 8, dy, fill: "#333" }),
+      Plot.ruleY(
+        rows.filter((c) => c.ci95),
+        {
+          y: "denominator",
+          x1: (c: RateCell) => c.ci95![0] * 100,
+          x2: (c: RateCell) => c.ci95![1] * 100,
+          stroke: "basis",
+          strokeWidth: 2,
+          strokeOpacity: 0.7,
+          dy,
+        },
+      ),
+      Plot.dot(rows, {
+        y: "denominator",
+        x: (c: RateCell) => c.rate! * 100,
+        fill: "basis",
+        r: 4,
+        dy,
+        title: (c: RateCell) => `${c.basis}/${c.denominator}: ${c.successes}/${c.count} ${percent(c.rate)} ${ci(c.ci95)}`,
+      }),
+      Plot.text(rows, {
+        y: "denominator",
+        x: 100,
+        text: (c: RateCell) => `${c.basis === "first" ? "first" : "final"} ${c.successes}/${c.count}`,
+        textAnchor: "start",
+        dx: 8,
+        dy,
+        fill: "#333",
+      }),
     ];
   });
   return draw({
@@ -84,7 +110,12 @@ export function rateGridChart(rates: RateCell[]): string {
     marginRight: 110,
     x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
     y: { domain: denominatorsOf(rates), label: null },
-    color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final], legend: true, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
+    color: {
+      domain: ["first", "final"],
+      range: [BASIS_COLORS.first, BASIS_COLORS.final],
+      legend: true,
+      tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)"),
+    },
     marks,
   });
 }
@@ -102,7 +133,13 @@ export function waterfallChart(bars: WaterfallBar[]): string {
     x: { domain: denominatorsOf(kept), label: null, tickRotate: 0 },
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
     y: { label: "trials", grid: true, tickFormat: wholeTicks },
-    color: { type: "ordinal", domain: faults, range: faults.map((f) => FAULT_COLORS[f] ?? "#6B6B6B"), legend: true, tickFormat: (f: string) => (f === "kept" ? "kept" : `removed: ${f}`) },
+    color: {
+      type: "ordinal",
+      domain: faults,
+      range: faults.map((f) => FAULT_COLORS[f] ?? "#6B6B6B"),
+      legend: true,
+      tickFormat: (f: string) => (f === "kept" ? "kept" : `removed: ${f}`),
+    },
     marks: [
       Plot.barY(bars, {
         fx: "basis",
@@ -112,9 +149,21 @@ export function waterfallChart(bars: WaterfallBar[]): string {
         fill,
         stroke: "white",
         strokeWidth: 0.5,
-        title: (b: WaterfallBar) => (b.part === "kept" ? `${b.basis}/${b.denominator}: ${b.trials} trials kept` : `${b.basis}/${b.denominator}: ${b.trials} removed, ${b.reason} (${b.fault})`),
+        title: (b: WaterfallBar) =>
+          b.part === "kept"
+            ? `${b.basis}/${b.denominator}: ${b.trials} trials kept`
+            : `${b.basis}/${b.denominator}: ${b.trials} removed, ${b.reason} (${b.fault})`,
       }),
-      Plot.text(kept, { fx: "basis", x: "denominator", y: "y_hi", text: (b: WaterfallBar) => String(b.trials), dy: 6, fill: "white", fontWeight: "bold", lineAnchor: "top" }),
+      Plot.text(kept, {
+        fx: "basis",
+        x: "denominator",
+        y: "y_hi",
+        text: (b: WaterfallBar) => String(b.trials),
+        dy: 6,
+        fill: "white",
+        fontWeight: "bold",
+        lineAnchor: "top",
+      }),
       Plot.ruleY([0]),
     ],
   });
@@ -122,9 +171,9 @@ export function waterfallChart(bars: WaterfallBar[]): string {
 
 /** Trials per status on each basis, each bar split by status detail (white seams), coloured by status. */
 export function statusDetailChart(rows: { status: string; status_detail: string | null; first: number; final: number }[]): string {
-  const long = rows.flatMap((r) =>
-    (["first", "final"] as const).map((basis) => ({ basis, status: r.status, detail: r.status_detail ?? "(no detail)", trials: r[basis] })),
-  ).filter((r) => r.trials > 0);
+  const long = rows
+    .flatMap((r) => (["first", "final"] as const).map((basis) => ({ basis, status: r.status, detail: r.status_detail ?? "(no detail)", trials: r[basis] })))
+    .filter((r) => r.trials > 0);
   if (long.length === 0) return "";
   const statuses = statusOrder(long.map((r) => r.status));
   return draw({
@@ -136,7 +185,20 @@ export function statusDetailChart(rows: { status: string; status_detail: string 
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final") },
     color: { ...statusScale(statuses), legend: false },
     marks: [
-      Plot.barX(long, Plot.stackX({ fx: "basis", y: "status", x: "trials", fill: "status", stroke: "white", strokeWidth: 1, order: "trials", reverse: true, title: (r: { basis: string; status: string; detail: string; trials: number }) => `${r.basis}: ${r.status} · ${r.detail}: ${r.trials} trials` })),
+      Plot.barX(
+        long,
+        Plot.stackX({
+          fx: "basis",
+          y: "status",
+          x: "trials",
+          fill: "status",
+          stroke: "white",
+          strokeWidth: 1,
+          order: "trials",
+          reverse: true,
+          title: (r: { basis: string; status: string; detail: string; trials: number }) => `${r.basis}: ${r.status} · ${r.detail}: ${r.trials} trials`,
+        }),
+      ),
       Plot.ruleX([0]),
     ],
   });
@@ -156,16 +218,34 @@ export function transitionsChart(rows: { first: string; final: string; count: nu
     y: { domain: first, label: "first ↓" },
     color: { type: "sqrt", scheme: "blues", domain: [0, Math.max(...rows.map((r) => r.count))] },
     marks: [
-      Plot.cell(rows, { x: "final", y: "first", fill: "count", inset: 1, title: (r: { first: string; final: string; count: number }) => `${r.first} -> ${r.final}: ${r.count} trials` }),
+      Plot.cell(rows, {
+        x: "final",
+        y: "first",
+        fill: "count",
+        inset: 1,
+        title: (r: { first: string; final: string; count: number }) => `${r.first} -> ${r.final}: ${r.count} trials`,
+      }),
       // dark text in a white halo reads on the lightest and the darkest cell alike
-      Plot.text(rows, { x: "final", y: "first", text: (r: { count: number }) => String(r.count), fill: "black", stroke: "white", strokeWidth: 3, fontWeight: "bold" }),
+      Plot.text(rows, {
+        x: "final",
+        y: "first",
+        text: (r: { count: number }) => String(r.count),
+        fill: "black",
+        stroke: "white",
+        strokeWidth: 3,
+        fontWeight: "bold",
+      }),
     ],
   });
 }
 
 /** Timeout attempts per cause; queue and external (the environment's) in its colour, the agent's causes in the timeout colour. */
 export function timeoutCauseChart(causes: Record<string, number>): string {
-  const rows = Object.entries(causes).map(([cause, attempts]) => ({ cause, attempts, fault: cause === "queue" || cause === "external" ? "environment" : "agent" }));
+  const rows = Object.entries(causes).map(([cause, attempts]) => ({
+    cause,
+    attempts,
+    fault: cause === "queue" || cause === "external" ? "environment" : "agent",
+  }));
   if (rows.every((r) => r.attempts === 0)) return "";
   return draw({
     width: 420,
@@ -174,9 +254,20 @@ export function timeoutCauseChart(causes: Record<string, number>): string {
     marginRight: 40,
     y: { domain: rows.map((r) => r.cause), label: null },
     x: { label: "timeout attempts", grid: true, tickFormat: wholeTicks },
-    color: { type: "ordinal", domain: ["environment", "agent"], range: [FAULT_COLORS.environment, FAULT_COLORS.agent], legend: true, tickFormat: (f: string) => `${f}'s fault` },
+    color: {
+      type: "ordinal",
+      domain: ["environment", "agent"],
+      range: [FAULT_COLORS.environment, FAULT_COLORS.agent],
+      legend: true,
+      tickFormat: (f: string) => `${f}'s fault`,
+    },
     marks: [
-      Plot.barX(rows, { y: "cause", x: "attempts", fill: "fault", title: (r: { cause: string; attempts: number }) => `${r.cause}: ${r.attempts} timeout attempts` }),
+      Plot.barX(rows, {
+        y: "cause",
+        x: "attempts",
+        fill: "fault",
+        title: (r: { cause: string; attempts: number }) => `${r.cause}: ${r.attempts} timeout attempts`,
+      }),
       Plot.text(rows, { y: "cause", x: "attempts", text: (r: { attempts: number }) => String(r.attempts), textAnchor: "start", dx: 4 }),
       Plot.ruleX([0]),
     ],
@@ -198,15 +289,18 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
     fy: { domain: statuses, label: null, tickFormat: (s: string) => s, padding: 0.2 },
     color: statusScale(statuses, false),
     marks: [
-      Plot.rectY(bins.filter((b) => b.attempts > 0), {
-        fy: "status",
-        x1: "bin_lo_s",
-        x2: "bin_hi_s",
-        y: "attempts",
-        fill: "status",
-        inset: 0.5,
-        title: (b: HistogramBin) => `${b.status}: ${b.attempts} attempts took ${seconds(b.bin_lo_s)} to under ${seconds(b.bin_hi_s)}`,
-      }),
+      Plot.rectY(
+        bins.filter((b) => b.attempts > 0),
+        {
+          fy: "status",
+          x1: "bin_lo_s",
+          x2: "bin_hi_s",
+          y: "attempts",
+          fill: "status",
+          inset: 0.5,
+          title: (b: HistogramBin) => `${b.status}: ${b.attempts} attempts took ${seconds(b.bin_lo_s)} to under ${seconds(b.bin_hi_s)}`,
+        },
+      ),
       Plot.ruleX(limits, { stroke: "#B00020", strokeWidth: 1.5, strokeDasharray: "4,3" }),
       Plot.text(limits, { x: (l: number) => l, frameAnchor: "top", text: () => limitLabel, fill: "#B00020", textAnchor: "start", dx: 3, dy: 4 }),
       Plot.ruleY([0]),
@@ -242,7 +336,13 @@ export function waffleChart(cells: WaffleCell[], slotLabel: (c: WaffleCell) => s
         fill: "status",
         inset: 0.5,
         title: (c: WaffleCell) =>
-          [`task ${c.task_id}`, `trial ${c.trial}${c.run_id === null ? "" : ` of run ${c.run_id}`}`, `final: ${c.status}${c.status_detail ? ` (${c.status_detail})` : ""}`, `attempts: ${c.attempts}`, `wall time: ${seconds(c.trial_wall_s)}`].join("\n"),
+          [
+            `task ${c.task_id}`,
+            `trial ${c.trial}${c.run_id === null ? "" : ` of run ${c.run_id}`}`,
+            `final: ${c.status}${c.status_detail ? ` (${c.status_detail})` : ""}`,
+            `attempts: ${c.attempts}`,
+            `wall time: ${seconds(c.trial_wall_s)}`,
+          ].join("\n"),
       }),
     ],
   });
@@ -259,7 +359,16 @@ export function taskBlockChart(blocks: TaskBlock[]): string {
     y: { label: "trials", grid: true, tickFormat: wholeTicks },
     color: statusScale(statuses),
     marks: [
-      Plot.barY(blocks, Plot.stackY({ x: "block", y: "trials", fill: "status", order: statuses, title: (b: TaskBlock) => `tasks ${b.first_task} .. ${b.last_task} (${b.tasks}): ${b.trials} trials ${b.status}` })),
+      Plot.barY(
+        blocks,
+        Plot.stackY({
+          x: "block",
+          y: "trials",
+          fill: "status",
+          order: statuses,
+          title: (b: TaskBlock) => `tasks ${b.first_task} .. ${b.last_task} (${b.tasks}): ${b.trials} trials ${b.status}`,
+        }),
+      ),
       Plot.ruleY([0]),
     ],
   });
@@ -267,10 +376,12 @@ export function taskBlockChart(blocks: TaskBlock[]): string {
 
 /** pass@k and pass^k against k with their 95% intervals. */
 export function passAtKChart(rows: PassAtK[]): string {
-  const long = rows.flatMap((r) => [
-    { k: r.k, figure: "pass@k", value: r.pass_at_k, ci: r.pass_at_k_ci95 },
-    { k: r.k, figure: "pass^k", value: r.pass_hat_k, ci: r.pass_hat_k_ci95 },
-  ]).filter((r) => r.value !== null);
+  const long = rows
+    .flatMap((r) => [
+      { k: r.k, figure: "pass@k", value: r.pass_at_k, ci: r.pass_at_k_ci95 },
+      { k: r.k, figure: "pass^k", value: r.pass_hat_k, ci: r.pass_hat_k_ci95 },
+    ])
+    .filter((r) => r.value !== null);
   // one k is one point per figure: the table says it all
   if (rows.length < 2 || long.length === 0) return "";
   type Row = (typeof long)[number];
@@ -283,10 +394,27 @@ export function passAtKChart(rows: PassAtK[]): string {
     color: { domain: ["pass@k", "pass^k"], range: [STATUS_COLORS.success, BASIS_COLORS.final], legend: true },
     marks: [
       ...(["pass@k", "pass^k"] as const).map((figure, i) =>
-        Plot.ruleX(long.filter((r) => r.ci && r.figure === figure), { x: "k", y1: (r: Row) => r.ci![0] * 100, y2: (r: Row) => r.ci![1] * 100, stroke: "figure", strokeOpacity: 0.6, strokeWidth: 2, dx: i === 0 ? -2 : 2 }),
+        Plot.ruleX(
+          long.filter((r) => r.ci && r.figure === figure),
+          {
+            x: "k",
+            y1: (r: Row) => r.ci![0] * 100,
+            y2: (r: Row) => r.ci![1] * 100,
+            stroke: "figure",
+            strokeOpacity: 0.6,
+            strokeWidth: 2,
+            dx: i === 0 ? -2 : 2,
+          },
+        ),
       ),
       Plot.lineY(long, { x: "k", y: (r: Row) => r.value! * 100, stroke: "figure", z: "figure" }),
-      Plot.dot(long, { x: "k", y: (r: Row) => r.value! * 100, fill: "figure", r: 3, title: (r: Row) => `${r.figure.replace("k", String(r.k))}: ${percent(r.value)}` }),
+      Plot.dot(long, {
+        x: "k",
+        y: (r: Row) => r.value! * 100,
+        fill: "figure",
+        r: 3,
+        title: (r: Row) => `${r.figure.replace("k", String(r.k))}: ${percent(r.value)}`,
+      }),
     ],
   });
 }
@@ -311,8 +439,19 @@ export function groupRatesChart(groups: GroupFigures[]): string {
     color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final] },
     marks: [
       Plot.frame({ stroke: "#ddd" }),
-      Plot.ruleY(rows.filter((r) => r.ci95), { fx: "basis", fy: "denominator", y: "group", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "basis", strokeWidth: 2 }),
-      Plot.dot(rows, { fx: "basis", fy: "denominator", y: "group", x: (r: Row) => r.rate! * 100, fill: "basis", r: 3.5, title: (r: Row) => `${r.group} ${r.basis}/${r.denominator}: ${r.successes}/${r.count} ${percent(r.rate)}` }),
+      Plot.ruleY(
+        rows.filter((r) => r.ci95),
+        { fx: "basis", fy: "denominator", y: "group", x1: (r: Row) => r.ci95![0] * 100, x2: (r: Row) => r.ci95![1] * 100, stroke: "basis", strokeWidth: 2 },
+      ),
+      Plot.dot(rows, {
+        fx: "basis",
+        fy: "denominator",
+        y: "group",
+        x: (r: Row) => r.rate! * 100,
+        fill: "basis",
+        r: 3.5,
+        title: (r: Row) => `${r.group} ${r.basis}/${r.denominator}: ${r.successes}/${r.count} ${percent(r.rate)}`,
+      }),
     ],
   });
 }
@@ -335,8 +474,26 @@ export function differenceChart(cells: DifferenceCell[]): string {
     const rows = shown.filter((c) => c.basis === basis);
     const dy = basis === "first" ? -6 : 6;
     return [
-      Plot.ruleY(rows.filter((c) => c.ci95), { y: "denominator", x1: (c: DifferenceCell) => c.ci95![0] * 100, x2: (c: DifferenceCell) => c.ci95![1] * 100, stroke: "basis", strokeWidth: 2, strokeOpacity: 0.7, dy }),
-      Plot.dot(rows, { y: "denominator", x: (c: DifferenceCell) => c.difference! * 100, fill: "basis", r: 4, dy, title: (c: DifferenceCell) => `${c.basis}/${c.denominator}: B - A ${(c.difference! * 100).toFixed(1)} points` }),
+      Plot.ruleY(
+        rows.filter((c) => c.ci95),
+        {
+          y: "denominator",
+          x1: (c: DifferenceCell) => c.ci95![0] * 100,
+          x2: (c: DifferenceCell) => c.ci95![1] * 100,
+          stroke: "basis",
+          strokeWidth: 2,
+          strokeOpacity: 0.7,
+          dy,
+        },
+      ),
+      Plot.dot(rows, {
+        y: "denominator",
+        x: (c: DifferenceCell) => c.difference! * 100,
+        fill: "basis",
+        r: 4,
+        dy,
+        title: (c: DifferenceCell) => `${c.basis}/${c.denominator}: B - A ${(c.difference! * 100).toFixed(1)} points`,
+      }),
     ];
   });
   return draw({
@@ -346,7 +503,12 @@ export function differenceChart(cells: DifferenceCell[]): string {
     marginRight: 20,
     x: { domain: [-reach, reach], label: "B - A (points), 95% interval", grid: true },
     y: { domain: denominatorsOf(cells), label: null },
-    color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final], legend: true, tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)") },
+    color: {
+      domain: ["first", "final"],
+      range: [BASIS_COLORS.first, BASIS_COLORS.final],
+      legend: true,
+      tickFormat: (b: string) => (b === "first" ? "first try" : "final (after retries)"),
+    },
     marks: [Plot.ruleX([0], { stroke: "#333" }), ...marks],
   });
 }

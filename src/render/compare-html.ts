@@ -28,14 +28,27 @@ export const DISCORDANT_HTML = 500;
 export function renderCompareHtml(data: CompareData): string {
   const tool = `denom ${VERSION}`;
   const cs = data.comparisons;
-  const title = cs.length === 1 ? `denom compare: ${cs[0].candidate.label} (B) against ${cs[0].baseline.label} (A)` : data.by ? `denom compare --by ${data.by}: ${plural(cs.length, "group")} against ${cs[0]?.baseline.label ?? "the baseline"}` : "denom compare";
-  const lead = cs.length ? "B - A, paired by task: for each cell a task enters when both sides keep a trial of it; the difference is the mean over tasks of the per-task success shares." : "nothing to compare";
+  const title =
+    cs.length === 1
+      ? `denom compare: ${cs[0].candidate.label} (B) against ${cs[0].baseline.label} (A)`
+      : data.by
+        ? `denom compare --by ${data.by}: ${plural(cs.length, "group")} against ${cs[0]?.baseline.label ?? "the baseline"}`
+        : "denom compare";
+  const lead = cs.length
+    ? "B - A, paired by task: for each cell a task enters when both sides keep a trial of it; the difference is the mean over tasks of the per-task success shares."
+    : "nothing to compare";
   const sections = cs.flatMap((c, i) => comparisonSections(c, cs.length > 1 ? `-${i + 1}` : "", cs.length > 1 ? `${c.candidate.label}: ` : ""));
   const nav: Record<string, string> = {};
   for (const [i, c] of cs.entries()) {
     const s = cs.length > 1 ? `-${i + 1}` : "";
     const p = cs.length > 1 ? `${c.candidate.label}: ` : "";
-    Object.assign(nav, { [`sides${s}`]: `${p}Sides`, [`cells${s}`]: `${p}Cells`, [`attribution${s}`]: `${p}Where from`, [`discordant${s}`]: `${p}Discordant tasks`, [`grids${s}`]: `${p}Own grids` });
+    Object.assign(nav, {
+      [`sides${s}`]: `${p}Sides`,
+      [`cells${s}`]: `${p}Cells`,
+      [`attribution${s}`]: `${p}Where from`,
+      [`discordant${s}`]: `${p}Discordant tasks`,
+      [`grids${s}`]: `${p}Own grids`,
+    });
   }
   return page(title, lead, sections, nav, tool);
 }
@@ -48,7 +61,13 @@ function figure(cell: string, name: string, text: string | number, value: number
 }
 
 function comparisonSections(c: Comparison, s: string, prefix: string): string[] {
-  return [sidesSection(c, s, prefix), cellsSection(c, s, prefix), attributionSection(c, s, prefix), discordantSection(c, s, prefix), gridsSection(c, s, prefix)];
+  return [
+    sidesSection(c, s, prefix),
+    cellsSection(c, s, prefix),
+    attributionSection(c, s, prefix),
+    discordantSection(c, s, prefix),
+    gridsSection(c, s, prefix),
+  ];
 }
 
 function sidesSection(c: Comparison, s: string, prefix: string): string {
@@ -63,13 +82,21 @@ function sidesSection(c: Comparison, s: string, prefix: string): string {
     ["", "A", "B"],
     [
       ["tasks on both sides (paired)", figure("coverage", "common_tasks", cov.common_tasks, cov.common_tasks), num(cov.common_tasks)],
-      ["tasks on one side only", figure("coverage", "only_baseline", cov.only_baseline, cov.only_baseline), figure("coverage", "only_candidate", cov.only_candidate, cov.only_candidate)],
+      [
+        "tasks on one side only",
+        figure("coverage", "only_baseline", cov.only_baseline, cov.only_baseline),
+        figure("coverage", "only_candidate", cov.only_candidate, cov.only_candidate),
+      ],
       ["trials", num(cov.baseline_trials), num(cov.candidate_trials)],
       ["trials of the paired tasks", num(cov.baseline_trials_paired), num(cov.candidate_trials_paired)],
     ],
     `coverage${s}`,
   );
-  return section(`sides${s}`, `${prefix}The two sides and their coverage`, list(lines) + coverage + unpaired("A", cov.only_baseline_tasks) + unpaired("B", cov.only_candidate_tasks));
+  return section(
+    `sides${s}`,
+    `${prefix}The two sides and their coverage`,
+    list(lines) + coverage + unpaired("A", cov.only_baseline_tasks) + unpaired("B", cov.only_candidate_tasks),
+  );
 }
 
 function cellsSection(c: Comparison, s: string, prefix: string): string {
@@ -103,8 +130,13 @@ function cellsSection(c: Comparison, s: string, prefix: string): string {
 function attributionSection(c: Comparison, s: string, prefix: string): string {
   const a = c.attribution.baseline;
   const b = c.attribution.candidate;
-  const flaky = (x: typeof a) => (x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a");
-  const row = (label: string, key: string, va: number | string, vb: number | string) => [label, { text: va, num: true, data: { side: "A", figure: key } }, { text: vb, num: true, data: { side: "B", figure: key } }];
+  const flaky = (x: typeof a) =>
+    x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a";
+  const row = (label: string, key: string, va: number | string, vb: number | string) => [
+    label,
+    { text: va, num: true, data: { side: "A", figure: key } },
+    { text: vb, num: true, data: { side: "B", figure: key } },
+  ];
   const body = table(
     ["final basis, paired tasks", "A", "B"],
     [
@@ -112,7 +144,9 @@ function attributionSection(c: Comparison, s: string, prefix: string): string {
       row("successes", "successes", a.successes, b.successes),
       row("environment failures", "environment_failures", a.environment_failures, b.environment_failures),
       row("timeouts", "timeouts", a.timeouts, b.timeouts),
-      ...(["queue", "external", "loop", "sluggish", "unknown"] as const).map((k) => row(`↳ cause ${k}`, `timeouts_${k}`, a.timeouts_by_cause[k], b.timeouts_by_cause[k])),
+      ...(["queue", "external", "loop", "sluggish", "unknown"] as const).map((k) =>
+        row(`↳ cause ${k}`, `timeouts_${k}`, a.timeouts_by_cause[k], b.timeouts_by_cause[k]),
+      ),
       row("grader errors", "grader_errors", a.grader_errors, b.grader_errors),
       row("invalid", "invalid", a.invalid, b.invalid),
       row("unrecognized", "unrecognized", a.unrecognized, b.unrecognized),
@@ -122,7 +156,9 @@ function attributionSection(c: Comparison, s: string, prefix: string): string {
     `attribution${s}`,
   );
   const removed = (["A", "B"] as const).flatMap((letter) => (letter === "A" ? a : b).removed.map((r) => [letter, r.denominator, r.reason, num(r.trials)]));
-  const chain = removed.length ? `<h3>Removed by each side's chain (final basis)</h3>${table(["side", "denominator", "reason", "trials"], removed, `removed${s}`)}` : "";
+  const chain = removed.length
+    ? `<h3>Removed by each side's chain (final basis)</h3>${table(["side", "denominator", "reason", "trials"], removed, `removed${s}`)}`
+    : "";
   return section(`attribution${s}`, `${prefix}Where the difference comes from`, body + chain);
 }
 
@@ -132,7 +168,12 @@ function discordantSection(c: Comparison, s: string, prefix: string): string {
   const body = d.length
     ? table(
         ["task", "A", "B", "B - A (points)"],
-        shown.map((t): CellLike[] => [{ text: t.task_id, data: { task: t.task_id } }, `${t.baseline.successes}/${t.baseline.count} ${t.baseline.outcomes}`, `${t.candidate.successes}/${t.candidate.count} ${t.candidate.outcomes}`, { text: points(t.difference, ""), num: true, data: { task: t.task_id, figure: "difference", value: t.difference } }]),
+        shown.map((t): CellLike[] => [
+          { text: t.task_id, data: { task: t.task_id } },
+          `${t.baseline.successes}/${t.baseline.count} ${t.baseline.outcomes}`,
+          `${t.candidate.successes}/${t.candidate.count} ${t.candidate.outcomes}`,
+          { text: points(t.difference, ""), num: true, data: { task: t.task_id, figure: "difference", value: t.difference } },
+        ]),
         `discordant${s}`,
       )
     : "<p>none: every paired task has the same final/total share on both sides.</p>";
@@ -147,7 +188,13 @@ function gridsSection(c: Comparison, s: string, prefix: string): string {
   };
   const body = table(
     ["denominator", "A first", "A final", "B first", "B final"],
-    denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [den, grid(c.baseline, "first", den), grid(c.baseline, "final", den), grid(c.candidate, "first", den), grid(c.candidate, "final", den)]),
+    denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [
+      den,
+      grid(c.baseline, "first", den),
+      grid(c.baseline, "final", den),
+      grid(c.candidate, "first", den),
+      grid(c.candidate, "final", den),
+    ]),
     `grids${s}`,
   );
   return section(`grids${s}`, `${prefix}Each side's own grid (every trial of the side)`, body);

@@ -24,8 +24,16 @@ function comparisonMarkdown(c: Comparison): string {
       `- ${escapeMarkdown(sideName(c.baseline))}`,
       `- ${escapeMarkdown(sideName(c.candidate))}`,
       `- coverage: ${plural(cov.common_tasks, "task")} on both sides (paired), ${cov.only_baseline} only on A, ${cov.only_candidate} only on B`,
-      ...(cov.only_baseline_tasks.length ? [`- only on A (not paired): ${cov.only_baseline_tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${cov.only_baseline > DISCORDANT_SHOWN ? ", ..." : ""}`] : []),
-      ...(cov.only_candidate_tasks.length ? [`- only on B (not paired): ${cov.only_candidate_tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${cov.only_candidate > DISCORDANT_SHOWN ? ", ..." : ""}`] : []),
+      ...(cov.only_baseline_tasks.length
+        ? [
+            `- only on A (not paired): ${cov.only_baseline_tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${cov.only_baseline > DISCORDANT_SHOWN ? ", ..." : ""}`,
+          ]
+        : []),
+      ...(cov.only_candidate_tasks.length
+        ? [
+            `- only on B (not paired): ${cov.only_candidate_tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${cov.only_candidate > DISCORDANT_SHOWN ? ", ..." : ""}`,
+          ]
+        : []),
     ].join("\n"),
   );
   const sentence = flipSentence(c);
@@ -50,10 +58,13 @@ function comparisonMarkdown(c: Comparison): string {
       ["left", "right", "right", "right", "right", "right", "left", "right", "right", "right"],
     ),
   );
-  out.push("A and B: successes/trials kept over the paired tasks, rate = mean of per-task shares; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).");
+  out.push(
+    "A and B: successes/trials kept over the paired tasks, rate = mean of per-task shares; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).",
+  );
   const a = c.attribution.baseline;
   const b = c.attribution.candidate;
-  const flaky = (x: typeof a) => (x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a");
+  const flaky = (x: typeof a) =>
+    x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a";
   out.push("#### Where the difference comes from (final basis, paired tasks)");
   out.push(
     mdTable(
@@ -75,7 +86,9 @@ function comparisonMarkdown(c: Comparison): string {
     out.push(
       mdTable(
         ["task", "A", "B", "B - A"],
-        d.slice(0, DISCORDANT_SHOWN).map((t) => [code(t.task_id), escapeMarkdown(t.baseline.outcomes), escapeMarkdown(t.candidate.outcomes), points(t.difference, "")]),
+        d
+          .slice(0, DISCORDANT_SHOWN)
+          .map((t) => [code(t.task_id), escapeMarkdown(t.baseline.outcomes), escapeMarkdown(t.candidate.outcomes), points(t.difference, "")]),
         ["left", "left", "left", "right"],
       ),
     );
@@ -87,7 +100,13 @@ function comparisonMarkdown(c: Comparison): string {
   out.push(
     mdTable(
       ["denominator", "A first", "A final", "B first", "B final"],
-      denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [den, grid(c.baseline, "first", den), grid(c.baseline, "final", den), grid(c.candidate, "first", den), grid(c.candidate, "final", den)]),
+      denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [
+        den,
+        grid(c.baseline, "first", den),
+        grid(c.baseline, "final", den),
+        grid(c.candidate, "first", den),
+        grid(c.candidate, "final", den),
+      ]),
       ["left", "right", "right", "right", "right"],
     ),
   );

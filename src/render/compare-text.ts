@@ -58,7 +58,7 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
 
   out.push(
     [
-      heading("Test and power (Miller 2024, \"Adding Error Bars to Evals\")", options),
+      heading('Test and power (Miller 2024, "Adding Error Bars to Evals")', options),
       table(
         ["cell", "test", "A only", "B only", "mde80", "tasks needed"],
         c.cells.map((x) => [
@@ -93,7 +93,9 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
 function unpairedLines(letter: string, tasks: string[]): string[] {
   if (!tasks.length) return [];
   const shown = tasks.slice(0, DISCORDANT_SHOWN).join(", ");
-  return [`  only on ${letter} (not paired): ${shown}${tasks.length > DISCORDANT_SHOWN ? `, ... ${tasks.length - DISCORDANT_SHOWN} more (--json lists all)` : ""}`];
+  return [
+    `  only on ${letter} (not paired): ${shown}${tasks.length > DISCORDANT_SHOWN ? `, ... ${tasks.length - DISCORDANT_SHOWN} more (--json lists all)` : ""}`,
+  ];
 }
 
 function attributionText(c: Comparison, options: TextOptions): string {
@@ -113,13 +115,17 @@ function attributionText(c: Comparison, options: TextOptions): string {
     row("unrecognized statuses", (x) => x.unrecognized),
     row("rescued by a retry", (x) => x.trials_rescued),
     row("tasks whose trials disagree", (x) =>
-      x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a"),
+      x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a",
+    ),
   ];
   const lines = [
     heading("Where the difference comes from (final basis, trials of the paired tasks)", options),
     table(["", "A", "B"], rows, ["left", "right", "right"], options),
   ];
-  for (const [letter, x] of [["A", a], ["B", b]] as const) {
+  for (const [letter, x] of [
+    ["A", a],
+    ["B", b],
+  ] as const) {
     if (!x.removed.length) continue;
     lines.push(`  ${letter} removed by the chain: ${x.removed.map((r) => `${r.denominator} -${r.trials} ${r.reason}`).join("; ")}`);
   }
@@ -148,10 +154,25 @@ function gridText(c: Comparison, options: TextOptions): string {
     const rows = denominatorsOf(side.rates).map((d) => {
       const first = cell("first", d);
       const final = cell("final", d);
-      return [d, first ? `${first.successes}/${first.count}` : "", percent(first?.rate), first ? ci(first.ci95) : "", final ? `${final.successes}/${final.count}` : "", percent(final?.rate), final ? ci(final.ci95) : ""];
+      return [
+        d,
+        first ? `${first.successes}/${first.count}` : "",
+        percent(first?.rate),
+        first ? ci(first.ci95) : "",
+        final ? `${final.successes}/${final.count}` : "",
+        percent(final?.rate),
+        final ? ci(final.ci95) : "",
+      ];
     });
     lines.push(`  ${side.letter}: ${side.label}`);
-    lines.push(table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options));
+    lines.push(
+      table(
+        ["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"],
+        rows,
+        ["left", "right", "right", "left", "right", "right", "left"],
+        options,
+      ),
+    );
   }
   return lines.join("\n");
 }

@@ -32,7 +32,12 @@ export function pValue(p: number | null): string {
 /** What a removal reason means, in words: "an external API", "timeouts (loop)", "missing records". */
 export function lostTo(r: Pick<Removed, "fault" | "status" | "status_detail" | "timeout_cause">): string {
   const detail = r.status_detail ?? "";
-  if (r.status === "timeout") return r.timeout_cause === "queue" ? "queue waits" : r.timeout_cause === "external" ? "timeouts waiting on an external service" : `timeouts (cause ${r.timeout_cause ?? "unknown"})`;
+  if (r.status === "timeout")
+    return r.timeout_cause === "queue"
+      ? "queue waits"
+      : r.timeout_cause === "external"
+        ? "timeouts waiting on an external service"
+        : `timeouts (cause ${r.timeout_cause ?? "unknown"})`;
   if (/external|api/i.test(detail)) return "an external API";
   if (detail === "grader_error") return "grader errors";
   if (r.status === "missing") return "missing records (expected, never run)";
@@ -55,7 +60,9 @@ export function flipReason(f: Flip): string {
   if (f.rescued) return `on first try vs after retries: retries rescued ${plural(f.rescued.baseline, "trial")} for A and ${f.rescued.candidate} for B`;
   const losses = [sideLoss("A", f.removed.baseline), sideLoss("B", f.removed.candidate)].filter((x): x is string => x !== null);
   // the trials removed between the two denominators are what changes the tasks each cell pairs
-  return losses.length ? losses.join("; ") : `the tasks entering ${f.trail.basis}/${f.trail.denominator} differ from those of ${f.lead.basis}/${f.lead.denominator}`;
+  return losses.length
+    ? losses.join("; ")
+    : `the tasks entering ${f.trail.basis}/${f.trail.denominator} differ from those of ${f.lead.basis}/${f.lead.denominator}`;
 }
 
 /**
@@ -90,7 +97,8 @@ export function failIfWorseLine(c: Comparison): string | null {
   if (f.strict_failed) return `${gate}: FAIL, --strict is set and the inputs had rejected lines or broken sources (exit 1)`;
   if (f.empty_side) return `${gate}: FAIL, nothing compared: ${f.empty_side === "baseline" ? "A (baseline)" : "B (candidate)"} has no trial (exit 4)`;
   if (f.tasks < f.min_tasks) return `${gate}: FAIL, ${plural(f.tasks, "paired task")} in ${f.cell}, fewer than --min-tasks ${f.min_tasks} (exit 4)`;
-  if (f.verdict === "nothing compared") return `${gate}: FAIL, nothing compared: ${plural(f.tasks, "paired task")} in ${f.cell}, and an interval needs 2 (exit 4)`;
+  if (f.verdict === "nothing compared")
+    return `${gate}: FAIL, nothing compared: ${plural(f.tasks, "paired task")} in ${f.cell}, and an interval needs 2 (exit 4)`;
   if (f.worse) return `${gate}: FAIL, B is worse than A (95% CI ${pointsInterval(f.ci95)} points, entirely below 0) (exit 4)`;
   return `${gate}: ok, B is not significantly worse (95% CI ${pointsInterval(f.ci95)} points)`;
 }

@@ -20,7 +20,7 @@ const INTRO = [
   "",
   "Detection is exact: each format declares the shapes it claims (the keys and the",
   "types of their values, and where the file must lie when that matters), listed",
-  "under \"Claims\". A record is read by the one format whose shape it fits; the",
+  'under "Claims". A record is read by the one format whose shape it fits; the',
   "canonical record only when no other format's does. A file that two formats claim,",
   "or that is close to one format's shape without fitting it (half its own keys or",
   "more, or its file name), is an error (exit 1) naming the formats and what is",
@@ -55,7 +55,11 @@ function formatSection(f: FormatInfo): string {
   const cell = (s: string) => s.replaceAll("|", "\\|");
   const out = [`## ${f.name}`, "", `${f.describes} (${f.kind} format; \`--input-format ${f.name}\`).`, ""];
   if (f.success !== null) out.push(`Success when: ${f.success}.`, "");
-  if (f.score_scale !== null) out.push(`Score scale: \`${f.score_scale}\` (declared; a run whose deciding scores leave it is unscored, detail \`score_scale\`, until \`--success-threshold X\` decides).`, "");
+  if (f.score_scale !== null)
+    out.push(
+      `Score scale: \`${f.score_scale}\` (declared; a run whose deciding scores leave it is unscored, detail \`score_scale\`, until \`--success-threshold X\` decides).`,
+      "",
+    );
   if (f.shapes.length) out.push("Claims:", "", ...f.shapes.map((s) => `- ${cell(s)}`), "");
   if (f.reads.length === 0) out.push("Fields: not declared.");
   else {

@@ -24,7 +24,8 @@ export function gateValue(r: Pick<GateResult, "figure" | "numerator" | "denomina
 export function renderGateText(data: GateData): string {
   const lines = data.conditions.map((c) => {
     const counts = c.numerator !== null && c.denominator !== null ? ` (${c.numerator}/${c.denominator})` : "";
-    const why = c.value === null ? ": n/a never passes" : c.tasks < data.min_tasks ? `: ${plural(c.tasks, "task")}, fewer than --min-tasks ${data.min_tasks}` : "";
+    const why =
+      c.value === null ? ": n/a never passes" : c.tasks < data.min_tasks ? `: ${plural(c.tasks, "task")}, fewer than --min-tasks ${data.min_tasks}` : "";
     return `${c.passed ? "ok  " : "FAIL"} ${c.figure} = ${gateValue(c, c.value)}${counts}, ${c.bound} ${gateValue(c, c.threshold)}${why}`;
   });
   const failed = data.conditions.filter((c) => !c.passed).length;

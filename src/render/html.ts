@@ -58,7 +58,9 @@ export function table(head: string[], rows: CellLike[][], id?: string): string {
   const th = head.map((h) => `<th>${esc(h)}</th>`).join("");
   const td = (c: CellLike) => {
     const cell: Cell = typeof c === "object" ? c : { text: c, num: typeof c === "number" };
-    const attrs = Object.entries(cell.data ?? {}).map(([k, v]) => ` data-${k}="${esc(String(v))}"`).join("");
+    const attrs = Object.entries(cell.data ?? {})
+      .map(([k, v]) => ` data-${k}="${esc(String(v))}"`)
+      .join("");
     return `<td${cell.num ? ' class="num"' : ""}${attrs}>${esc(String(cell.text))}</td>`;
   };
   return `<table${id ? ` id="table-${esc(id)}"` : ""}><thead><tr>${th}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map(td).join("")}</tr>`).join("")}</tbody></table>`;

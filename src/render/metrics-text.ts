@@ -4,7 +4,15 @@
  * outcomes, the trial inventory, and with `--by` every figure per group side by
  * side. Short sections, 80 columns; rates arrive as fractions, n/a where null.
  */
-import { INVENTORY_LISTED, type CallOutcome, type Efficiency, type GroupFigures, type Interval, type Inventory, type PassAtK } from "../commands/report-metrics.js";
+import {
+  INVENTORY_LISTED,
+  type CallOutcome,
+  type Efficiency,
+  type GroupFigures,
+  type Interval,
+  type Inventory,
+  type PassAtK,
+} from "../commands/report-metrics.js";
 import type { ReportData } from "../commands/report.js";
 import { count, duration, fixed, percent, plural, ratio } from "./format.js";
 import { heading, table, type TextOptions } from "./table.js";
@@ -58,12 +66,14 @@ export function metricsBlocks(data: ReportData): Block[] {
 
 /** The metrics sections as text, each a block of lines; `only` keeps the blocks it accepts. */
 export function renderMetricsText(data: ReportData, options: TextOptions, only: (key: Block["key"]) => boolean = () => true): string[] {
-  return metricsBlocks(data).filter((b) => only(b.key)).map((b) => {
-    const out = [heading(b.title, options)];
-    if (b.table) out.push(table(b.table.head, b.table.rows, b.table.align, options));
-    out.push(...b.lines);
-    return out.join("\n");
-  });
+  return metricsBlocks(data)
+    .filter((b) => only(b.key))
+    .map((b) => {
+      const out = [heading(b.title, options)];
+      if (b.table) out.push(table(b.table.head, b.table.rows, b.table.align, options));
+      out.push(...b.lines);
+      return out.join("\n");
+    });
 }
 
 function passAtKSection(rows: PassAtK[], runs: number): Block {
@@ -78,19 +88,42 @@ function passAtKSection(rows: PassAtK[], runs: number): Block {
   lines.push("  pass^k: all k trials pass, C(c,k)/C(n,k) (tau-bench); both means over tasks");
   lines.push("  a task with fewer than k trials is skipped for that k, never filled in");
   if (runs > 1) lines.push(`  n pools a task's trials of all ${runs} runs (--by run_id or --by agent splits them)`);
-  return { key: "pass_at_k", title, table: { head: ["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"], rows: body, align: ["right", "right", "left", "right", "left", "right", "right"] }, lines };
+  return {
+    key: "pass_at_k",
+    title,
+    table: {
+      head: ["k", "pass@k", "95% CI", "pass^k", "95% CI", "tasks", "skipped"],
+      rows: body,
+      align: ["right", "right", "left", "right", "left", "right", "right"],
+    },
+    lines,
+  };
 }
 
 function durationSection(e: Efficiency): Block {
   const title = "Duration per attempt (end - start; nearest-rank p50/p95)";
   if (e.timed_attempts === 0) return { key: "duration", title, lines: ["  no attempt has both started_at and ended_at"] };
   const row = (label: string, n: number, d: { mean: number | null; p50: number | null; p95: number | null; max: number | null }) => [
-    label, n, duration(d.mean), duration(d.p50), duration(d.p95), duration(d.max),
+    label,
+    n,
+    duration(d.mean),
+    duration(d.p50),
+    duration(d.p95),
+    duration(d.max),
   ];
-  const rows = [row("all", e.timed_attempts, e.duration_s), ...e.duration_by_status.filter((s) => s.attempts > 0).map((s) => row(s.status, s.timed_attempts, s))];
+  const rows = [
+    row("all", e.timed_attempts, e.duration_s),
+    ...e.duration_by_status.filter((s) => s.attempts > 0).map((s) => row(s.status, s.timed_attempts, s)),
+  ];
   const lines: string[] = [];
-  if (e.timed_attempts < e.attempts) lines.push(`  ${e.attempts - e.timed_attempts} of ${count(e.attempts)} attempts lack a start or end time and are left out`);
-  return { key: "duration", title, table: { head: ["status", "timed", "mean", "p50", "p95", "max"], rows, align: ["left", "right", "right", "right", "right", "right"] }, lines };
+  if (e.timed_attempts < e.attempts)
+    lines.push(`  ${e.attempts - e.timed_attempts} of ${count(e.attempts)} attempts lack a start or end time and are left out`);
+  return {
+    key: "duration",
+    title,
+    table: { head: ["status", "timed", "mean", "p50", "p95", "max"], rows, align: ["left", "right", "right", "right", "right", "right"] },
+    lines,
+  };
 }
 
 function costSection(e: Efficiency): Block {
@@ -112,9 +145,13 @@ function costSection(e: Efficiency): Block {
 function retrySection(data: ReportData): Block {
   const e = data.efficiency;
   const lines: string[] = [];
-  lines.push(`  ${mean(e.attempts_per_trial, 2)} attempts per trial; ${count(e.trials_retried)} of ${count(e.trials)} trials retried, ${count(e.trials_rescued)} rescued by a retry`);
+  lines.push(
+    `  ${mean(e.attempts_per_trial, 2)} attempts per trial; ${count(e.trials_retried)} of ${count(e.trials)} trials retried, ${count(e.trials_rescued)} rescued by a retry`,
+  );
   lines.push(`  ${percent(e.zero_retry_success_share)} of final successes needed no retry`);
-  const retried = Object.entries(data.meta.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
+  const retried = Object.entries(data.meta.retry_policy.retried_statuses)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(", ");
   if (retried) lines.push(`  statuses retried (attempts): ${retried}`);
   return { key: "retries", title: "Retries", lines };
 }
@@ -125,7 +162,10 @@ function callSection(calls: CallOutcome[]): Block | null {
   const types = [...new Set(seen.map((c) => c.type))];
   const lines: string[] = [];
   for (const type of types) {
-    const parts = seen.filter((c) => c.type === type).sort((a, b) => b.calls - a.calls).map((c) => `${c.status} ${c.calls} (${percent(c.share)})`);
+    const parts = seen
+      .filter((c) => c.type === type)
+      .sort((a, b) => b.calls - a.calls)
+      .map((c) => `${c.status} ${c.calls} (${percent(c.share)})`);
     lines.push(`  ${type}: ${parts.join(", ")}`);
   }
   return { key: "per_call", title: "Per call (events with their own status; counted per call, not per trial)", lines };
@@ -141,7 +181,11 @@ function inventorySection(inv: Inventory): Block | null {
     // a run is its run_id, agent and model: runs that share a run_id are told apart by the other two
     const run = `${r.run_id ?? "(default run)"}${shared && who ? ` (${who})` : ""}`;
     const expected = r.tasks_expected === null ? "" : `; ${count(r.tasks_missing)} of ${count(r.tasks_expected)} expected missing`;
-    const extra = !r.tasks_unexpected ? "" : inv.expected?.count ? `, ${count(r.tasks_unexpected)} more than --expect-count` : `, ${count(r.tasks_unexpected)} outside the list`;
+    const extra = !r.tasks_unexpected
+      ? ""
+      : inv.expected?.count
+        ? `, ${count(r.tasks_unexpected)} more than --expect-count`
+        : `, ${count(r.tasks_unexpected)} outside the list`;
     lines.push(...wrap(`${run}: ${count(r.tasks_present)} tasks recorded, ${plural(r.trial_slots, "trial slot")}${expected}${extra}`, "  ", "    "));
   }
   if (inv.expected?.duplicates) lines.push(`  ${inv.expected.source} lists ${plural(inv.expected.duplicates, "id")} more than once (counted once)`);
@@ -149,16 +193,35 @@ function inventorySection(inv: Inventory): Block | null {
   if (t.tasks_missing) {
     const named = inv.missing_tasks.filter((m) => m.named);
     lines.push(`  missing (in total as status missing, ${plural(t.trials_missing, "trial")}; attributable removes them):`);
-    if (named.length) lines.push(...wrap(ids(named.map((m) => withRun(m.run_id, m.task_id, inv)), t.tasks_missing - t.tasks_missing_unnamed), "    "));
+    if (named.length)
+      lines.push(
+        ...wrap(
+          ids(
+            named.map((m) => withRun(m.run_id, m.task_id, inv)),
+            t.tasks_missing - t.tasks_missing_unnamed,
+          ),
+          "    ",
+        ),
+      );
     if (t.tasks_missing_unnamed) lines.push(`    ${plural(t.tasks_missing_unnamed, "task")} without a name (--expect-count says how many, not which)`);
   }
   if (t.tasks_unexpected) {
     lines.push(`  records outside ${inv.expected?.source ?? "--expect"} (kept in every figure):`);
-    lines.push(...wrap(ids(inv.unexpected_tasks.map((u) => withRun(u.run_id, u.task_id, inv)), t.tasks_unexpected), "    "));
+    lines.push(
+      ...wrap(
+        ids(
+          inv.unexpected_tasks.map((u) => withRun(u.run_id, u.task_id, inv)),
+          t.tasks_unexpected,
+        ),
+        "    ",
+      ),
+    );
   }
   if (t.tasks_incomplete) {
     lines.push("  tasks with fewer trials than their run's slots (not in total; pass@k skips them for larger k):");
-    const shown = inv.incomplete_tasks.slice(0, IDS_SHOWN).map((x) => `${withRun(x.run_id, x.task_id, inv)} ${x.trials_present}/${x.trial_slots} (no ${x.missing_slots.join(", ")})`);
+    const shown = inv.incomplete_tasks
+      .slice(0, IDS_SHOWN)
+      .map((x) => `${withRun(x.run_id, x.task_id, inv)} ${x.trials_present}/${x.trial_slots} (no ${x.missing_slots.join(", ")})`);
     const more = t.tasks_incomplete > shown.length ? `; and ${t.tasks_incomplete - shown.length} more` : "";
     lines.push(...wrap(`${shown.join("; ")}${more}`, "    "));
   }
@@ -178,7 +241,7 @@ function groupSections(data: ReportData): Block[] {
   const out: Block[] = [];
   // names that do not fit a column are shown by number, with a legend under the table
   const long = data.groups.some((g) => (g.value ?? "(none)").length > GROUP_COLUMN);
-  const label = (i: number) => (long ? `(${i + 1})` : data.groups[i].value ?? "(none)");
+  const label = (i: number) => (long ? `(${i + 1})` : (data.groups[i].value ?? "(none)"));
   for (let i = 0; i < data.groups.length; i += GROUPS_PER_TABLE) {
     const chunk = data.groups.slice(i, i + GROUPS_PER_TABLE);
     const title = `By ${data.by}${data.groups.length > GROUPS_PER_TABLE ? ` (${i + 1}-${i + chunk.length} of ${data.groups.length})` : ""}: n/a = no trial in that cell`;
@@ -194,12 +257,22 @@ function groupSections(data: ReportData): Block[] {
 export function compactGroups(data: ReportData): Block {
   const quoted = data.meta.grouping.figure_to_quote === "each_group" ? " *" : "";
   const cell = (g: GroupFigures, basis: string, denominator: string) => ratio(g.rates.find((r) => r.basis === basis && r.denominator === denominator));
-  const rows = data.groups.map((g, i) => [`(${i + 1})`, count(g.efficiency.trials), cell(g, "first", "total"), cell(g, "final", "total"), cell(g, "final", "attributable")]);
+  const rows = data.groups.map((g, i) => [
+    `(${i + 1})`,
+    count(g.efficiency.trials),
+    cell(g, "first", "total"),
+    cell(g, "final", "total"),
+    cell(g, "final", "attributable"),
+  ]);
   const legend = data.groups.flatMap((g, i) => wrap(`(${i + 1}) ${g.value ?? "(none)"}`, "  ", "      "));
   return {
     key: "groups",
     title: `By ${data.by}: ${data.groups.length} groups, one a row (--json has every figure of each)`,
-    table: { head: ["group", "trials", "first/total", `final/total${quoted}`, "final/attributable"], rows, align: ["left", "right", "right", "right", "right"] },
+    table: {
+      head: ["group", "trials", "first/total", `final/total${quoted}`, "final/attributable"],
+      rows,
+      align: ["left", "right", "right", "right", "right"],
+    },
     lines: legend,
   };
 }
@@ -271,4 +344,3 @@ function usd(v: number | null): string {
   if (v === null) return "n/a";
   return `$${v.toFixed(v !== 0 && Math.abs(v) < 1 ? 3 : 2)}`;
 }
-

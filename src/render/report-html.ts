@@ -42,7 +42,10 @@ export function renderReportHtml(data: ReportData): string {
     durationSection(data, c, blocks.get("duration")),
     waffleSection(data, c),
     passSection(data, blocks.get("pass_at_k")),
-    ...(["cost", "retries", "per_call", "inventory"] as const).map((k) => blocks.get(k)).filter((b): b is Block => b !== undefined).map((b) => blockSection(b.key, b)),
+    ...(["cost", "retries", "per_call", "inventory"] as const)
+      .map((k) => blocks.get(k))
+      .filter((b): b is Block => b !== undefined)
+      .map((b) => blockSection(b.key, b)),
     diagnosticsSection(data),
     data.by && m.grouping.figure_to_quote === "overall" ? groupsSection(data) : "",
     rejectsSection(data),
@@ -52,9 +55,23 @@ export function renderReportHtml(data: ReportData): string {
 
 /** The short name of each section in the navigation line. */
 const NAV: Record<string, string> = {
-  warnings: "Warnings", meta: "Meta", grid: "Rates", waterfall: "Denominator chain", status: "Status", transitions: "First → final",
-  timeouts: "Timeouts", durations: "Durations", waffle: "Every trial", "pass-at-k": "pass@k", cost: "Time and cost",
-  retries: "Retries", "per-call": "Per call", inventory: "Inventory", diagnostics: "Diagnostics", groups: "Groups", rejects: "Rejects",
+  warnings: "Warnings",
+  meta: "Meta",
+  grid: "Rates",
+  waterfall: "Denominator chain",
+  status: "Status",
+  transitions: "First → final",
+  timeouts: "Timeouts",
+  durations: "Durations",
+  waffle: "Every trial",
+  "pass-at-k": "pass@k",
+  cost: "Time and cost",
+  retries: "Retries",
+  "per-call": "Per call",
+  inventory: "Inventory",
+  diagnostics: "Diagnostics",
+  groups: "Groups",
+  rejects: "Rejects",
 };
 
 /** The strict figure and the most generous one in one sentence, under the title. */
@@ -62,7 +79,9 @@ function headline(data: ReportData): string {
   const g = data.meta.grouping;
   if (g.figure_to_quote !== "overall") {
     const each = data.groups.map((x) => `${x.value ?? "(none)"}: ${ratio(x.rates.find((r) => r.basis === "final" && r.denominator === "total"))}`);
-    return `${strictLine(data).replace(/^[*!] /, "").replace(/\s+/g, " ")}. Strict success (final, every trial) per group: ${each.join("; ")}.`;
+    return `${strictLine(data)
+      .replace(/^[*!] /, "")
+      .replace(/\s+/g, " ")}. Strict success (final, every trial) per group: ${each.join("; ")}.`;
   }
   const strict = data.rates.find((r) => r.basis === "final" && r.denominator === "total");
   const last = data.meta.definitions.denominators.at(-1)?.denominator;
@@ -86,8 +105,15 @@ function metaSection(data: ReportData): string {
   const sources = table(
     ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
     m.sources.map((s) => [
-      s.name + (s.problem ? ` (${s.problem})` : ""), s.format, s.adapter ?? "", { text: s.sha256, data: { kind: "sha256" } },
-      num(bytes(s.bytes)), num(s.lines), num(s.records), num(s.blank), num(s.rejected),
+      s.name + (s.problem ? ` (${s.problem})` : ""),
+      s.format,
+      s.adapter ?? "",
+      { text: s.sha256, data: { kind: "sha256" } },
+      num(bytes(s.bytes)),
+      num(s.lines),
+      num(s.records),
+      num(s.blank),
+      num(s.rejected),
     ]),
     "sources",
   );
@@ -187,7 +213,10 @@ function timeoutsSection(data: ReportData, c: ChartData): string {
     c.timeouts.map((t) => [...(runs ? [t.run_id ?? "(default)"] : []), t.task_id, num(t.trial), num(t.attempt), t.cause, t.evidence]),
     "timeout-evidence",
   );
-  const more = c.timeouts_total > c.timeouts.length ? `<p class="note">${c.timeouts.length} of ${c.timeouts_total} listed; <code>denom timeouts</code> lists them all.</p>` : "";
+  const more =
+    c.timeouts_total > c.timeouts.length
+      ? `<p class="note">${c.timeouts.length} of ${c.timeouts_total} listed; <code>denom timeouts</code> lists them all.</p>`
+      : "";
   return section(
     "timeouts",
     `Timeouts by cause (${plural(total, "timeout attempt")})`,
@@ -210,15 +239,24 @@ function durationSection(data: ReportData, c: ChartData, block: Block | undefine
       )
     : "";
   const summary = block ? blockBody(block) : "";
-  const limitNote = limits.length ? `<p class="note">Dashed red line: the timeout limit${limits.length > 1 ? "s" : ""} (${limits.map(seconds).join(", ")}). Bins include their lower bound.</p>` : "";
-  return section("durations", block?.title ?? "Duration per attempt", pair(charts.durationHistogramChart(c.duration_histogram, limits), summary + limitNote + histogram));
+  const limitNote = limits.length
+    ? `<p class="note">Dashed red line: the timeout limit${limits.length > 1 ? "s" : ""} (${limits.map(seconds).join(", ")}). Bins include their lower bound.</p>`
+    : "";
+  return section(
+    "durations",
+    block?.title ?? "Duration per attempt",
+    pair(charts.durationHistogramChart(c.duration_histogram, limits), summary + limitNote + histogram),
+  );
 }
 
 function waffleSection(data: ReportData, c: ChartData): string {
   const statuses = charts.statusOrder(Object.keys(data.status_counts.final));
   const counts = table(
     ["final status", "trials"],
-    statuses.map((s) => [{ text: s, data: { status: s } }, { text: data.status_counts.final[s] ?? 0, data: { status: s }, num: true }]),
+    statuses.map((s) => [
+      { text: s, data: { status: s } },
+      { text: data.status_counts.final[s] ?? 0, data: { status: s }, num: true },
+    ]),
     "waffle-counts",
   );
   const runs = data.meta.runs > 1;
@@ -242,7 +280,13 @@ function blockSection(id: string, block: Block): string {
 
 /** A metrics block as an HTML table and a list, the text report's wording. */
 function blockBody(block: Block, id?: string): string {
-  const t = block.table ? table(block.table.head, block.table.rows.map((r) => r.map((x, i) => (block.table!.align[i] === "right" ? num(x) : x))), id) : "";
+  const t = block.table
+    ? table(
+        block.table.head,
+        block.table.rows.map((r) => r.map((x, i) => (block.table!.align[i] === "right" ? num(x) : x))),
+        id,
+      )
+    : "";
   return t + list(block.lines.map((l) => l.trim().replace(/ {2,}/g, " ")));
 }
 
@@ -262,7 +306,11 @@ function groupsSection(data: ReportData): string {
   const head = ["", ...data.groups.map((g) => g.value ?? "(none)")];
   const rows = groupRows(data.groups, data).map(([label, ...cells]) => [label.startsWith("  ") ? `↳ ${label.trim()}` : label, ...cells.map(num)]);
   const body = table(head, rows, "groups");
-  return section("groups", `By ${data.by}: the groups side by side`, pair(charts.groupRatesChart(data.groups), `${body}<p class="note">n/a = no trial in that cell.</p>`));
+  return section(
+    "groups",
+    `By ${data.by}: the groups side by side`,
+    pair(charts.groupRatesChart(data.groups), `${body}<p class="note">n/a = no trial in that cell.</p>`),
+  );
 }
 
 function rejectsSection(data: ReportData): string {
@@ -270,10 +318,23 @@ function rejectsSection(data: ReportData): string {
   const parts: string[] = [];
   parts.push(`<p>${plural(a.rejected, "line")} rejected of ${a.lines}; ${plural(data.meta.skipped_files.length, "file")} skipped.</p>`);
   if (data.rejects.length) {
-    parts.push(table(["source", "line", "reason"], data.rejects.map((r) => [r.source, num(r.location ?? r.line), r.reason]), "rejects"));
-    if (a.rejected > data.rejects.length) parts.push(`<p class="note">${data.rejects.length} of ${a.rejected} listed; <code>denom export --what rejects</code> writes them all.</p>`);
+    parts.push(
+      table(
+        ["source", "line", "reason"],
+        data.rejects.map((r) => [r.source, num(r.location ?? r.line), r.reason]),
+        "rejects",
+      ),
+    );
+    if (a.rejected > data.rejects.length)
+      parts.push(`<p class="note">${data.rejects.length} of ${a.rejected} listed; <code>denom export --what rejects</code> writes them all.</p>`);
   }
-  if (data.meta.skipped_files.length) parts.push(table(["skipped file", "reason"], data.meta.skipped_files.map((f) => [f.name, f.reason]), "skipped"));
+  if (data.meta.skipped_files.length)
+    parts.push(
+      table(
+        ["skipped file", "reason"],
+        data.meta.skipped_files.map((f) => [f.name, f.reason]),
+        "skipped",
+      ),
+    );
   return section("rejects", "Rejected lines and skipped files", parts.join(""));
 }
-

@@ -19,11 +19,23 @@ export function renderReportMarkdown(data: ReportData): string {
   // what could make the figures wrong unseen opens the report, as in the text report
   const notices = noticeLines(m, data.by ?? null, m.grouping.pool);
   if (notices.length) out.push(notices.map((l) => `> **Warning:** ${escapeMarkdown(l)}`).join("\n>\n"));
-  out.push(`### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`);
+  out.push(
+    `### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`,
+  );
   out.push(
     mdTable(
       ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
-      m.sources.map((s) => [code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""), s.format, s.adapter ?? "", code(s.sha256), bytes(s.bytes), s.lines, s.records, s.blank, s.rejected]),
+      m.sources.map((s) => [
+        code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""),
+        s.format,
+        s.adapter ?? "",
+        code(s.sha256),
+        bytes(s.bytes),
+        s.lines,
+        s.records,
+        s.blank,
+        s.rejected,
+      ]),
       ["left", "left", "left", "left", "right", "right", "right", "right", "right"],
     ),
   );
@@ -42,8 +54,10 @@ export function renderReportMarkdown(data: ReportData): string {
       ["denominator", "first try", "95% CI", "final (after retries)", "95% CI", "keeps"],
       m.definitions.denominators.map((d) => [
         `**${d.denominator}**`,
-        figure("first", d.denominator), interval("first", d.denominator),
-        figure("final", d.denominator), interval("final", d.denominator),
+        figure("first", d.denominator),
+        interval("first", d.denominator),
+        figure("final", d.denominator),
+        interval("final", d.denominator),
         escapeMarkdown(d.keeps),
       ]),
       ["left", "right", "left", "right", "left", "left"],
@@ -71,20 +85,40 @@ export function renderReportMarkdown(data: ReportData): string {
   const moved = data.transitions.filter((t) => t.first !== t.final);
   if (moved.length) {
     out.push("Changed by retries (first -> final):");
-    out.push(mdTable(["first", "final", "trials"], moved.map((t) => [t.first, t.final, t.count]), ["left", "left", "right"]));
+    out.push(
+      mdTable(
+        ["first", "final", "trials"],
+        moved.map((t) => [t.first, t.final, t.count]),
+        ["left", "left", "right"],
+      ),
+    );
   }
 
   out.push("#### Timeouts by cause");
-  out.push(mdTable(["cause", "attempts", "share"], Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(data.timeout_cause_shares[cause])]), ["left", "right", "right"]));
+  out.push(
+    mdTable(
+      ["cause", "attempts", "share"],
+      Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(data.timeout_cause_shares[cause])]),
+      ["left", "right", "right"],
+    ),
+  );
 
   const diagnostics = diagnosticFacts(data).map((l) => `- ${escapeMarkdown(l.trim())}`);
   if (diagnostics.length) out.push("#### Diagnostics", diagnostics.join("\n"));
   for (const v of data.verdicts)
-    if (v.rows.length) out.push(`#### ${escapeMarkdown(v.heading)}`, v.lines.map((l) => `${l.startsWith("    ") ? "  " : ""}- ${escapeMarkdown(l.trim())}`).join("\n"));
+    if (v.rows.length)
+      out.push(`#### ${escapeMarkdown(v.heading)}`, v.lines.map((l) => `${l.startsWith("    ") ? "  " : ""}- ${escapeMarkdown(l.trim())}`).join("\n"));
 
   for (const block of metricsBlocks(data)) {
     out.push(`#### ${escapeMarkdown(block.title)}`);
-    if (block.table) out.push(mdTable(block.table.head.map(escapeMarkdown), block.table.rows.map((r) => r.map((c) => escapeMarkdown(String(c)))), block.table.align));
+    if (block.table)
+      out.push(
+        mdTable(
+          block.table.head.map(escapeMarkdown),
+          block.table.rows.map((r) => r.map((c) => escapeMarkdown(String(c)))),
+          block.table.align,
+        ),
+      );
     // the text report aligns with runs of spaces; a list item needs none
     if (block.lines.length) out.push(block.lines.map((l) => `- ${escapeMarkdown(l.trim().replace(/ {2,}/g, " "))}`).join("\n"));
   }

@@ -31,7 +31,12 @@ export function renderReportText(data: ReportData, options: TextOptions): string
 function metaBlock(data: ReportData, options: TextOptions): string {
   const m = data.meta;
   const lines: string[] = [];
-  lines.push(heading(`${m.tool} · ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`, options));
+  lines.push(
+    heading(
+      `${m.tool} · ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`,
+      options,
+    ),
+  );
   for (const s of m.sources) {
     const unit = s.format === "json" ? "elements" : "lines";
     lines.push(`  ${s.name}  ${bytes(s.bytes)}${s.adapter ? `  read as ${s.adapter}` : ""}`);
@@ -63,14 +68,20 @@ export function metaFacts(data: ReportData): string[] {
   }
   lines.push(...runLogFacts(m));
   lines.push(`window: ${m.window.start ?? "n/a"} .. ${m.window.end ?? "n/a"}`);
-  lines.push(m.concurrency === null ? "concurrency: n/a (no attempt has both start and end times)" : `concurrency: ${plural(m.concurrency, "attempt")} at once at most`);
+  lines.push(
+    m.concurrency === null ? "concurrency: n/a (no attempt has both start and end times)" : `concurrency: ${plural(m.concurrency, "attempt")} at once at most`,
+  );
   const limits = m.timeout_limits.map((t) => `${t.timeout_limit_s === null ? "none" : seconds(t.timeout_limit_s)} (${count(t.attempts)})`).join(", ");
   lines.push(`timeout limits: ${limits || "none"}`);
-  const retried = Object.entries(m.retry_policy.retried_statuses).map(([s, n]) => `${s} ${n}`).join(", ");
+  const retried = Object.entries(m.retry_policy.retried_statuses)
+    .map(([s, n]) => `${s} ${n}`)
+    .join(", ");
   lines.push(`retries: up to ${plural(m.retry_policy.max_attempts ?? 0, "attempt")} per trial, ${plural(m.retry_policy.trials_retried, "trial")} retried`);
   if (retried) lines.push(`retried after: ${retried}`);
   lines.push(...ledgerFacts(m.attempt_ledger));
-  lines.push(`timeout causes: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} calls, sluggish x${m.thresholds.sluggish_ratio}`);
+  lines.push(
+    `timeout causes: queue >= ${percent(m.thresholds.queue_share, 0)} of the limit, loop >= ${m.thresholds.loop_min} calls, sluggish x${m.thresholds.sluggish_ratio}`,
+  );
   const mapped = Object.entries(m.status_map);
   if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
   const rule = scoreRuleLine(m);
@@ -89,7 +100,9 @@ export function scoreRuleLine(m: ReportData["meta"]): string | null {
   const r = m.score_rule;
   const scored = r.formats.filter((f) => f.score_scale !== null);
   const off = m.off_scale_runs;
-  const span = off.length ? ` ${plural(off.length, "run")} scored off the 0-1 scale (${[...new Set(off.map((o) => `${o.min_score}..${o.max_score}`))].join(", ")})` : "";
+  const span = off.length
+    ? ` ${plural(off.length, "run")} scored off the 0-1 scale (${[...new Set(off.map((o) => `${o.min_score}..${o.max_score}`))].join(", ")})`
+    : "";
   if (r.success_threshold !== null) {
     const names = scored.length ? ` (${scored.map((f) => f.format).join(", ")})` : "";
     return `score rule: ${r.rule}: a trial a score decides${names} is a success when its score >= ${r.success_threshold}${span ? `;${span}` : ""}`;
@@ -115,7 +128,8 @@ function ledgerFacts(l: ReportData["meta"]["attempt_ledger"]): string[] {
       `${plural(l.observed_attempts, "attempt")} observed, ${count(l.dropped_attempts)} dropped as duplicates`,
   ];
   for (const r of l.reruns) {
-    const how = r.recognised_by === "named" ? "named by --rerun-of" : "recognised: same agent, model and benchmark, started after it ended, only tasks it errored on";
+    const how =
+      r.recognised_by === "named" ? "named by --rerun-of" : "recognised: same agent, model and benchmark, started after it ended, only tasks it errored on";
     const owed = r.owed_without_record ? `; ${plural(r.owed_without_record, "attempt")} it owes ${r.owed_without_record === 1 ? "has" : "have"} no record` : "";
     lines.push(`  re-run ${r.run} continues ${plural(r.trials, "trial")} of ${r.rerun_of} with ${plural(r.attempts, "attempt")} (${how})${owed}`);
   }
@@ -141,13 +155,18 @@ function runLogFacts(m: ReportData["meta"]): string[] {
   for (const r of m.run_logs) {
     if (r.status === "success" && !r.incomplete && r.missing_trials === 0) continue;
     const what = [r.task, r.model].filter(Boolean).join(" x ");
-    const said = [r.status ?? "no status", r.incomplete ? "incomplete (no header.json)" : "", r.error_message ? `error: ${r.error_message}` : ""].filter(Boolean).join(", ");
-    lines.push(`  run ${r.run_id}${what ? ` (${what})` : ""}: ${said}; ${r.trials} of ${plural(r.owed_trials, "owed trial")} recorded, ${r.missing_trials} missing`);
+    const said = [r.status ?? "no status", r.incomplete ? "incomplete (no header.json)" : "", r.error_message ? `error: ${r.error_message}` : ""]
+      .filter(Boolean)
+      .join(", ");
+    lines.push(
+      `  run ${r.run_id}${what ? ` (${what})` : ""}: ${said}; ${r.trials} of ${plural(r.owed_trials, "owed trial")} recorded, ${r.missing_trials} missing`,
+    );
   }
   const dict = m.run_logs.filter((r) => r.dict_score_trials > 0);
   const keys = [...new Set(dict.flatMap((r) => (r.score_keys ?? "").split(", ").filter(Boolean)))];
   const trials = dict.reduce((n, r) => n + r.dict_score_trials, 0);
-  if (trials) lines.push(`dict-valued scores: ${plural(trials, "trial")} unscored (keys ${keys.join(", ")}); name the key that decides success with --score-key KEY`);
+  if (trials)
+    lines.push(`dict-valued scores: ${plural(trials, "trial")} unscored (keys ${keys.join(", ")}); name the key that decides success with --score-key KEY`);
   return lines;
 }
 
@@ -160,13 +179,27 @@ function rateGrid(data: ReportData, options: TextOptions): string {
     const final = cell("final", d.denominator);
     return [
       d.denominator,
-      first ? fraction(first) : "", percent(first?.rate), first ? ci(first.ci95) : "",
-      final ? fraction(final) : "", percent(final?.rate), final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator && final.rate !== null && quoted ? " *" : ""}` : "",
+      first ? fraction(first) : "",
+      percent(first?.rate),
+      first ? ci(first.ci95) : "",
+      final ? fraction(final) : "",
+      percent(final?.rate),
+      final ? `${ci(final.ci95)}${d.denominator === STRICT.denominator && final.rate !== null && quoted ? " *" : ""}` : "",
     ];
   });
   const out = [
-    heading(quoted ? "Success rate: successes/trials, first try and final (after retries)" : `Success rate, all ${meta.grouping.groups} groups pooled: successes/trials, first try and final`, options),
-    table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, ["left", "right", "right", "left", "right", "right", "left"], options),
+    heading(
+      quoted
+        ? "Success rate: successes/trials, first try and final (after retries)"
+        : `Success rate, all ${meta.grouping.groups} groups pooled: successes/trials, first try and final`,
+      options,
+    ),
+    table(
+      ["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"],
+      rows,
+      ["left", "right", "right", "left", "right", "right", "left"],
+      options,
+    ),
     `  ${strictLine(data)}`,
     `  ${intervalNote(data)}`,
     removalLines(data),
@@ -253,7 +286,10 @@ function timeoutSection(data: ReportData, options: TextOptions): string {
   const total = data.diagnostics.timeout_attempts;
   if (total === 0) return `${heading("Timeouts by cause", options)}\n  no timeouts`;
   const rows = Object.entries(data.timeout_causes).map(([cause, n]) => [cause, n, percent(data.timeout_cause_shares[cause])]);
-  return [heading(`Timeouts by cause (${plural(total, "timeout attempt")})`, options), table(["cause", "attempts", "share"], rows, ["left", "right", "right"], options)].join("\n");
+  return [
+    heading(`Timeouts by cause (${plural(total, "timeout attempt")})`, options),
+    table(["cause", "attempts", "share"], rows, ["left", "right", "right"], options),
+  ].join("\n");
 }
 
 function diagnosticsSection(data: ReportData, options: TextOptions): string | null {
@@ -265,13 +301,19 @@ function diagnosticsSection(data: ReportData, options: TextOptions): string | nu
 export function diagnosticFacts(data: ReportData): string[] {
   const d = data.diagnostics;
   const lines: string[] = [];
-  if (d.timeouts_with_passing_score) lines.push(`  ${count(d.timeouts_with_passing_score)} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
+  if (d.timeouts_with_passing_score)
+    lines.push(`  ${count(d.timeouts_with_passing_score)} timeouts passed verification anyway (late passes; counted as timeouts, never successes)`);
   if (d.constraint_violations) lines.push(`  ${count(d.constraint_violations)} successes violated a hard constraint (counted as failures)`);
   if (d.grader_errors) lines.push(`  ${count(d.grader_errors)} attempts had a grader error (counted as aborted, environment)`);
   if (d.missing) lines.push(`  ${plural(d.missing, "expected trial")} without a record (in total as missing; see the inventory)`);
-  for (const u of data.unrecognized_statuses) lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${count(u.attempts)} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
-  if (data.accounting.duplicates) lines.push(`  ${count(data.accounting.duplicates)} duplicate attempts dropped (${count(data.accounting.duplicates_identical)} identical, ${count(data.accounting.duplicates_differing)} differing: kept the latest ended_at)`);
+  for (const u of data.unrecognized_statuses)
+    lines.push(`  unrecognized status ${JSON.stringify(u.value)}: ${count(u.attempts)} attempts (in total only; --status-map ${u.value}=STATUS maps it)`);
+  if (data.accounting.duplicates)
+    lines.push(
+      `  ${count(data.accounting.duplicates)} duplicate attempts dropped (${count(data.accounting.duplicates_identical)} identical, ${count(data.accounting.duplicates_differing)} differing: kept the latest ended_at)`,
+    );
   if (data.accounting.rejected) lines.push(`  ${plural(data.accounting.rejected, "line")} rejected (listed on stderr)`);
-  if (data.accounting.unaccounted) lines.push(`  ! lines do not add up: ${data.accounting.unaccounted} = lines - records - blank - rejected (should be 0; please report it)`);
+  if (data.accounting.unaccounted)
+    lines.push(`  ! lines do not add up: ${data.accounting.unaccounted} = lines - records - blank - rejected (should be 0; please report it)`);
   return lines;
 }

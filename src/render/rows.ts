@@ -8,7 +8,12 @@ export function renderRowsTable(result: QueryRows, options: TextOptions): string
   const align = result.columns.map((_, i) => (result.rows.some((r) => typeof r[i] === "number") ? "right" : "left"));
   const rows = result.rows.map((r) => r.map(cellText));
   const count = `(${result.rows.length} row${result.rows.length === 1 ? "" : "s"})`;
-  return `${table(result.columns.map((c) => c.name), rows, align, options)}\n${count}\n`;
+  return `${table(
+    result.columns.map((c) => c.name),
+    rows,
+    align,
+    options,
+  )}\n${count}\n`;
 }
 
 /** One object per row, keyed by column name (a repeated name keeps its last value). */

@@ -15,9 +15,17 @@ export function renderIngestText(data: IngestData): string {
   if (data.committed) {
     const records = data.added.reduce((n, s) => n + s.records, 0);
     lines.push(`${data.db}: added ${plural(data.added.length, "source")} (${plural(records, "record")}, ${data.rejected} rejected)`);
-    for (const s of data.added) lines.push(`  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${s.lines} lines = ${s.records} records; ${plural(s.attempts, "attempt")}${s.adapter ? `; read as ${s.adapter}` : ""}`);
+    for (const s of data.added)
+      lines.push(
+        `  ${s.name}  sha256 ${s.sha256.slice(0, 12)}  ${s.lines} lines = ${s.records} records; ${plural(s.attempts, "attempt")}${s.adapter ? `; read as ${s.adapter}` : ""}`,
+      );
   } else {
-    const why = [data.rejected ? `${plural(data.rejected, "line")} rejected` : "", data.broken_sources ? `${plural(data.broken_sources, "source")} broken part-way` : ""].filter(Boolean).join(", ");
+    const why = [
+      data.rejected ? `${plural(data.rejected, "line")} rejected` : "",
+      data.broken_sources ? `${plural(data.broken_sources, "source")} broken part-way` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     lines.push(`${data.db}: nothing added (--strict and ${why})`);
   }
   if (data.skipped.length) {
@@ -25,7 +33,9 @@ export function renderIngestText(data: IngestData): string {
     for (const s of data.skipped) lines.push(`  ${s.name}  same as ${s.same_as}  sha256 ${s.sha256.slice(0, 12)}`);
   }
   const d = data.database;
-  lines.push(`${data.db} holds ${plural(d.sources, "source")}: ${plural(d.records, "record")}, ${plural(d.attempts, "attempt")} (denom report --db ${data.db} for the figures)`);
+  lines.push(
+    `${data.db} holds ${plural(d.sources, "source")}: ${plural(d.records, "record")}, ${plural(d.attempts, "attempt")} (denom report --db ${data.db} for the figures)`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

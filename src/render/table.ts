@@ -17,13 +17,29 @@ export function table(head: string[], rows: (string | number)[][], align: ("left
     style: { head: [], border: [], compact: false, "padding-left": 0, "padding-right": 0 },
     colAligns: align.length ? align : undefined,
     chars: {
-      top: "", "top-mid": "", "top-left": "", "top-right": "",
-      bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-      left: "  ", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
+      top: "",
+      "top-mid": "",
+      "top-left": "",
+      "top-right": "",
+      bottom: "",
+      "bottom-mid": "",
+      "bottom-left": "",
+      "bottom-right": "",
+      left: "  ",
+      "left-mid": "",
+      mid: "",
+      "mid-mid": "",
+      right: "",
+      "right-mid": "",
+      middle: "  ",
     },
   });
   for (const r of rows) t.push(r.map((c) => (typeof c === "number" ? count(c) : c)));
-  return t.toString().split("\n").map((l) => l.trimEnd()).join("\n");
+  return t
+    .toString()
+    .split("\n")
+    .map((l) => l.trimEnd())
+    .join("\n");
 }
 
 /** A section title. */

@@ -131,11 +131,7 @@ async function readHeader(input: ByteQueue): Promise<number | string> {
  * in `input`. `member` gets the CRC-32 and length of the output; `onConsumed`
  * the compressed bytes used.
  */
-async function* inflateMember(
-  input: ByteQueue,
-  member: { crc: number; size: number },
-  onConsumed: (n: number) => void,
-): AsyncGenerator<Buffer | string> {
+async function* inflateMember(input: ByteQueue, member: { crc: number; size: number }, onConsumed: (n: number) => void): AsyncGenerator<Buffer | string> {
   const inf: InflateRaw = createInflateRaw();
   const out: Buffer[] = [];
   let ended = false;
@@ -284,7 +280,12 @@ class ByteQueue {
     let zeros = true;
     const look = (b: Buffer) => {
       bytes += b.length;
-      if (zeros) for (const x of b) if (x !== 0) { zeros = false; break; }
+      if (zeros)
+        for (const x of b)
+          if (x !== 0) {
+            zeros = false;
+            break;
+          }
     };
     for (const c of this.chunks) look(c);
     this.chunks = [];

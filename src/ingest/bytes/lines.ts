@@ -123,7 +123,10 @@ export class LineSplitter {
         }
       }
     }
-    if (this.mode === "cr") return this.pushCr(buf, onLine);
+    if (this.mode === "cr") {
+      this.pushCr(buf, onLine);
+      return;
+    }
     let start = 0;
     let nl = buf.indexOf(10, start);
     if (nl === -1) {
@@ -203,7 +206,10 @@ export class LineSplitter {
 
   /** Emits the last line when the input did not end with a newline. */
   end(onLine: (line: PhysicalLine) => void): void {
-    if (this.skipping) return this.finishPending(onLine);
+    if (this.skipping) {
+      this.finishPending(onLine);
+      return;
+    }
     if (this.parts.length === 0) return;
     const rest = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts);
     this.parts = [];

@@ -7,7 +7,19 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import {
-  accessSync, closeSync, constants as fsConstants, createReadStream, createWriteStream, lstatSync, mkdtempSync, openSync, readdirSync, readSync, rmSync, statSync, type Stats,
+  accessSync,
+  closeSync,
+  constants as fsConstants,
+  createReadStream,
+  createWriteStream,
+  lstatSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  statSync,
+  type Stats,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -154,7 +166,15 @@ function entryKind(st: Stats): string {
  * a loop); `seen` holds every file and folder taken so far; every file found is
  * marked `within` the folder given as an input (its side files may be skipped).
  */
-function walk(dir: string, dirSt: Stats, out: InputSpec[], onWarning: (text: string) => void, seen: Map<string, string>, ancestors: string[], within: string): void {
+function walk(
+  dir: string,
+  dirSt: Stats,
+  out: InputSpec[],
+  onWarning: (text: string) => void,
+  seen: Map<string, string>,
+  ancestors: string[],
+  within: string,
+): void {
   seen.set(identity(dirSt), dir);
   const here = [...ancestors, identity(dirSt)];
   let names: string[];
@@ -304,8 +324,7 @@ export async function* openSources(
       continue;
     }
     // a named pipe is read as it comes, like stdin; opening it waits for its writer
-    const raw: AsyncIterable<Buffer> =
-      spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
+    const raw: AsyncIterable<Buffer> = spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
     for await (const src of classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null)) {
       const member = ("skipped" in src ? src.skipped : src.name) !== name;
       const container = spec.kind === "file" ? (spec.within ?? (member ? name : undefined)) : member ? name : undefined;
@@ -384,8 +403,7 @@ export function notALog(head: Buffer): string | null {
   if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return "xz-compressed data, which denom does not decompress: xz -dc FILE | denom report -";
   if (starts(0x28, 0xb5, 0x2f, 0xfd)) return "zstd-compressed data, which denom does not decompress: zstd -dc FILE | denom report -";
   const encoding = wideEncoding(head);
-  if (encoding !== null)
-    return `${encoding} text; denom reads UTF-8: iconv -f ${encoding} -t UTF-8 FILE > FILE.utf8.jsonl, then read that file`;
+  if (encoding !== null) return `${encoding} text; denom reads UTF-8: iconv -f ${encoding} -t UTF-8 FILE > FILE.utf8.jsonl, then read that file`;
   let control = 0;
   for (const b of head) if (isControl(b)) control++;
   if (control > 8 && control > head.length / 10) return `binary data (${control} of its first ${head.length} bytes are control bytes), not a text log`;
@@ -404,7 +422,10 @@ export function looksLike(head: Buffer): string {
   const shown = JSON.stringify(first.length > 60 ? `${first.slice(0, 60)}…` : first);
   if (first.startsWith("{") || first.startsWith("[")) return `JSON that holds no record denom reads (first line: ${shown})`;
   if (first.startsWith("<")) return `HTML or XML, not a log (first line: ${shown})`;
-  for (const [sep, kind] of [["\t", "TSV (tab-separated values)"], [",", "CSV (comma-separated values)"]] as const) {
+  for (const [sep, kind] of [
+    ["\t", "TSV (tab-separated values)"],
+    [",", "CSV (comma-separated values)"],
+  ] as const) {
     const fields = first.split(sep).length;
     const second = lines[1]?.split(sep).length;
     if (fields >= 2 && !/[{}[\]]/.test(first) && (second === undefined || second === fields))

@@ -88,7 +88,8 @@ export class ZipArchive {
       const parts: Buffer[] = [];
       for await (const chunk of await this.zip.openReadStreamPromise(entry, { decodeFileData: false })) parts.push(chunk as Buffer);
       const out = inflateRawSync(Buffer.concat(parts), { maxOutputLength: Math.max(1, entry.uncompressedSize) });
-      if (out.length !== entry.uncompressedSize) throw new Error(`member ${name} inflated to ${out.length} bytes, the archive records ${entry.uncompressedSize}`);
+      if (out.length !== entry.uncompressedSize)
+        throw new Error(`member ${name} inflated to ${out.length} bytes, the archive records ${entry.uncompressedSize}`);
       yield out;
       return;
     }
@@ -96,7 +97,8 @@ export class ZipArchive {
       for await (const chunk of await this.zip.openReadStreamPromise(entry)) yield chunk as Buffer;
       return;
     }
-    if (method !== 93) throw new Error(`member ${name} uses compression method ${method} (${METHODS[method] ?? "unknown"}); denom reads stored, deflate and zstd members`);
+    if (method !== 93)
+      throw new Error(`member ${name} uses compression method ${method} (${METHODS[method] ?? "unknown"}); denom reads stored, deflate and zstd members`);
     yield* zstd(await this.zip.openReadStreamPromise(entry, { decodeFileData: false }), entry.uncompressedSize, name);
   }
 
@@ -104,7 +106,11 @@ export class ZipArchive {
   async json(name: string): Promise<unknown> {
     const parts: Buffer[] = [];
     for await (const c of this.chunks(name)) parts.push(c);
-    return JSON.parse(Buffer.concat(parts).toString("utf8").replace(/^\uFEFF/, ""));
+    return JSON.parse(
+      Buffer.concat(parts)
+        .toString("utf8")
+        .replace(/^\uFEFF/, ""),
+    );
   }
 
   close(): void {

@@ -149,8 +149,6 @@ export class TableColumns {
     return true;
   }
 
-
-
   /** Drops the rows from `rows` on (their bytes are written over by the next rows). */
   truncate(rows: number): void {
     this.rows = rows;
@@ -392,9 +390,16 @@ export function attemptRow(values: Value[], id: number, origin: AttemptOrigin, a
 
 {
   // attemptRow reads the fields in ATTEMPT_VALUE_FIELDS order, then the counts and extra, then LATE_ATTEMPT_FIELDS
-  const probe = Object.fromEntries([...ATTEMPT_VALUE_FIELDS, ...LATE_ATTEMPT_FIELDS, "naive_timestamps", "extra"].map((f) => [f, f])) as unknown as CanonicalAttempt;
+  const probe = Object.fromEntries(
+    [...ATTEMPT_VALUE_FIELDS, ...LATE_ATTEMPT_FIELDS, "naive_timestamps", "extra"].map((f) => [f, f]),
+  ) as unknown as CanonicalAttempt;
   probe.events = [];
-  const row = attemptRow(TABLES.attempts.map(() => null), 0, { sourceId: 0, line: 0, location: null, format: "", lineHash: "", nonFinite: 0 }, probe);
+  const row = attemptRow(
+    TABLES.attempts.map(() => null),
+    0,
+    { sourceId: 0, line: 0, location: null, format: "", lineHash: "", nonFinite: 0 },
+    probe,
+  );
   const expected = [0, 0, 0, null, "", "", ...ATTEMPT_VALUE_FIELDS, 0, "naive_timestamps", 0, "extra", ...LATE_ATTEMPT_FIELDS];
   if (row.length !== TABLES.attempts.length || row.length !== expected.length || expected.some((v, i) => row[i] !== v))
     throw new DenomError("src/ingest/load/columns.ts: attemptRow does not follow the attempts columns");

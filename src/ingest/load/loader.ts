@@ -225,8 +225,20 @@ export class Loader {
    */
   runLog(sourceId: number, log: RunLog, dict: { trials: number; keys: readonly string[] }): void {
     this.batches.run_logs.row([
-      sourceId, log.run_id, log.invocation, log.task, log.model, log.status, log.error_message, log.total_samples, log.completed_samples,
-      log.incomplete, log.owed.length, dict.trials, dict.keys.length ? dict.keys.join(", ") : null, log.detail,
+      sourceId,
+      log.run_id,
+      log.invocation,
+      log.task,
+      log.model,
+      log.status,
+      log.error_message,
+      log.total_samples,
+      log.completed_samples,
+      log.incomplete,
+      log.owed.length,
+      dict.trials,
+      dict.keys.length ? dict.keys.join(", ") : null,
+      log.detail,
     ]);
     this.owedTrials(sourceId, log.run_id, log.owed, "run_log");
   }
@@ -262,7 +274,8 @@ export class Loader {
     const id = { id: sourceId };
     const first = await this.db.one("SELECT min(attempt_id) AS first_id FROM attempts WHERE source_id = $id", id);
     await this.db.run("DELETE FROM events WHERE attempt_id IN (SELECT attempt_id FROM attempts WHERE source_id = $id)", id);
-    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"]) await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
+    for (const table of ["attempts", "rejects", "run_metadata", "masked_secrets", "run_logs", "owed_trials", "duplicate_keys"])
+      await this.db.run(`DELETE FROM ${table} WHERE source_id = $id`, id);
     if (typeof first?.first_id === "number") this.nextAttemptId = first.first_id;
   }
 

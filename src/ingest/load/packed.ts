@@ -75,8 +75,10 @@ export class PackWriter {
   unit(p: PreparedUnit): boolean {
     const d = p.detection;
     const plan = p.plan;
-    if (p.text !== null || p.duplicateKeys || p.masked || p.location !== null || !d || d.format === null || d.keys !== null || d.format !== p.adapter) return this.refuse();
-    if (plan.kind !== "attempts" || plan.error !== null || plan.dictTrials !== 0 || plan.dictKeys.length || plan.lineHash === null || plan.attemptHashes) return this.refuse();
+    if (p.text !== null || p.duplicateKeys || p.masked || p.location !== null || !d || d.format === null || d.keys !== null || d.format !== p.adapter)
+      return this.refuse();
+    if (plan.kind !== "attempts" || plan.error !== null || plan.dictTrials !== 0 || plan.dictKeys.length || plan.lineHash === null || plan.attemptHashes)
+      return this.refuse();
     let events = 0;
     for (const a of plan.attempts) {
       if (!Array.isArray(a.events)) return this.refuse();
@@ -125,7 +127,8 @@ export class PackWriter {
     this.close("events");
     const packed: Packed = { units: new Int32Array(this.units), formats: this.formats, chunks: this.chunks };
     const transfer = [packed.units.buffer as ArrayBuffer];
-    for (const c of this.chunks) transfer.push(c.buffer, c.long.bytes, c.long.columns.buffer as ArrayBuffer, c.long.rows.buffer as ArrayBuffer, c.long.ends.buffer as ArrayBuffer);
+    for (const c of this.chunks)
+      transfer.push(c.buffer, c.long.bytes, c.long.columns.buffer as ArrayBuffer, c.long.rows.buffer as ArrayBuffer, c.long.ends.buffer as ArrayBuffer);
     return { packed, transfer };
   }
 

@@ -140,7 +140,12 @@ export async function readJsonlInWorkers(
   const head = await peekBytes(chunks, settings.minBytes);
   if (head.ended && head.bytes.length < settings.minBytes) return inThread(head.rest);
   // what crosses to a worker: plain data, the forced adapter by its name
-  const lineContext: LineContext = { source: context.source, scoreKey: context.scoreKey, forced: context.forced?.name ?? null, runPerFile: context.runPerFile ?? false };
+  const lineContext: LineContext = {
+    source: context.source,
+    scoreKey: context.scoreKey,
+    forced: context.forced?.name ?? null,
+    runPerFile: context.runPerFile ?? false,
+  };
   return readBlocks(head.rest, sink as PreparedSink, lineContext, maxLineBytes, LinePool.shared(settings.workers));
 }
 
@@ -170,7 +175,13 @@ interface Pending {
   overlong: Map<number, { reason: string; head: string }>;
 }
 
-async function readBlocks(chunks: AsyncIterable<Buffer>, sink: PreparedSink, context: LineContext, maxLineBytes: number | undefined, pool: LinePool): Promise<ReadSummary> {
+async function readBlocks(
+  chunks: AsyncIterable<Buffer>,
+  sink: PreparedSink,
+  context: LineContext,
+  maxLineBytes: number | undefined,
+  pool: LinePool,
+): Promise<ReadSummary> {
   const splitter = new LineSplitter(maxLineBytes, true);
   const queue: Pending[] = [];
   let block = new BlockBuilder(1);

@@ -60,7 +60,12 @@ const LONE_BRACKET_BYTES = 4096;
 
 /** True when the first line of `head` (after a BOM, blank lines and spaces) is `[` alone. */
 function isLoneBracket(head: Buffer): boolean {
-  const m = /^\s*\[[ \t]*(\r?\n|$)/.exec(head.subarray(0, LONE_BRACKET_BYTES).toString("utf8").replace(/^\uFEFF/, ""));
+  const m = /^\s*\[[ \t]*(\r?\n|$)/.exec(
+    head
+      .subarray(0, LONE_BRACKET_BYTES)
+      .toString("utf8")
+      .replace(/^\uFEFF/, ""),
+  );
   return m !== null && m[1] !== "";
 }
 
@@ -134,11 +139,7 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineB
  * what). The source counts as a document of one element; its physical lines
  * are counted as for any source. Bytes that are not UTF-8 are replaced.
  */
-export async function readTextRecord(
-  chunks: AsyncIterable<Buffer>,
-  sink: UnitSink,
-  toRecord: (text: string) => Record<string, unknown>,
-): Promise<ReadSummary> {
+export async function readTextRecord(chunks: AsyncIterable<Buffer>, sink: UnitSink, toRecord: (text: string) => Record<string, unknown>): Promise<ReadSummary> {
   const parts: Buffer[] = [];
   let physicalLines = 0;
   let lastByte = 10;
@@ -156,12 +157,7 @@ export async function readTextRecord(
 /** Thrown inside readDocument when the bytes are not UTF-8 (the decoder does not say where). */
 class NotUtf8 extends Error {}
 
-async function readDocument(
-  chunks: AsyncIterable<Buffer>,
-  containers: ContainerKeys,
-  sink: UnitSink,
-  options: DocumentOptions,
-): Promise<ReadSummary> {
+async function readDocument(chunks: AsyncIterable<Buffer>, containers: ContainerKeys, sink: UnitSink, options: DocumentOptions): Promise<ReadSummary> {
   let physicalLines = 0;
   let lastByte = 10;
   const filter = new NonFiniteFilter();
@@ -172,27 +168,44 @@ async function readDocument(
   // the next chunk is parsed, so an error keeps everything before it.
   const { jsonParser, getManyValues, isMany, none, LiteralAssembler } = await loadJsonStream();
   const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
-  const walker = new DocumentWalker(LiteralAssembler, containers, options.skipKeys ?? NO_KEYS, options.chooseDocument ?? null, options.emptyContainers ?? NO_KEYS, options.isHeader ?? null, (value, location, n, entry, document) => {
-    if (entry && document) {
-      const text = JSON.stringify({ [entry.key]: entry.value });
-      sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
-      return;
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      const shown = JSON.stringify(value) ?? "";
-      sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
-      return;
-    }
-    let text: string;
-    try {
-      text = JSON.stringify(value);
-    } catch (e) {
-      // an element nested 100,000 deep: that element is a reject, the document reads on
-      sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
-      return;
-    }
-    sink.unit({ line: n, location, value: value as Record<string, unknown>, text, nonFinite: 0, header: walker.header, duplicateKeys: walker.takeDuplicates() });
-  }, (header, before) => sink.header?.(header, before));
+  const walker = new DocumentWalker(
+    LiteralAssembler,
+    containers,
+    options.skipKeys ?? NO_KEYS,
+    options.chooseDocument ?? null,
+    options.emptyContainers ?? NO_KEYS,
+    options.isHeader ?? null,
+    (value, location, n, entry, document) => {
+      if (entry && document) {
+        const text = JSON.stringify({ [entry.key]: entry.value });
+        sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
+        return;
+      }
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        const shown = JSON.stringify(value) ?? "";
+        sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
+        return;
+      }
+      let text: string;
+      try {
+        text = JSON.stringify(value);
+      } catch (e) {
+        // an element nested 100,000 deep: that element is a reject, the document reads on
+        sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
+        return;
+      }
+      sink.unit({
+        line: n,
+        location,
+        value: value as Record<string, unknown>,
+        text,
+        nonFinite: 0,
+        header: walker.header,
+        duplicateKeys: walker.takeDuplicates(),
+      });
+    },
+    (header, before) => sink.header?.(header, before),
+  );
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
     if (isMany(out)) for (const tok of getManyValues(out)) walker.consume(tok as Token);
@@ -487,7 +500,10 @@ class DocumentWalker {
   private finishEntry(): void {
     const entry: DocumentEntry = { key: this.entryKey as string, value: this.entryValue!.current, index: null };
     this.entryValue = null;
-    if (this.document) return this.emitEntry(entry);
+    if (this.document) {
+      this.emitEntry(entry);
+      return;
+    }
     this.firstEntries.push(entry);
     if (this.firstEntries.length >= DETECT_ENTRIES) this.decide();
   }

@@ -97,7 +97,10 @@ export const SECRET_KINDS: readonly SecretKind[] = [
     kind: "authorization",
     describes: "the credentials of an `Authorization:` (or `Proxy-Authorization:`) header, after `Basic `, `Token ` or `Digest `",
     gitleaks: "curl-auth-header",
-    pattern: keyed("(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)", String.raw`(?:(?:Basic|basic|BASIC|Token|token|Digest|digest)[ \t]+)?(?<secret>[A-Za-z0-9._~+/=-]{8,})`),
+    pattern: keyed(
+      "(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)",
+      String.raw`(?:(?:Basic|basic|BASIC|Token|token|Digest|digest)[ \t]+)?(?<secret>[A-Za-z0-9._~+/=-]{8,})`,
+    ),
     accept: notMasked,
   },
   {
@@ -138,7 +141,8 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "aws_session_token",
-    describes: "an AWS session token: the value after `aws_session_token`, `SessionToken` or `security_token`, or a token starting `FwoGZXIvYXdz` or `IQoJb3JpZ2lu`",
+    describes:
+      "an AWS session token: the value after `aws_session_token`, `SessionToken` or `security_token`, or a token starting `FwoGZXIvYXdz` or `IQoJb3JpZ2lu`",
     pattern: new RegExp(
       String.raw`(?<![A-Za-z0-9])(?:aws_?)?(?:session|security)_?token${ASSIGN}(?<secret>[A-Za-z0-9/+=]{16,})|\b(?:FwoGZXIvYXdz|IQoJb3JpZ2lu)[A-Za-z0-9/+=]{40,}`,
       "gi",
