@@ -214,7 +214,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const { runTimeouts } = await import("./commands/timeouts.js");
       const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runTimeouts(session, options)));
       if (out.format === "json") {
-        const { renderJson } = await import("./render/json.js");
+        const { renderJson } = await import("./json.js");
         out.emit(renderJson(data.timeouts));
       } else {
         const { renderTimeoutsText } = await import("./render/timeouts-text.js");
@@ -243,7 +243,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const { runAudit } = await import("./commands/audit.js");
       const data = await withProgress(io, out.notices, options, () => inSession(options, (session) => runAudit(session, options)));
       if (out.format === "json") {
-        const { renderJson } = await import("./render/json.js");
+        const { renderJson } = await import("./json.js");
         out.emit(renderJson(data.audits.length === 1 && !flags.claims ? data.audits[0] : data.audits));
       } else {
         const { renderAuditText } = await import("./render/audit-text.js");
@@ -277,7 +277,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const { runFormats } = await import("./commands/formats.js");
     const data = runFormats();
     if (out.format === "json") {
-      const { renderJson } = await import("./render/json.js");
+      const { renderJson } = await import("./json.js");
       out.emit(renderJson(data));
     } else if (out.format === "md") {
       const unknown = names.filter((n) => !data.formats.some((f) => f.name === n));
@@ -453,7 +453,7 @@ function addCompareCommands(program: Command, io: Io, setExit: (code: number) =>
         withProgress(io, out.notices, runs, () => inSession(runs, (session) => runGate(session, { conditions, minTasks, strict: Boolean(flags.strict) }))),
       );
       if (out.format === "json") {
-        const { renderJson } = await import("./render/json.js");
+        const { renderJson } = await import("./json.js");
         out.emit(renderJson(data));
       } else {
         const { renderGateText } = await import("./render/gate-text.js");
@@ -599,7 +599,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         const { runIngest } = await import("./commands/ingest.js");
         const data = await withProgress(io, out.notices, options, () => runIngest(options));
         if (out.format === "json") {
-          const { renderJson } = await import("./render/json.js");
+          const { renderJson } = await import("./json.js");
           out.emit(renderJson(data));
         } else {
           const { renderIngestText } = await import("./render/store-text.js");
@@ -648,7 +648,7 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
         stdin: io.stdin as RunsOptions["stdin"],
       };
       const query = await import("./commands/query.js");
-      const { renderJson } = await import("./render/json.js");
+      const { renderJson } = await import("./json.js");
       if (sql) await query.precheckStatement(sql);
       if (flags.schema) {
         const relations = await inSession({ ...options, inputs: [], views: true }, (session) => query.readSchema(session));

@@ -14,9 +14,9 @@ import { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type C
 import { UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { TextSink } from "../io.js";
-import { commit, discard, stage, type Staged } from "../render/atomic.js";
+import { commit, discard, stage, type Staged } from "../atomic.js";
 import { removeScratch, scratchBeside } from "../scratch.js";
-import { renderJson } from "../render/json.js";
+import { renderJson } from "../json.js";
 import { groupingOf, readMeta, type Meta, type ReportData } from "./report.js";
 import type { ExportWhat, GroupKey } from "../definitions.js";
 

@@ -6,7 +6,7 @@
  */
 import type { CompareData } from "../commands/compare.js";
 import { flipSentence } from "./compare-words.js";
-import { renderJson } from "./json.js";
+import { renderJson } from "../json.js";
 
 export function renderCompareJson(data: CompareData): string {
   const { comparisons, ...rest } = data;

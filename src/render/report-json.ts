@@ -1,6 +1,6 @@
 /** `denom report --json`: the report's data as JSON (docs/commands.md). */
 import type { ReportData } from "../commands/report.js";
-import { renderJson } from "./json.js";
+import { renderJson } from "../json.js";
 
 /**
  * The report as one JSON object: each harness's own verdict under the key its

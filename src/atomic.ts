@@ -6,8 +6,8 @@
  * it was.
  */
 import { existsSync, renameSync, rmSync } from "node:fs";
-import { DataError, duckdbMessage } from "../errors.js";
-import { keepScratch, removeScratch, scratchBeside } from "../scratch.js";
+import { DataError, duckdbMessage } from "./errors.js";
+import { keepScratch, removeScratch, scratchBeside } from "./scratch.js";
 
 /** A file written to its temporary path, waiting to be put in place by `commit`. */
 export interface Staged<T> {
