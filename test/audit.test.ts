@@ -184,7 +184,7 @@ describe("audit: the family on a hand-built mix of runs", () => {
     // b2 is left out but succeeded on retry; a4 is counted
     expect(overall[2].hides).toEqual({ trials: 1, never_succeeded: 0, never_succeeded_retried: 0, late_passes_counted: 1 });
     expect(overall[2].equivalent_definitions).toBeGreaterThanOrEqual(1);
-    // the claim is checked against each of the 3 runs too (issue 15): run A alone (a1..a6) gives
+    // the claim is checked against each of the 3 runs too: run A alone (a1..a6) gives
     // 2/5 first-try successes with one of a6 (invalid), a5 (aborted first: environment) or a4
     // (timed out first) left out; B (4 trials) and C (1) give no 40%
     expect(out.groups).toEqual([
@@ -387,7 +387,7 @@ describe.skipIf(!hasShared)("audit on Terminal-Bench 1 leaderboard records (../s
   });
 });
 
-describe.skipIf(!hasShared)("audit per group and pass^k on real records (issue 15)", () => {
+describe.skipIf(!hasShared)("audit per group and pass^k on real records", () => {
   it("the whole Terminal-Bench folder: 0.128 is no group's, since four of the Mini SWE-Agent runs name no model", async () => {
     const r = await denom(["audit", TB, "--claim", "0.128", "--json"]);
     expect(r.code, r.stderr).toBe(3);
@@ -421,7 +421,7 @@ describe.skipIf(!hasShared)("audit per group and pass^k on real records (issue 1
   });
 });
 
-describe("audit: pass@k and pass^k in the family (issue 15)", () => {
+describe("audit: pass@k and pass^k in the family", () => {
   // task x: 2 of 3 trials succeed (trial 0 fails), task y: 3 of 3. pass^2 = (C(2,2)/C(3,2) + 1) / 2
   // = (1/3 + 1) / 2 = 2/3; pass^3 = (0 + 1) / 2 = 1/2; pass@2 = pass@3 = 1. Pooled 5/6; the mean of the
   // three trial-runs (1/2, 1, 1) = 5/6: no rate definition gives 2/3 or 1/2.

@@ -1,5 +1,5 @@
 /**
- * Big inputs (issue 8): the loader's data chunks, the temporary database file
+ * Big inputs: the loader's data chunks, the temporary database file
  * with a memory limit for inputs too big for memory, and the progress line on
  * a TTY. Speed is measured by bench/, never here.
  */
@@ -101,7 +101,7 @@ describe("inputs too big for memory", () => {
     expect(strip(onDisk)).toEqual(strip(inMemory));
   });
 
-  it("bound DuckDB's memory in a temporary session: 400 MB (= 381.4 MiB) and jemalloc's background purge (issue 20: 1 GB of JSONL under 1 GB of RSS)", async () => {
+  it("bound DuckDB's memory in a temporary session: 400 MB (= 381.4 MiB) and jemalloc's background purge (1 GB of JSONL under 1 GB of RSS)", async () => {
     const db = await Database.open({ temporary: true });
     const row = await db.one("SELECT current_setting('memory_limit') AS m, current_setting('allocator_background_threads') AS bg");
     db.close();
@@ -109,7 +109,7 @@ describe("inputs too big for memory", () => {
     expect(row).toEqual({ m: "381.4 MiB", bg: true });
   });
 
-  it("compute a temporary session's relations on every core DuckDB has, a session in memory on one thread (issue 20: 1 GB 23.5 s -> 16.0 s)", async () => {
+  it("compute a temporary session's relations on every core DuckDB has, a session in memory on one thread (1 GB 23.5 s -> 16.0 s)", async () => {
     // DuckDB's own default, as a fresh file-backed instance has it (the machine's cores)
     const fresh = await Database.open({ temporary: true });
     const cores = (await fresh.one("SELECT current_setting('threads') AS t"))?.t;

@@ -120,7 +120,7 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ b: 1, a: { y: 2, x: 1 } })).toBe(canonicalJson({ a: { x: 1, y: 2 }, b: 1 }));
   });
 
-  it("sorts keys by UTF-16 code units at every level, whichever way the text is built (issue 20)", () => {
+  it("sorts keys by UTF-16 code units at every level, whichever way the text is built", () => {
     // the order of Array.prototype.sort: "10" < "9" < "B" < "a" < "é"; JSON.parse puts "9" before "10"
     expect(canonicalJson(JSON.parse('{"é":1,"a":"x","B":true,"9":null,"10":[{"z":1,"y":2}]}'))).toBe('{"10":[{"y":2,"z":1}],"9":null,"B":true,"a":"x","é":1}');
     // already in order, plain values: written as JSON.stringify writes them (escapes, -0, 1e21, non-finite as null)

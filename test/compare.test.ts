@@ -1,5 +1,5 @@
 /**
- * denom compare and denom gate (issue 17, DESIGN section 11). Every expected value is
+ * denom compare and denom gate (DESIGN section 11). Every expected value is
  * worked out by hand from the records written here, from ../shared/cases-compare, or
  * counted with jq on the Terminal-Bench 1 records of ../shared/data/real (read in place:
  * their PROVENANCE.md names no licence, so nothing is copied into fixtures).

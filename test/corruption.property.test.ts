@@ -224,7 +224,7 @@ const corruptedLog = fc
   });
 
 /**
- * How the corrupted log is written (issue 15), none of which may change a count:
+ * How the corrupted log is written, none of which may change a count:
  * as is; with CR line endings (only when the bytes hold no CR of their own, so
  * the oracle's LF lines are the file's CR lines); as two concatenated gzip
  * members cut at `at`; or those followed by stray bytes (trailing garbage, which
@@ -252,7 +252,7 @@ function pack(bytes: Buffer, p: Packaging): { ending: string; bytes: Buffer; bro
   return { ending: ".jsonl", bytes, broken: 0 };
 }
 
-/** True when the oracle finds lines but no record: denom then refuses the input (exit 1, issue 15). */
+/** True when the oracle finds lines but no record: denom then refuses the input (exit 1). */
 function noRecord(e: Expected): boolean {
   return e.records === 0 && e.lines > e.blank;
 }

@@ -294,7 +294,7 @@ describe("the format of each source", () => {
     const dir = tempDir({ "x.json": JSON.stringify({ a: true, task_id: false }) });
     const detected = await denom(["report", "--json", join(dir, "x.json")]);
     // task_id is a canonical name, so swe-bench-pro does not claim it; canonical rejects task_id false,
-    // and a source of lines but no record is an error (issue 15)
+    // and a source of lines but no record is an error
     expect(detected.code).toBe(1);
     expect(detected.stderr).toContain("x.json:1: task_id: expected a string, got a boolean");
     expect(detected.stderr).toContain("x.json: 1 line but no record (1 rejected)");
@@ -499,4 +499,4 @@ describe.skipIf(!hasShared)("published figures (../shared/data/real, read in pla
   });
 });
 
-if (!hasShared) console.log("skipped: published-figure tests of issue 9a (../shared/data/real not present)");
+if (!hasShared) console.log("skipped: published-figure tests (../shared/data/real not present)");

@@ -1,5 +1,5 @@
 /**
- * `denom export` for spreadsheets (issue 21): every figure of the report (pass@k,
+ * `denom export` for spreadsheets: every figure of the report (pass@k,
  * durations, cost, per-call, timeout causes) and --by; attempts without denom's
  * internal columns; timestamps in ISO 8601 UTC; run_id as written; plain numbers
  * and ids never neutralised; --excel (UTF-8 BOM, CRLF); TSV; stdout.

@@ -1,5 +1,5 @@
 /**
- * docs/formats.md is generated from the adapters' declarations (issue 14): one
+ * docs/formats.md is generated from the adapters' declarations: one
  * mapping table per format. Regenerate with `node dist/bin.js formats --format md > docs/formats.md`.
  */
 import { readFileSync } from "node:fs";

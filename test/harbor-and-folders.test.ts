@@ -293,7 +293,7 @@ describe("tau2-bench dir layout (test/fixtures/tau2-split, from the MIT telecom 
   });
 });
 
-describe("a --db file with issue 14's announced_trials table (before owed_trials held both)", () => {
+describe("a --db file with the older announced_trials table (before owed_trials held both)", () => {
   // tau2-split as above: 9 trials in all, 5 of them missing (2 of run-a, 3 of results-empty),
   // promised by the runs' metadata; in the old layout their counts sat in announced_trials
   it("is read with the announced trials missing, and moves them into owed_trials when written to", async () => {

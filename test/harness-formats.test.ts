@@ -1,5 +1,5 @@
 /**
- * The harness adapters of issue 9 (second half): tau-bench trajectories,
+ * The harness adapters: tau-bench trajectories,
  * tau2-bench results, SWE-agent `.traj`, Inspect AI eval logs, AgentCompass run
  * directories with AgentCompass's own verdict. Every expected figure is worked
  * out by hand from the files (the counts with jq, noted beside each assertion);

@@ -252,7 +252,7 @@ describe("archives and files", () => {
     const blank = "\n  \n\n";
     const r = await denom(["report", "--json", "-"], blank);
     expect(r).toMatchObject({ code: 1, stdout: "", stderr: "denom: no record in - (3 blank lines): nothing to report\n" });
-    // a folder that yields no record at all is an error naming what it held (issue 14)
+    // a folder that yields no record at all is an error naming what it held
     const dir = tempDir({ "blank.jsonl": blank, "empty.jsonl": "" });
     const folder = await denom(["report", dir]);
     expect(folder.code).toBe(1);
@@ -261,7 +261,7 @@ describe("archives and files", () => {
     );
     // --strict changes nothing: no record is an error either way
     expect((await denom(["report", "--strict", "-"], blank)).code).toBe(1);
-    // every line rejected is lines but no record: an error naming what the input looks like (issue 15)
+    // every line rejected is lines but no record: an error naming what the input looks like
     const rejected = await denom(["report", "-"], "[1]\n");
     expect(rejected.code).toBe(1);
     expect(rejected.stderr).toContain('denom: -: 1 line but no record (1 rejected): it looks like JSON that holds no record denom reads (first line: "[1]")');
@@ -561,7 +561,7 @@ describe("the built CLI on hostile input", () => {
   it("never prints a stack trace without --debug", () => {
     const dir = tempDir({ "deep.jsonl": `{"task_id":"d","status":"success","x":${"[".repeat(100_000)}${"]".repeat(100_000)}}\n` });
     const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), "report", join(dir, "deep.jsonl")], { encoding: "utf8" });
-    // its one line is rejected: lines but no record, exit 1 naming what it looks like (issue 15)
+    // its one line is rejected: lines but no record, exit 1 naming what it looks like
     expect(r.status).toBe(1);
     expect(strayLines(r.stderr)).toEqual([]);
   });

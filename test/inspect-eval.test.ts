@@ -1,5 +1,5 @@
 /**
- * Inspect AI `.eval` archives (issue 13): the real logs of ../shared/data/real
+ * Inspect AI `.eval` archives: the real logs of ../shared/data/real
  * (hand counts in their PROVENANCE.md; skipped when that folder is absent), and
  * archives built here with yazl (test/eval-archives.ts), every figure worked
  * out by hand from the members written below.
@@ -433,7 +433,7 @@ describe(".eval archives built with yazl", () => {
 });
 
 describe("Inspect .json logs", () => {
-  it("keep three models of one eval set sharing run_id and sample ids as three runs (the 66/100 of issue 13)", async () => {
+  it("keep three models of one eval set sharing run_id and sample ids as three runs (the 66/100)", async () => {
     // three logs of one `inspect eval` call: same run_id, samples 1..3 each; model a passes 3, b 2, c 1
     const files: Record<string, string> = {};
     ["a", "b", "c"].forEach((m, i) => {
@@ -468,7 +468,7 @@ describe("docs/formats/inspect.md", () => {
   });
 });
 
-describe("a --db file written before issue 13", () => {
+describe("a --db file written before .eval archives were read", () => {
   it("is read (waiting_s, invocation NULL; no run logs) and gains the columns and tables when an .eval is ingested into it", async () => {
     const { Database } = await import("../src/db/database.js");
     const dir = tempDir({ "a.jsonl": JSON.stringify({ task_id: "t", status: "success" }) + "\n" });

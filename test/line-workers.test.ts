@@ -1,5 +1,5 @@
 /**
- * The JSONL line path in worker threads (src/ingest/load/parallel.ts, issue 20):
+ * The JSONL line path in worker threads (src/ingest/load/parallel.ts):
  * forced on a small input (DENOM_LINE_WORKER_MIN_BYTES=0, tiny blocks so that
  * nearly every line is a block of its own), it must account every line as the
  * in-thread path does. Spawns the built CLI (the worker runs dist/ingest/load/line-worker.js).

@@ -41,7 +41,7 @@ describe("LineSplitter", () => {
   });
 });
 
-describe("LineSplitter with a line limit (issue 16)", () => {
+describe("LineSplitter with a line limit", () => {
   // limit 10 bytes: "short" (5), 25 x's (over), exactly 10 y's (at the limit: kept), "after", and a last line of 12 z's
   const input = Buffer.from(`short\n${"x".repeat(25)}\n${"y".repeat(10)}\nafter\n${"z".repeat(12)}`);
 

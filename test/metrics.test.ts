@@ -1,5 +1,5 @@
 /**
- * The metrics of issue 5 (DESIGN section 7): cost and retries, Wilson intervals,
+ * The metrics (DESIGN section 7): cost and retries, Wilson intervals,
  * the task-clustered bootstrap, pass@k / pass^k, --by groups, --expect and
  * --expect-count, per-call figures. Every expected value is worked out by hand
  * from the input written here; the arithmetic sits beside each assertion.
@@ -458,7 +458,7 @@ describe("inventory counts beyond the listed rows", () => {
     const input = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" }, { task_id: "c", status: "success" });
     const r = await denom(["report", "--expect-count", "1503", "-"], input);
     expect(r.code, r.stderr).toBe(0);
-    // text counts carry thousands separators (issue 21)
+    // text counts carry thousands separators
     expect(r.stdout).toContain("missing (in total as status missing, 1,500 trials; attributable removes them):");
     expect(r.stdout).toContain("1,500 tasks without a name");
     const out = (await denom(["report", "--json", "--expect-count", "1503", "-"], input)).json();

@@ -1,5 +1,5 @@
 /**
- * One meaning per flag (issue 21): --format names the output on every command
+ * One meaning per flag: --format names the output on every command
  * and --input-format the input; --json, -o/--out (- = stdout), --quiet,
  * --no-color / NO_COLOR / TERM=dumb; a hint when - reads from a terminal; the
  * progress line cleared before a warning; thousands separators; the strict

@@ -1,5 +1,5 @@
 /**
- * The package as a newcomer gets it (issue 21): `npm pack` holds what the README's
+ * The package as a newcomer gets it: `npm pack` holds what the README's
  * commands need (dist, queries, samples, docs, LICENSE), installs into a fresh
  * prefix from the tarball (offline when npm's cache has the dependencies), and the
  * installed `denom` reports a packaged sample; every bench script prints its help

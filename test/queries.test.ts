@@ -67,7 +67,7 @@ describe("queries/", () => {
       }
       seen.add(r.name);
     }
-    // the timeout classifier's chain, in this order (issue 19)
+    // the timeout classifier's chain, in this order
     const chain = ["stg_attempts", "attempt_facts", "attempt_timeout_cause", "attempt_faults", "trials", "trial_outcomes"];
     const order = catalog.relations.map((r) => r.name).filter((name) => chain.includes(name));
     expect(order).toEqual(chain);

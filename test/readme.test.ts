@@ -1,5 +1,5 @@
 /**
- * The README as a newcomer reads it (issue 21): the two set-up commands first,
+ * The README as a newcomer reads it: the two set-up commands first,
  * then every command block run as shown, in a fresh folder holding a copy of
  * samples/, its output compared with what the README prints. And the tables of
  * docs/formats.md generated from the declarations (STYLE convention 6): this

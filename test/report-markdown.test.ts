@@ -32,7 +32,7 @@ describe("report --format md", () => {
       ["**completable**", "70/70 100.0%", "82/85 96.5%"], // 82/85 = 0.9647
     ]);
     const sha = createHash("sha256").update(readFileSync(SEED)).digest("hex");
-    // the source's line names the format that read it (issue 9)
+    // the source's line names the format that read it
     expect(r.stdout).toContain(`| \`${SEED}\` | jsonl | canonical | \`${sha}\` |`);
     expect(r.stdout).toContain("#### Trials by status");
   });

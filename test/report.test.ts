@@ -221,7 +221,7 @@ describe("bad input (DESIGN section 8)", () => {
 describe.skipIf(!hasShared)("report on real Terminal-Bench results (../shared/data/real)", () => {
   const file = join(REAL, "terminal-bench-1", "20250902_orchestrator_claude-4-sonnet", "results.json");
 
-  // MAPPING + issue 2: 144 resolved = 117 success (failure_mode unset) + 27 late passes
+  // MAPPING: 144 resolved = 117 success (failure_mode unset) + 27 late passes
   // (agent_timeout, is_resolved true); 117 agent_timeout = timeout; 10 unknown_agent_error
   // = aborted; the other 156 (unset+false 137, test_timeout 11, parse_error 8) = failure.
   function expectFigures(out: any) {

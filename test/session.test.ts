@@ -1,6 +1,5 @@
 /**
- * The session's relations on two connections at once (src/db/session.ts,
- * issue 19): a session of inputs read into memory creates them in the main
+ * The session's relations on two connections at once (src/db/session.ts): a session of inputs read into memory creates them in the main
  * catalog on a second connection too, with the same figures as on one
  * connection (TEMP objects, one transaction); a failing file is named, and
  * nothing is left running when need() throws.
