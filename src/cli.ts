@@ -545,7 +545,8 @@ function addStoreCommands(program: Command, io: Io, setExit: (code: number) => v
       if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv")
         out.notices.print(escapeMessage(`denom: warning: --raw-csv applies to CSV and TSV only; ${data.file} is ${data.format}`) + "\n");
       // with -o FILE, stdout says what was written; with stdout, the rows are all it carries
-      if (data.meta_file !== null) {
+      // -q: a file written says nothing on stdout either
+      if (data.meta_file !== null && !flags.quiet) {
         const { renderExportText } = await import("./render/store-text.js");
         io.stdout.write(renderExportText(terminalSafe(data)));
       }
@@ -705,7 +706,10 @@ function addOutputFlags(cmd: Command, spec: OutputSpec): Command {
     )
     .option("--json", json)
     .option("-o, --out <file>", spec.outHelp ?? "write the output to FILE instead of stdout (- for stdout)")
-    .option("-q, --quiet", "nothing on stderr but errors: no progress line, warnings or rejected lines (the output still counts them)")
+    .option(
+      "-q, --quiet",
+      "nothing on stderr but errors: no progress line, warnings or rejected lines (the output still counts them); export -o FILE prints no summary",
+    )
     .option("--no-color", "no colour or bold, even on a terminal (as NO_COLOR=1 or TERM=dumb)");
 }
 

@@ -5,7 +5,7 @@
  * progress line cleared before a warning; thousands separators; the strict
  * figure marked as the one to quote.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -113,6 +113,32 @@ describe("colour and stderr", () => {
     expect(quiet.stderr).toBe("denom: 1 line rejected and --strict is set\n");
     // the output still counts the line: 3 lines = 2 records + 0 blank + 1 rejected
     expect(quiet.stdout).toContain("lines: 3 = 2 records + 0 blank + 1 rejected");
+  });
+
+  it("export -q writes the file and prints nothing, on stdout either", async () => {
+    const dir = tempDir({ "two.jsonl": TWO });
+    const file = join(dir, "trials.csv");
+    const loud = await denom(["export", join(dir, "two.jsonl"), "-o", file]);
+    // two trials, a and b: two rows
+    expect(loud.stdout).toMatch(/^wrote 2 rows of trials to .*trials\.csv \(csv, \d+ columns\); meta block in .*trials\.csv\.meta\.json\n$/);
+    const quiet = await denom(["export", join(dir, "two.jsonl"), "-o", file, "-q"]);
+    expect([quiet.code, quiet.stdout, quiet.stderr]).toEqual([0, "", ""]);
+    // header + the two trials
+    expect(readFileSync(file, "utf8").trim().split(/\r?\n/)).toHaveLength(3);
+  });
+
+  it("export refuses --format that the file's name contradicts, and takes a name no format has", async () => {
+    const dir = tempDir({ "two.jsonl": TWO });
+    const bad = await denom(["export", join(dir, "two.jsonl"), "--format", "csv", "-o", join(dir, "x.json")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("x.json: the file's name says json; name it for csv, or leave --format out");
+    expect(existsSync(join(dir, "x.json"))).toBe(false);
+    const txt = await denom(["export", join(dir, "two.jsonl"), "--format", "csv", "-o", join(dir, "x.txt"), "-q"]);
+    expect(txt.code).toBe(0);
+    // CSV (CRLF rows, as DuckDB writes them): a header of column names, then the two trials
+    const lines = readFileSync(join(dir, "x.txt"), "utf8").trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/^[a-z_]+(,[a-z_0-9]+)+$/);
+    expect(lines).toHaveLength(3);
   });
 
   it("says how to end stdin when - reads from a terminal", async () => {

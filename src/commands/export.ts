@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Database, Session } from "../db/session.js";
-import { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "../db/session.js";
+import { copyFormatOf, copyTo, extensionFormat, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "../db/session.js";
 import { UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { TextSink } from "../io.js";
@@ -212,6 +212,12 @@ const ORDER_ONLY = ["scope_id", "basis_order", "step", "status_order", "cause_or
 export function exportFormat(options: Pick<ExportOptions, "out" | "outFormat" | "inputs" | "db" | "by" | "what" | "excel" | "stdout">): CopyFormat {
   const toStdout = options.out === "-";
   const format = options.outFormat ?? (toStdout ? "csv" : copyFormatOf(options.out));
+  const named = toStdout ? null : extensionFormat(options.out);
+  // a file named for one format never holds another in silence; an extension no format has is the user's choice
+  if (options.outFormat && named !== null && named !== options.outFormat)
+    throw new UsageError(
+      `--format ${options.outFormat} -o ${options.out}: the file's name says ${named}; name it for ${options.outFormat}, or leave --format out`,
+    );
   const target = resolve(options.out);
   if (!toStdout && [...options.inputs, options.db ?? ""].some((input) => input !== "-" && input !== "" && resolve(input) === target))
     throw new UsageError(`--out ${options.out}: that is an input; name another file`);

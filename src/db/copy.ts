@@ -37,6 +37,11 @@ const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r"];
 export const NEUTRALISED =
   "text cells starting with = + - @ tab or carriage return are prefixed with an apostrophe (') so a spreadsheet shows them as text, plain numbers such as -5 or -2.5e3 excepted; --raw-csv writes them as they are";
 
+/** The format a file's extension names (.csv, .tsv, .parquet, .json, .jsonl, .ndjson, any case), or null for another extension. */
+export function extensionFormat(path: string): CopyFormat | null {
+  return FORMAT_BY_EXTENSION[extname(path).toLowerCase()] ?? null;
+}
+
 /** The format named by a file's extension. Throws UsageError naming `flag` for any other extension. */
 export function copyFormatOf(path: string, flag = "--out"): CopyFormat {
   const ext = extname(path).toLowerCase();

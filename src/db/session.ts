@@ -43,7 +43,7 @@ export type { Cell, Row } from "./values.js";
 export type { RowOf, SelectName } from "./rows.js";
 export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
-export { copyFormatOf, copyTo, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
+export { copyFormatOf, copyTo, extensionFormat, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
 export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
 export { isLockedDown, lockDown, refusal } from "./sandbox.js";
 
