@@ -67,7 +67,7 @@ describe("--format names the output, --input-format the input", () => {
     );
     const bad = await denom(["timeouts", join(dir, "two.jsonl"), "--format", "xml"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--format xml: no such output; use one of table, json (the input's format is --input-format NAME");
+    expect(bad.stderr).toContain("--format xml: no such output; use one of table, json, md (the input's format is --input-format NAME");
     const two = await denom(["report", join(dir, "two.jsonl"), "--json", "--format", "md"]);
     expect(two.code).toBe(2);
     expect(two.stderr).toContain("--json and --format md ask for two outputs");

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { code, escapeMarkdown } from "../src/render/report-markdown.js";
+import { code, escapeMarkdown } from "../src/render/markdown.js";
 import { denom, jsonl, ROOT, tempDir } from "./helpers.js";
 
 const SEED = join(ROOT, "samples", "seed-100.jsonl");

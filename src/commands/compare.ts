@@ -374,108 +374,138 @@ async function finish(
 
 type SideInfo = { label: string; inputs: string[]; group: string | null; rates: RateCell[] };
 
+/** The rows of the compare views, all pairings at once (each function below picks its pairing's). */
+interface CompareRows {
+  names: Map<number, RowOf<"compare/side_names">>;
+  coverage: RowOf<"compare/coverage">[];
+  unpaired: RowOf<"compare/unpaired_tasks">[];
+  cells: RowOf<"compare/cells">[];
+  flips: RowOf<"compare/flips">[];
+  removals: RowOf<"compare/removals">[];
+  attribution: RowOf<"compare/attribution">[];
+  discordant: RowOf<"compare/discordant_tasks">[];
+}
+
 /** Reads every pairing of the session's compare_pairings. */
 async function readComparisons(session: Session, sides: Map<number, SideInfo>, failIfWorse: CellName | null): Promise<Comparison[]> {
   const pairings = await session.select("compare/pairings");
-  const names = new Map((await session.select("compare/side_names")).map((r) => [r.side_id, r]));
-  const coverage = await session.select("compare/coverage");
-  const unpaired = await session.select("compare/unpaired_tasks");
-  const cells = await session.select("compare/cells");
-  const flips = await session.select("compare/flips");
-  const removals = await session.select("compare/removals");
-  const attribution = await session.select("compare/attribution");
-  const discordant = await session.select("compare/discordant_tasks");
+  const rows: CompareRows = {
+    names: new Map((await session.select("compare/side_names")).map((r) => [r.side_id, r])),
+    coverage: await session.select("compare/coverage"),
+    unpaired: await session.select("compare/unpaired_tasks"),
+    cells: await session.select("compare/cells"),
+    flips: await session.select("compare/flips"),
+    removals: await session.select("compare/removals"),
+    attribution: await session.select("compare/attribution"),
+    discordant: await session.select("compare/discordant_tasks"),
+  };
+  return pairings.map((p) => comparisonOf(p, rows, sides, failIfWorse));
+}
 
-  return pairings.map((p) => {
-    const id = p.pairing_id;
-    const side = (sideId: number, role: "baseline" | "candidate"): CompareSide => {
-      const info = sides.get(sideId)!;
-      const n = names.get(sideId);
-      return {
-        letter: role === "baseline" ? "A" : "B",
-        role,
-        label: info.label,
-        inputs: info.inputs,
-        group: info.group,
-        agents: n?.agents ?? [],
-        models: n?.models ?? [],
-        tasks: n?.tasks ?? 0,
-        trials: n?.trials ?? 0,
-        rates: info.rates,
-      };
-    };
-    const cov = coverage.find((c) => c.pairing_id === id)!;
-    const mine = <T extends Row>(rows: T[]) => rows.filter((r) => r.pairing_id === id);
-    const removed = (side: string, basis?: string) => mine(removals).filter((r) => r.side === side && (basis === undefined || r.basis === basis));
-    const compareCells = mine(cells).map(cellOf);
-    const fail = failIfWorse ? compareCells.find((c) => c.basis === failIfWorse.basis && c.denominator === failIfWorse.denominator)! : null;
-    const baseline = side(p.baseline_side, "baseline");
-    const candidate = side(p.candidate_side, "candidate");
-    return {
-      baseline,
-      candidate,
-      coverage: {
-        common_tasks: cov.common_tasks,
-        only_baseline: cov.only_baseline,
-        only_candidate: cov.only_candidate,
-        baseline_trials: cov.baseline_trials,
-        candidate_trials: cov.candidate_trials,
-        baseline_trials_paired: cov.baseline_trials_paired,
-        candidate_trials_paired: cov.candidate_trials_paired,
-        only_baseline_tasks: mine(unpaired)
-          .filter((u) => u.side === "baseline")
-          .map((u) => u.task_id),
-        only_candidate_tasks: mine(unpaired)
-          .filter((u) => u.side === "candidate")
-          .map((u) => u.task_id),
-      },
-      cells: compareCells,
-      ranking_flips: mine(flips).length > 0,
-      flips: mine(flips).map((f) => {
-        const between = (side: string) =>
-          removed(side, f.lead_basis)
-            .filter((r) => r.step > Math.min(f.lead_step, f.trail_step) && r.step <= Math.max(f.lead_step, f.trail_step))
-            .map(removedOf);
-        const att = (side: string) => mine(attribution).find((a) => a.side === side);
-        return {
-          lead: { basis: f.lead_basis as Basis, denominator: f.lead_denominator as Denominator, difference: f.lead_difference },
-          trail: { basis: f.trail_basis as Basis, denominator: f.trail_denominator as Denominator, difference: f.trail_difference },
-          removed: f.same_basis ? { baseline: between("baseline"), candidate: between("candidate") } : { baseline: [], candidate: [] },
-          rescued: f.same_basis ? null : { baseline: num(att("baseline")?.trials_rescued), candidate: num(att("candidate")?.trials_rescued) },
-        };
-      }),
-      attribution: {
-        baseline: attributionOf(
-          mine(attribution).find((a) => a.side === "baseline"),
-          removed("baseline", "final"),
-        ),
-        candidate: attributionOf(
-          mine(attribution).find((a) => a.side === "candidate"),
-          removed("candidate", "final"),
-        ),
-      },
-      discordant_tasks: mine(discordant).map((d) => ({
-        task_id: d.task_id,
-        baseline: { successes: d.baseline_successes, count: d.baseline_count, share: d.baseline_share, outcomes: d.baseline_outcomes },
-        candidate: { successes: d.candidate_successes, count: d.candidate_count, share: d.candidate_share, outcomes: d.candidate_outcomes },
-        difference: d.difference,
-      })),
-      // min_tasks, strict_failed and failed are set by runCompare, which knows the flags and both sides' accounting
-      fail_if_worse: fail
-        ? {
-            cell: `${fail.basis}/${fail.denominator}`,
-            worse: fail.verdict === "worse",
-            ci95: fail.ci95,
-            verdict: fail.verdict,
-            tasks: fail.tasks,
-            min_tasks: DEFAULT_COMPARE_MIN_TASKS,
-            empty_side: baseline.trials === 0 ? "baseline" : candidate.trials === 0 ? "candidate" : null,
-            strict_failed: false,
-            failed: false,
-          }
-        : null,
-    };
-  });
+/** One pairing's comparison, from its rows of the compare views. */
+function comparisonOf(p: RowOf<"compare/pairings">, all: CompareRows, sides: Map<number, SideInfo>, failIfWorse: CellName | null): Comparison {
+  const mine = <T extends Row>(rows: T[]) => rows.filter((r) => r.pairing_id === p.pairing_id);
+  const removals = mine(all.removals);
+  const attribution = mine(all.attribution);
+  const removed = (side: string, basis?: string) => removals.filter((r) => r.side === side && (basis === undefined || r.basis === basis));
+  const compareCells = mine(all.cells).map(cellOf);
+  const fail = failIfWorse ? compareCells.find((c) => c.basis === failIfWorse.basis && c.denominator === failIfWorse.denominator)! : null;
+  const baseline = sideOf(p.baseline_side, "baseline", sides, all.names);
+  const candidate = sideOf(p.candidate_side, "candidate", sides, all.names);
+  const flips = mine(all.flips);
+  return {
+    baseline,
+    candidate,
+    coverage: coverageOf(all.coverage.find((c) => c.pairing_id === p.pairing_id)!, mine(all.unpaired)),
+    cells: compareCells,
+    ranking_flips: flips.length > 0,
+    flips: flips.map((f) => flipOf(f, removed, attribution)),
+    attribution: {
+      baseline: attributionOf(
+        attribution.find((a) => a.side === "baseline"),
+        removed("baseline", "final"),
+      ),
+      candidate: attributionOf(
+        attribution.find((a) => a.side === "candidate"),
+        removed("candidate", "final"),
+      ),
+    },
+    discordant_tasks: mine(all.discordant).map((d) => ({
+      task_id: d.task_id,
+      baseline: { successes: d.baseline_successes, count: d.baseline_count, share: d.baseline_share, outcomes: d.baseline_outcomes },
+      candidate: { successes: d.candidate_successes, count: d.candidate_count, share: d.candidate_share, outcomes: d.candidate_outcomes },
+      difference: d.difference,
+    })),
+    // min_tasks, strict_failed and failed are set by runCompare, which knows the flags and both sides' accounting
+    fail_if_worse: fail ? failIfWorseOf(fail, baseline, candidate) : null,
+  };
+}
+
+/** One side of a pairing: its label and inputs, the identities it holds, its own rate grid. */
+function sideOf(sideId: number, role: "baseline" | "candidate", sides: Map<number, SideInfo>, names: CompareRows["names"]): CompareSide {
+  const info = sides.get(sideId)!;
+  const n = names.get(sideId);
+  return {
+    letter: role === "baseline" ? "A" : "B",
+    role,
+    label: info.label,
+    inputs: info.inputs,
+    group: info.group,
+    agents: n?.agents ?? [],
+    models: n?.models ?? [],
+    tasks: n?.tasks ?? 0,
+    trials: n?.trials ?? 0,
+    rates: info.rates,
+  };
+}
+
+/** The tasks and trials a pairing covers on each side, and the tasks only one side ran. */
+function coverageOf(cov: RowOf<"compare/coverage">, unpaired: RowOf<"compare/unpaired_tasks">[]): Comparison["coverage"] {
+  return {
+    common_tasks: cov.common_tasks,
+    only_baseline: cov.only_baseline,
+    only_candidate: cov.only_candidate,
+    baseline_trials: cov.baseline_trials,
+    candidate_trials: cov.candidate_trials,
+    baseline_trials_paired: cov.baseline_trials_paired,
+    candidate_trials_paired: cov.candidate_trials_paired,
+    only_baseline_tasks: unpaired.filter((u) => u.side === "baseline").map((u) => u.task_id),
+    only_candidate_tasks: unpaired.filter((u) => u.side === "candidate").map((u) => u.task_id),
+  };
+}
+
+/** A ranking flip between two cells, with the trials each side lost between them (same basis) or rescued by retries (first vs final). */
+function flipOf(
+  f: RowOf<"compare/flips">,
+  removed: (side: string, basis?: string) => RowOf<"compare/removals">[],
+  attribution: RowOf<"compare/attribution">[],
+): Comparison["flips"][number] {
+  const between = (side: string) =>
+    removed(side, f.lead_basis)
+      .filter((r) => r.step > Math.min(f.lead_step, f.trail_step) && r.step <= Math.max(f.lead_step, f.trail_step))
+      .map(removedOf);
+  const att = (side: string) => attribution.find((a) => a.side === side);
+  return {
+    lead: { basis: f.lead_basis as Basis, denominator: f.lead_denominator as Denominator, difference: f.lead_difference },
+    trail: { basis: f.trail_basis as Basis, denominator: f.trail_denominator as Denominator, difference: f.trail_difference },
+    removed: f.same_basis ? { baseline: between("baseline"), candidate: between("candidate") } : { baseline: [], candidate: [] },
+    rescued: f.same_basis ? null : { baseline: num(att("baseline")?.trials_rescued), candidate: num(att("candidate")?.trials_rescued) },
+  };
+}
+
+/** The --fail-if-worse gate on its cell, before runCompare sets what needs the flags and the accounting. */
+function failIfWorseOf(fail: CompareCell, baseline: CompareSide, candidate: CompareSide): NonNullable<Comparison["fail_if_worse"]> {
+  return {
+    cell: `${fail.basis}/${fail.denominator}`,
+    worse: fail.verdict === "worse",
+    ci95: fail.ci95,
+    verdict: fail.verdict,
+    tasks: fail.tasks,
+    min_tasks: DEFAULT_COMPARE_MIN_TASKS,
+    empty_side: baseline.trials === 0 ? "baseline" : candidate.trials === 0 ? "candidate" : null,
+    strict_failed: false,
+    failed: false,
+  };
 }
 
 function num(v: Cell | undefined): number {

@@ -14,15 +14,24 @@ import { heading, type TextOptions } from "./table.js";
 const RUNS_LISTED = 10;
 
 export function renderAuditText(data: AuditData, options: TextOptions): string {
-  const blocks = data.audits.map((a, i) => claimBlock(a, data.claims[i], options, data));
-  if (data.audits.length > 1) {
-    const ok = data.audits.filter((a) => a.reproduced).length;
-    blocks.push(`${ok} of ${data.audits.length} claims reproduced`);
-  }
+  const blocks = auditBlocks(data).map(([head, ...rest]) => [heading(head, options), ...rest].join("\n"));
+  const total = auditTotal(data);
+  if (total) blocks.push(total);
   return `${blocks.join("\n\n")}\n`;
 }
 
-function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: AuditData): string {
+/** Per claim its lines: first the verdict (a heading), then the definitions and figures, indented. */
+export function auditBlocks(data: AuditData): string[][] {
+  return data.audits.map((a, i) => claimBlock(a, data.claims[i], data));
+}
+
+/** "2 of 3 claims reproduced" when several claims were audited, else null. */
+export function auditTotal(data: AuditData): string | null {
+  if (data.audits.length < 2) return null;
+  return `${data.audits.filter((a) => a.reproduced).length} of ${data.audits.length} claims reproduced`;
+}
+
+function claimBlock(a: ClaimAudit, claim: Claim, data: AuditData): string[] {
   const name = `Claim ${a.claim}${a.label ? ` (${a.label})` : ""}`;
   const se = a.standard_error
     ? ` with a standard error of ${bound(a.standard_error.tolerance[0], claim, 1)} to ${bound(a.standard_error.tolerance[1], claim, 1)}`
@@ -34,12 +43,12 @@ function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: Aud
   const searched = `${count(a.searched.distinct)} distinct of ${count(a.searched.definitions)} definitions searched${groupsText(a)}`;
   const lines: string[] = [];
   if (a.reproduced) {
-    lines.push(heading(`${name}: reproduced by ${plural(a.matches.length, "definition")} (${range}; ${searched})`, options));
+    lines.push(`${name}: reproduced by ${plural(a.matches.length, "definition")} (${range}; ${searched})`);
     a.matches.forEach((m, i) => {
       lines.push(...definitionLines(m, i + 1, claim));
     });
   } else {
-    lines.push(heading(`${name}: not reproduced: no definition gives ${range} (${searched})`, options));
+    lines.push(`${name}: not reproduced: no definition gives ${range} (${searched})`);
     if (a.value_matches?.length) {
       lines.push(`  the value is given by ${plural(a.value_matches.length, "definition")}, none with its standard error:`);
       a.value_matches.forEach((m, i) => {
@@ -76,7 +85,7 @@ function claimBlock(a: ClaimAudit, claim: Claim, options: TextOptions, data: Aud
     lines.push(
       `  ${count(data.duplicates_across_sources)} differing copies of the same trials came from different sources and were merged as one run: --run-per-file audits each file as its own run`,
     );
-  return lines.join("\n");
+  return lines;
 }
 
 /** ", on all trials and on each of 8 runs, 2 agents and 3 models", or nothing without groups. */

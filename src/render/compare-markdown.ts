@@ -9,77 +9,23 @@ import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { DISCORDANT_SHOWN } from "./compare-text.js";
 import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
-import { code, escapeMarkdown, mdTable } from "./report-markdown.js";
+import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderCompareMarkdown(data: CompareData): string {
   return `${data.comparisons.map(comparisonMarkdown).join("\n\n---\n\n") || "nothing to compare"}\n`;
 }
 
 function comparisonMarkdown(c: Comparison): string {
-  const out: string[] = [];
-  const cov = c.coverage;
-  out.push(`### denom compare: B - A, paired by task`);
-  out.push(
-    [
-      `- ${escapeMarkdown(sideName(c.baseline))}`,
-      `- ${escapeMarkdown(sideName(c.candidate))}`,
-      `- coverage: ${plural(cov.common_tasks, "task")} on both sides (paired), ${cov.only_baseline} only on A, ${cov.only_candidate} only on B`,
-      ...(cov.only_baseline_tasks.length
-        ? [
-            `- only on A (not paired): ${cov.only_baseline_tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${cov.only_baseline > DISCORDANT_SHOWN ? ", ..." : ""}`,
-          ]
-        : []),
-      ...(cov.only_candidate_tasks.length
-        ? [
-            `- only on B (not paired): ${cov.only_candidate_tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${cov.only_candidate > DISCORDANT_SHOWN ? ", ..." : ""}`,
-          ]
-        : []),
-    ].join("\n"),
-  );
+  const out = [`### denom compare: B - A, paired by task`, sidesList(c)];
   const sentence = flipSentence(c);
   out.push(`**Ranking flips:** ${escapeMarkdown(sentence ?? "none: every cell with a difference has the same sign")}`);
   const verdict = failIfWorseLine(c);
   if (verdict) out.push(`**${escapeMarkdown(verdict)}**`);
-  out.push(
-    mdTable(
-      ["cell", "tasks", "A", "B", "B - A (points)", "95% CI", "test", "p", "mde80", "tasks needed"],
-      c.cells.map((x) => [
-        `${x.basis}/${x.denominator}`,
-        x.tasks,
-        ratio(x.baseline),
-        ratio(x.candidate),
-        points(x.difference, ""),
-        pointsInterval(x.ci95),
-        testName(x),
-        pValue(x.p_value),
-        x.mde80 === null ? "n/a" : (x.mde80 * 100).toFixed(1),
-        x.tasks_needed ?? "n/a",
-      ]),
-      ["left", "right", "right", "right", "right", "right", "left", "right", "right", "right"],
-    ),
-  );
+  out.push(cellsTable(c));
   out.push(
     "A and B: successes/trials kept over the paired tasks, rate = mean of per-task shares; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).",
   );
-  const a = c.attribution.baseline;
-  const b = c.attribution.candidate;
-  const flaky = (x: typeof a) =>
-    x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a";
-  out.push("#### Where the difference comes from (final basis, paired tasks)");
-  out.push(
-    mdTable(
-      ["", "A", "B"],
-      [
-        ["environment failures", a.environment_failures, b.environment_failures],
-        ["timeouts", a.timeouts, b.timeouts],
-        ...(["queue", "external", "loop", "sluggish", "unknown"] as const).map((k) => [`timeouts, cause ${k}`, a.timeouts_by_cause[k], b.timeouts_by_cause[k]]),
-        ["grader errors", a.grader_errors, b.grader_errors],
-        ["rescued by a retry", a.trials_rescued, b.trials_rescued],
-        ["tasks whose trials disagree", flaky(a), flaky(b)],
-      ],
-      ["left", "right", "right"],
-    ),
-  );
+  out.push("#### Where the difference comes from (final basis, paired tasks)", attributionTable(c));
   const d = c.discordant_tasks;
   out.push(`#### Discordant tasks (final/total): ${d.length}${d.length > DISCORDANT_SHOWN ? `, the first ${DISCORDANT_SHOWN}` : ""}`);
   if (d.length)
@@ -92,23 +38,79 @@ function comparisonMarkdown(c: Comparison): string {
         ["left", "left", "left", "right"],
       ),
     );
-  out.push("#### Each side's own grid (every trial of the side)");
+  out.push("#### Each side's own grid (every trial of the side)", sideGrids(c));
+  return out.join("\n\n");
+}
+
+/** The two sides and the tasks they cover, as a list. */
+function sidesList(c: Comparison): string {
+  const cov = c.coverage;
+  const only = (side: "A" | "B", tasks: string[], n: number) =>
+    tasks.length ? [`- only on ${side} (not paired): ${tasks.slice(0, DISCORDANT_SHOWN).map(code).join(", ")}${n > DISCORDANT_SHOWN ? ", ..." : ""}`] : [];
+  return [
+    `- ${escapeMarkdown(sideName(c.baseline))}`,
+    `- ${escapeMarkdown(sideName(c.candidate))}`,
+    `- coverage: ${plural(cov.common_tasks, "task")} on both sides (paired), ${cov.only_baseline} only on A, ${cov.only_candidate} only on B`,
+    ...only("A", cov.only_baseline_tasks, cov.only_baseline),
+    ...only("B", cov.only_candidate_tasks, cov.only_candidate),
+  ].join("\n");
+}
+
+/** One row per cell: both rates, the difference with its interval, the test, the power. */
+function cellsTable(c: Comparison): string {
+  return mdTable(
+    ["cell", "tasks", "A", "B", "B - A (points)", "95% CI", "test", "p", "mde80", "tasks needed"],
+    c.cells.map((x) => [
+      `${x.basis}/${x.denominator}`,
+      x.tasks,
+      ratio(x.baseline),
+      ratio(x.candidate),
+      points(x.difference, ""),
+      pointsInterval(x.ci95),
+      testName(x),
+      pValue(x.p_value),
+      x.mde80 === null ? "n/a" : (x.mde80 * 100).toFixed(1),
+      x.tasks_needed ?? "n/a",
+    ]),
+    ["left", "right", "right", "right", "right", "right", "left", "right", "right", "right"],
+  );
+}
+
+/** What each side lost on the final basis: environment failures, timeouts by cause, grader errors, retries, flaky tasks. */
+function attributionTable(c: Comparison): string {
+  const a = c.attribution.baseline;
+  const b = c.attribution.candidate;
+  const flaky = (x: typeof a) =>
+    x.flaky.tasks_with_several_trials ? `${x.flaky.tasks_disagreeing}/${x.flaky.tasks_with_several_trials} ${percent(x.flaky.share)}` : "n/a";
+  return mdTable(
+    ["", "A", "B"],
+    [
+      ["environment failures", a.environment_failures, b.environment_failures],
+      ["timeouts", a.timeouts, b.timeouts],
+      ...(["queue", "external", "loop", "sluggish", "unknown"] as const).map((k) => [`timeouts, cause ${k}`, a.timeouts_by_cause[k], b.timeouts_by_cause[k]]),
+      ["grader errors", a.grader_errors, b.grader_errors],
+      ["rescued by a retry", a.trials_rescued, b.trials_rescued],
+      ["tasks whose trials disagree", flaky(a), flaky(b)],
+    ],
+    ["left", "right", "right"],
+  );
+}
+
+/** Each side's own grid over every trial of the side, denominators in chain order. */
+function sideGrids(c: Comparison): string {
   const grid = (side: Comparison["baseline"], basis: string, denominator: string) => {
     const r = side.rates.find((x) => x.basis === basis && x.denominator === denominator);
     return r ? `${ratio(r)} ${ci(r.ci95)}` : "";
   };
-  out.push(
-    mdTable(
-      ["denominator", "A first", "A final", "B first", "B final"],
-      denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [
-        den,
-        grid(c.baseline, "first", den),
-        grid(c.baseline, "final", den),
-        grid(c.candidate, "first", den),
-        grid(c.candidate, "final", den),
-      ]),
-      ["left", "right", "right", "right", "right"],
-    ),
+  return mdTable(
+    ["denominator", "A first", "A final", "B first", "B final"],
+    denominatorsOf([...c.baseline.rates, ...c.candidate.rates]).map((den) => [
+      den,
+      grid(c.baseline, "first", den),
+      grid(c.baseline, "final", den),
+      grid(c.candidate, "first", den),
+      grid(c.candidate, "final", den),
+    ]),
+    ["left", "right", "right", "right", "right"],
   );
-  return out.join("\n\n");
 }

@@ -28,10 +28,18 @@ export function renderGateText(data: GateData): string {
       c.value === null ? ": n/a never passes" : c.tasks < data.min_tasks ? `: ${plural(c.tasks, "task")}, fewer than --min-tasks ${data.min_tasks}` : "";
     return `${c.passed ? "ok  " : "FAIL"} ${c.figure} = ${gateValue(c, c.value)}${counts}, ${c.bound} ${gateValue(c, c.threshold)}${why}`;
   });
-  const failed = data.conditions.filter((c) => !c.passed).length;
-  if (data.strict_failed) lines.push(`gate failed: ${strictProblems(data)} and --strict is set (exit 1)`);
-  else if (data.empty) lines.push(`gate failed: the inputs yielded no record (${nothingRead(data)}): nothing to gate (exit 4)`);
-  else if (failed) lines.push(`gate failed: ${plural(failed, "condition")} of ${data.conditions.length} not met (exit 4)`);
-  else lines.push(data.conditions.length === 1 ? "gate passed: the condition holds" : `gate passed: all ${data.conditions.length} conditions hold`);
+  lines.push(gateVerdict(data));
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The verdict, which agrees with the exit code: --strict's refusal (exit 1)
+ * first, then inputs that yielded no record and conditions not met (exit 4).
+ */
+export function gateVerdict(data: GateData): string {
+  const failed = data.conditions.filter((c) => !c.passed).length;
+  if (data.strict_failed) return `gate failed: ${strictProblems(data)} and --strict is set (exit 1)`;
+  if (data.empty) return `gate failed: the inputs yielded no record (${nothingRead(data)}): nothing to gate (exit 4)`;
+  if (failed) return `gate failed: ${plural(failed, "condition")} of ${data.conditions.length} not met (exit 4)`;
+  return data.conditions.length === 1 ? "gate passed: the condition holds" : `gate passed: all ${data.conditions.length} conditions hold`;
 }

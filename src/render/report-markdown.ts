@@ -11,89 +11,12 @@ import type { ReportData } from "../commands/report.js";
 import { noticeLines } from "../ingest/notices.js";
 import { bytes, percent, plural, ratio } from "./format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
+import { code, escapeMarkdown, mdTable } from "./markdown.js";
 import { diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
 
+/** The whole report as markdown, in the text report's order. */
 export function renderReportMarkdown(data: ReportData): string {
-  const m = data.meta;
-  const out: string[] = [];
-  // what could make the figures wrong unseen opens the report, as in the text report
-  const notices = noticeLines(m, data.by ?? null, m.grouping.pool);
-  if (notices.length) out.push(notices.map((l) => `> **Warning:** ${escapeMarkdown(l)}`).join("\n>\n"));
-  out.push(
-    `### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`,
-  );
-  out.push(
-    mdTable(
-      ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
-      m.sources.map((s) => [
-        code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""),
-        s.format,
-        s.adapter ?? "",
-        code(s.sha256),
-        bytes(s.bytes),
-        s.lines,
-        s.records,
-        s.blank,
-        s.rejected,
-      ]),
-      ["left", "left", "left", "left", "right", "right", "right", "right", "right"],
-    ),
-  );
-  const facts = metaFacts(data);
-  for (const n of m.notes) facts.push(`note: ${n}`);
-  if (m.skipped_files.length) facts.push(`skipped: ${m.skipped_files.map((f) => `${f.name} (${f.reason})`).join("; ")}`);
-  facts.push(`success: ${m.definitions.success}`);
-  out.push(facts.map((f) => `- ${escapeMarkdown(f)}`).join("\n"));
-
-  const cell = (basis: string, denominator: string) => data.rates.find((c) => c.basis === basis && c.denominator === denominator);
-  const figure = (basis: string, denominator: string) => ratio(cell(basis, denominator));
-  const interval = (basis: string, denominator: string) => ci(cell(basis, denominator)?.ci95 ?? null);
-  out.push("#### Success rate: successes/trials on each denominator");
-  out.push(
-    mdTable(
-      ["denominator", "first try", "95% CI", "final (after retries)", "95% CI", "keeps"],
-      m.definitions.denominators.map((d) => [
-        `**${d.denominator}**`,
-        figure("first", d.denominator),
-        interval("first", d.denominator),
-        figure("final", d.denominator),
-        interval("final", d.denominator),
-        escapeMarkdown(d.keeps),
-      ]),
-      ["left", "right", "left", "right", "left", "left"],
-    ),
-  );
-  out.push(escapeMarkdown(strictLine(data)));
-  out.push(escapeMarkdown(intervalNote(data)));
-  out.push("What each step removed (judged on the basis attempt):");
-  out.push(
-    mdTable(
-      ["step", "basis", "removed", "why"],
-      removalSteps(data).map((r) => [r.denominator, r.basis, r.trials, escapeMarkdown(r.why)]),
-      ["left", "left", "right", "left"],
-    ),
-  );
-
-  out.push("#### Trials by status");
-  out.push(
-    mdTable(
-      ["status", "first", "final"],
-      statusRows(data).map(([s, first, final]) => [escapeMarkdown(String(s).replace(/^ {2}/, "↳ ")), first, final]),
-      ["left", "right", "right"],
-    ),
-  );
-  const moved = data.transitions.filter((t) => t.first !== t.final);
-  if (moved.length) {
-    out.push("Changed by retries (first -> final):");
-    out.push(
-      mdTable(
-        ["first", "final", "trials"],
-        moved.map((t) => [t.first, t.final, t.count]),
-        ["left", "left", "right"],
-      ),
-    );
-  }
-
+  const out = [...metaMarkdown(data), ...gridMarkdown(data), ...statusMarkdown(data)];
   out.push("#### Timeouts by cause");
   out.push(
     mdTable(
@@ -125,22 +48,97 @@ export function renderReportMarkdown(data: ReportData): string {
   return `${out.join("\n\n")}\n`;
 }
 
-/** A GitHub markdown table; cells are written as given (escape or code() them first). */
-export function mdTable(head: string[], rows: (string | number)[][], align: ("left" | "right")[]): string {
-  const line = (cells: (string | number)[]) => `| ${cells.map((c) => String(c)).join(" | ")} |`;
-  return [line(head), line(align.map((a) => (a === "right" ? "---:" : "---"))), ...rows.map(line)].join("\n");
+/** The warnings that open the report, the heading, the sources table and the meta facts. */
+function metaMarkdown(data: ReportData): string[] {
+  const m = data.meta;
+  const out: string[] = [];
+  // what could make the figures wrong unseen opens the report, as in the text report
+  const notices = noticeLines(m, data.by ?? null, m.grouping.pool);
+  if (notices.length) out.push(notices.map((l) => `> **Warning:** ${escapeMarkdown(l)}`).join("\n>\n"));
+  out.push(
+    `### ${escapeMarkdown(`${m.tool}: ${plural(m.tasks, "task")}, ${plural(m.trials, "trial")}, ${plural(m.attempts, "attempt")}${m.runs > 1 ? ` in ${m.runs} runs` : ""}`)}`,
+  );
+  out.push(
+    mdTable(
+      ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
+      m.sources.map((s) => [
+        code(s.name) + (s.problem ? ` (${escapeMarkdown(s.problem)})` : ""),
+        s.format,
+        s.adapter ?? "",
+        code(s.sha256),
+        bytes(s.bytes),
+        s.lines,
+        s.records,
+        s.blank,
+        s.rejected,
+      ]),
+      ["left", "left", "left", "left", "right", "right", "right", "right", "right"],
+    ),
+  );
+  const facts = metaFacts(data);
+  for (const n of m.notes) facts.push(`note: ${n}`);
+  if (m.skipped_files.length) facts.push(`skipped: ${m.skipped_files.map((f) => `${f.name} (${f.reason})`).join("; ")}`);
+  facts.push(`success: ${m.definitions.success}`);
+  out.push(facts.map((f) => `- ${escapeMarkdown(f)}`).join("\n"));
+  return out;
 }
 
-/** Backslash-escapes what markdown would read as markup or a table border; newlines become spaces. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_[\]<|~]/g, (ch) => `\\${ch}`);
+/** The rate grid on every denominator of the chain, the figure to quote, and what each step removed. */
+function gridMarkdown(data: ReportData): string[] {
+  const m = data.meta;
+  const out: string[] = [];
+  const cell = (basis: string, denominator: string) => data.rates.find((c) => c.basis === basis && c.denominator === denominator);
+  const figure = (basis: string, denominator: string) => ratio(cell(basis, denominator));
+  const interval = (basis: string, denominator: string) => ci(cell(basis, denominator)?.ci95 ?? null);
+  out.push("#### Success rate: successes/trials on each denominator");
+  out.push(
+    mdTable(
+      ["denominator", "first try", "95% CI", "final (after retries)", "95% CI", "keeps"],
+      m.definitions.denominators.map((d) => [
+        `**${d.denominator}**`,
+        figure("first", d.denominator),
+        interval("first", d.denominator),
+        figure("final", d.denominator),
+        interval("final", d.denominator),
+        escapeMarkdown(d.keeps),
+      ]),
+      ["left", "right", "left", "right", "left", "left"],
+    ),
+  );
+  out.push(escapeMarkdown(strictLine(data)));
+  out.push(escapeMarkdown(intervalNote(data)));
+  out.push("What each step removed (judged on the basis attempt):");
+  out.push(
+    mdTable(
+      ["step", "basis", "removed", "why"],
+      removalSteps(data).map((r) => [r.denominator, r.basis, r.trials, escapeMarkdown(r.why)]),
+      ["left", "left", "right", "left"],
+    ),
+  );
+  return out;
 }
 
-/** A code span that holds any text: a fence longer than the longest backtick run inside, `|` escaped for tables. */
-export function code(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, " ");
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence}${pad}${flat.replaceAll("|", "\\|")}${pad}${fence}`;
+/** Trials by status on both bases, and what retries changed. */
+function statusMarkdown(data: ReportData): string[] {
+  const out: string[] = [];
+  out.push("#### Trials by status");
+  out.push(
+    mdTable(
+      ["status", "first", "final"],
+      statusRows(data).map(([s, first, final]) => [escapeMarkdown(String(s).replace(/^ {2}/, "↳ ")), first, final]),
+      ["left", "right", "right"],
+    ),
+  );
+  const moved = data.transitions.filter((t) => t.first !== t.final);
+  if (moved.length) {
+    out.push("Changed by retries (first -> final):");
+    out.push(
+      mdTable(
+        ["first", "final", "trials"],
+        moved.map((t) => [t.first, t.final, t.count]),
+        ["left", "left", "right"],
+      ),
+    );
+  }
+  return out;
 }
