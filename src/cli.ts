@@ -122,7 +122,9 @@ function addJudgingCommands(program: Command, run: Run): void {
         "--fail-if-worse <cell>",
         "exit 4 when B is significantly worse on CELL (basis/denominator): its 95% interval lies below 0; also when a side is empty or the cell pairs fewer than --min-tasks tasks",
       )
-      .option("--min-tasks <n>", "with --fail-if-worse: the least paired tasks the cell must hold, else the gate fails (default 2: fewer give no interval)"),
+      .option("--fail-if-inconclusive", "exit 4 also when the gated cell (--fail-if-worse CELL, else final/total) is inconclusive: its 95% interval spans 0")
+      .option("--min-tasks <n>", "with --fail-if-worse: the least paired tasks the cell must hold, else the gate fails (default 2: fewer give no interval)")
+      .option("--label <A=name,B=name>", "the names of the two sides (default: the model or agent that differs, else the file names); repeatable", collect, []),
     "compare",
   )
     .addHelpText("after", help.COMPARE_EXAMPLES)

@@ -208,3 +208,22 @@ export function parseMinTasks(value: string | undefined, fallback: number): numb
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--min-tasks ${value}: expected a whole number >= 1, e.g. --min-tasks 30`);
   return n;
 }
+
+/**
+ * `--label A=NAME,B=NAME` (or the flag twice, `--label A=x --label B=y`): the
+ * names of compare's two sides. Either side may be left out (it keeps its
+ * default name). Throws UsageError for a part that is not A=... or B=..., an
+ * empty name, or a side named twice.
+ */
+export function parseLabels(values: readonly string[]): { baseline?: string; candidate?: string } {
+  const labels: { baseline?: string; candidate?: string } = {};
+  for (const part of values.flatMap((v) => v.split(/,(?=\s*[AaBb]\s*=)/))) {
+    const m = /^\s*([AaBb])\s*=(.*)$/s.exec(part);
+    const name = m?.[2].trim();
+    if (!m || !name) throw new UsageError(`--label ${part}: expected A=NAME or B=NAME (e.g. --label A=gpt-4o,B=claude)`);
+    const side = m[1].toUpperCase() === "A" ? "baseline" : "candidate";
+    if (labels[side] !== undefined) throw new UsageError(`--label names ${m[1].toUpperCase()} twice; give it once`);
+    labels[side] = name;
+  }
+  return labels;
+}

@@ -135,6 +135,7 @@ describe("compare --fail-if-worse", () => {
       min_tasks: 2,
       empty_side: null,
       strict_failed: false,
+      inconclusive_fails: false,
       failed: true,
     });
     expect(r.stderr).toContain("--fail-if-worse final/total");

@@ -7,7 +7,7 @@
 import type { CompareData, CompareOptions } from "../commands/compare.js";
 import type { IngestCommandOptions } from "../commands/ingest.js";
 import type { CopyFormat } from "../db/session.js";
-import { type ExportWhat, type GroupKey, parseCause, parseMinTasks, parseSuccessThreshold } from "../definitions.js";
+import { type ExportWhat, type GroupKey, parseCause, parseLabels, parseMinTasks, parseSuccessThreshold } from "../definitions.js";
 import { ExitCode, UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { Io } from "../io.js";
@@ -85,16 +85,25 @@ export async function formatsAction(io: Io, names: string[], flags: OutputFlags 
   return ExitCode.ok;
 }
 
-type CompareFlags = CommonFlags & { by?: GroupKey; baseline?: string; failIfWorse?: string; minTasks?: string };
+type CompareFlags = CommonFlags & {
+  by?: GroupKey;
+  baseline?: string;
+  failIfWorse?: string;
+  failIfInconclusive?: boolean;
+  minTasks?: string;
+  label: string[];
+};
 
 /** `denom compare A B` or `denom compare INPUT --by FIELD`: exit 4 when --fail-if-worse's cell is worse, or nothing could be judged. */
 export async function compareAction(io: Io, inputs: string[], flags: CompareFlags): Promise<number> {
   const out = outputOf(flags, io, "compare", true);
   const { DEFAULT_COMPARE_MIN_TASKS } = await import("../commands/compare.js");
-  // parsed in the session, whose chain of denominators names the cells
-  const failIfWorse = flags.failIfWorse ?? null;
+  // parsed in the session, whose chain of denominators names the cells; --fail-if-inconclusive alone gates the strict cell
+  const failIfWorse = flags.failIfWorse ?? (flags.failIfInconclusive ? "final/total" : null);
   if (flags.minTasks !== undefined && !failIfWorse)
     throw new UsageError("--min-tasks sets the least paired tasks of the --fail-if-worse gate; add --fail-if-worse CELL");
+  const labels = parseLabels(flags.label);
+  if (flags.by && flags.label.length) throw new UsageError(`--label names the two inputs A and B; with --by ${flags.by} the sides are named by their values`);
   const minTasks = parseMinTasks(flags.minTasks, DEFAULT_COMPARE_MIN_TASKS);
   if (flags.baseline !== undefined && !flags.by)
     throw new UsageError("--baseline names a group of --by FIELD; with two inputs A B the first one is the baseline");
@@ -103,7 +112,7 @@ export async function compareAction(io: Io, inputs: string[], flags: CompareFlag
     ...runsOptions(inputs, flags, io, flags.by ? "compare results/ --by agent --baseline NAME" : "compare a.jsonl b.jsonl", out),
     oneConnection: true,
   };
-  const options = { failIfWorse, minTasks, strict: Boolean(flags.strict) };
+  const options = { failIfWorse, failIfInconclusive: Boolean(flags.failIfInconclusive), minTasks, strict: Boolean(flags.strict), labels };
   const read = failIfWorse ? gateFailsClosed : <T>(work: () => Promise<T>) => work();
   const data = await read(() => withProgress(io, out.notices, runs, () => compareRuns(inputs, flags, runs, options)));
   (await out.writer())(data);
@@ -111,7 +120,12 @@ export async function compareAction(io: Io, inputs: string[], flags: CompareFlag
 }
 
 /** The comparison of the groups of one input (--by), or of two inputs each in its own session: two inputs without run ids never become one run. */
-async function compareRuns(inputs: string[], flags: CompareFlags, runs: RunsOptions, gate: Pick<CompareOptions, "failIfWorse" | "minTasks" | "strict">) {
+async function compareRuns(
+  inputs: string[],
+  flags: CompareFlags,
+  runs: RunsOptions,
+  gate: Pick<CompareOptions, "failIfWorse" | "failIfInconclusive" | "minTasks" | "strict" | "labels">,
+) {
   const { runCompare } = await import("../commands/compare.js");
   if (flags.by) {
     const options: CompareOptions = { inputs, by: flags.by, baselineValue: flags.baseline ?? null, ...gate };
@@ -130,7 +144,7 @@ async function compareRuns(inputs: string[], flags: CompareFlags, runs: RunsOpti
 /** compare's exit code: --strict's refusal first (1); then a side that yielded no record (1, or the gate's 4); then --fail-if-worse (4). */
 async function compareExit(flags: CompareFlags, data: CompareData, io: Io): Promise<number> {
   let code: number = strictExit(flags, data, io);
-  const gateCode = flags.failIfWorse ? ExitCode.gateFailed : ExitCode.data;
+  const gateCode = flags.failIfWorse || flags.failIfInconclusive ? ExitCode.gateFailed : ExitCode.data;
   for (const side of data.accounting) if (code === ExitCode.ok) code = emptyExit(side, io, side.inputs, flags.db, gateCode);
   if (code !== ExitCode.ok) return code;
   const worse = data.comparisons.filter((c) => c.fail_if_worse?.worse);

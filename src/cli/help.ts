@@ -91,6 +91,8 @@ Examples:
   $ denom compare results/ --by agent --baseline agent-a  # every other agent against agent-a
   $ denom compare a.jsonl b.jsonl --format md             # markdown for a pull-request comment
   $ denom compare a.jsonl b.jsonl --fail-if-worse final/attributable   # exit 4 when B is worse
+  $ denom compare a.jsonl b.jsonl --fail-if-inconclusive      # exit 4 unless B is better on final/total
+  $ denom compare a.jsonl b.jsonl --label A=gpt-4o,B=claude   # the sides' names (default: the model or agent that differs)
 
 Tasks are paired by task id; tasks on one side only are listed, never paired.
 For every cell (basis x denominator) a task enters when both sides keep a trial
@@ -100,9 +102,13 @@ one cluster), 95% CI = B - A +- 1.96 se. Test: exact McNemar when every task has
 one kept trial per side, else a z test on the differences (approximate).
 mde80 = (1.96 + 0.84) se; tasks needed = (1.96 + 0.84)^2 var / (B - A)^2
 (Miller 2024, "Adding Error Bars to Evals").
+Verdict per cell: better (95% interval above 0), worse (below 0), inconclusive
+(spans 0: mde80 and tasks needed say what would settle it), nothing compared
+(fewer than 2 paired tasks). The verdict line quotes the gated cell, else final/total.
 
-Exit codes: 0 ok, 4 --fail-if-worse and the cell's 95% interval is below 0, or nothing to judge
-(an empty side, fewer paired tasks than --min-tasks, default 2), 1 data error, 2 usage error.`;
+Exit codes: 0 ok, 4 --fail-if-worse and the cell's 95% interval is below 0, with
+--fail-if-inconclusive also when it spans 0, or nothing to judge (an empty side,
+fewer paired tasks than --min-tasks, default 2), 1 data error, 2 usage error.`;
 
 export const GATE_EXAMPLES = `
 Examples:

@@ -17,7 +17,7 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Cell, Row, RowOf, Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
 import { UsageError } from "../errors.js";
@@ -47,6 +47,10 @@ export interface CompareOptions {
   minTasks?: number;
   /** `--strict`: the gate fails (exit 1) when a side's inputs had a rejected line or a broken source */
   strict?: boolean;
+  /** `--fail-if-inconclusive`: the gate fails too when its cell's ci95 spans 0 */
+  failIfInconclusive?: boolean;
+  /** `--label A=...,B=...`: the sides' names (two inputs); by default the identity that differs (model, agent) */
+  labels?: { baseline?: string; candidate?: string };
 }
 
 /** The least paired tasks a gated cell needs by default: 2, below which there is no standard error, so nothing is compared. */
@@ -60,7 +64,11 @@ export interface CompareSide {
   /** "A" (baseline) or "B" (candidate) in the text */
   letter: "A" | "B";
   role: "baseline" | "candidate";
-  /** what the side is: the input path, or `agent=x` for a group of --by */
+  /**
+   * what the side is called: `--label`, else the identity that differs between
+   * the sides (`model m`, `agent a`, both), else the input's file name (never
+   * its path), else "A" / "B"; `agent=x` for a group of --by
+   */
   label: string;
   inputs: string[];
   /** with --by: the group value (null = records without the field) */
@@ -172,6 +180,22 @@ export interface Comparison {
   discordant_tasks: DiscordantTask[];
   /** `--fail-if-worse CELL`: the gate's judgement of that cell; null without the flag */
   fail_if_worse: FailIfWorse | null;
+  /** the verdict a reader quotes: on the gated cell (--fail-if-worse), else on the strict one, final/total */
+  headline: Headline;
+}
+
+/** The comparison's verdict in one cell (the renderers word it; the figures are the cell's). */
+export interface Headline {
+  /** basis/denominator */
+  cell: string;
+  verdict: Verdict;
+  tasks: number;
+  /** fraction, B - A */
+  difference: number | null;
+  ci95: Interval;
+  /** fraction */
+  mde80: number | null;
+  tasks_needed: number | null;
 }
 
 /**
@@ -193,6 +217,8 @@ export interface FailIfWorse {
   empty_side: "baseline" | "candidate" | null;
   /** `--strict` and a side's inputs had a rejected line, a broken source or differing duplicates across sources */
   strict_failed: boolean;
+  /** `--fail-if-inconclusive`: an inconclusive verdict fails the gate too */
+  inconclusive_fails: boolean;
   /** the gate fails: any of the above */
   failed: boolean;
 }
@@ -251,7 +277,9 @@ export async function runCompare(sessions: CompareSessions, options: CompareOpti
     if (!f) continue;
     f.min_tasks = options.minTasks ?? DEFAULT_COMPARE_MIN_TASKS;
     f.strict_failed = strictFailed;
-    f.failed = f.worse || f.verdict === "nothing compared" || f.tasks < f.min_tasks || f.empty_side !== null || strictFailed;
+    f.inconclusive_fails = Boolean(options.failIfInconclusive);
+    const inconclusive = f.inconclusive_fails && f.verdict === "inconclusive";
+    f.failed = f.worse || inconclusive || f.verdict === "nothing compared" || f.tasks < f.min_tasks || f.empty_side !== null || strictFailed;
   }
   return data;
 }
@@ -269,8 +297,8 @@ async function compareSessions(sessions: CompareSessions, options: CompareOption
   const accounting = [await accountingOf(a, baselineInputs), await accountingOf(b, candidateInputs)];
   await bringCandidate(b, a);
   const sides = new Map<number, SideInfo>([
-    [0, { label: options.baseline ?? "A", inputs: baselineInputs, group: null, rates: baselineRates }],
-    [1, { label: options.candidate ?? "B", inputs: candidateInputs, group: null, rates: candidateRates }],
+    [0, { label: options.labels?.baseline ?? null, inputs: baselineInputs, group: null, rates: baselineRates }],
+    [1, { label: options.labels?.candidate ?? null, inputs: candidateInputs, group: null, rates: candidateRates }],
   ]);
   return finish("inputs", null, await readComparisons(a, sides, failIfWorse), accounting, a);
 }
@@ -372,7 +400,8 @@ async function finish(
   };
 }
 
-type SideInfo = { label: string; inputs: string[]; group: string | null; rates: RateCell[] };
+/** A side before its identities are read: `label` null = named by sideLabels. */
+type SideInfo = { label: string | null; inputs: string[]; group: string | null; rates: RateCell[] };
 
 /** The rows of the compare views, all pairings at once (each function below picks its pairing's). */
 interface CompareRows {
@@ -412,6 +441,7 @@ function comparisonOf(p: RowOf<"compare/pairings">, all: CompareRows, sides: Map
   const fail = failIfWorse ? compareCells.find((c) => c.basis === failIfWorse.basis && c.denominator === failIfWorse.denominator)! : null;
   const baseline = sideOf(p.baseline_side, "baseline", sides, all.names);
   const candidate = sideOf(p.candidate_side, "candidate", sides, all.names);
+  sideLabels(baseline, candidate);
   const flips = mine(all.flips);
   return {
     baseline,
@@ -438,7 +468,41 @@ function comparisonOf(p: RowOf<"compare/pairings">, all: CompareRows, sides: Map
     })),
     // min_tasks, strict_failed and failed are set by runCompare, which knows the flags and both sides' accounting
     fail_if_worse: fail ? failIfWorseOf(fail, baseline, candidate) : null,
+    headline: headlineOf(fail ?? compareCells.find((c) => c.basis === "final" && c.denominator === "total")!),
   };
+}
+
+function headlineOf(c: CompareCell): Headline {
+  return {
+    cell: `${c.basis}/${c.denominator}`,
+    verdict: c.verdict,
+    tasks: c.tasks,
+    difference: c.difference,
+    ci95: c.ci95,
+    mde80: c.mde80,
+    tasks_needed: c.tasks_needed,
+  };
+}
+
+/**
+ * Names the sides that have no --label: by the identity that differs between
+ * them (`agent a`, `model m`, or both), else by their inputs' file names when
+ * those differ (never a path: two folders of one layout end in the same
+ * names), else "A" and "B".
+ */
+function sideLabels(a: CompareSide, b: CompareSide): void {
+  if (a.label && b.label) return;
+  const names = (xs: string[]) => (xs.length ? xs.join(", ") : "none named");
+  const parts = (s: CompareSide, o: CompareSide) => [
+    ...(names(s.agents) !== names(o.agents) ? [`${s.agents.length > 1 ? "agents" : "agent"} ${names(s.agents)}`] : []),
+    ...(names(s.models) !== names(o.models) ? [`${s.models.length > 1 ? "models" : "model"} ${names(s.models)}`] : []),
+  ];
+  const file = (s: CompareSide) => s.inputs.map((i) => basename(i.replace(/[\\/]+$/, ""))).join(", ");
+  const byIdentity = [parts(a, b).join(" · "), parts(b, a).join(" · ")];
+  const byFile = [file(a), file(b)];
+  const [la, lb] = byIdentity[0] || byIdentity[1] ? byIdentity : byFile[0] !== byFile[1] && byFile[0] && byFile[1] ? byFile : ["A", "B"];
+  a.label ||= la || "A";
+  b.label ||= lb || "B";
 }
 
 /** One side of a pairing: its label and inputs, the identities it holds, its own rate grid. */
@@ -448,7 +512,7 @@ function sideOf(sideId: number, role: "baseline" | "candidate", sides: Map<numbe
   return {
     letter: role === "baseline" ? "A" : "B",
     role,
-    label: info.label,
+    label: info.label ?? "",
     inputs: info.inputs,
     group: info.group,
     agents: n?.agents ?? [],
@@ -504,6 +568,7 @@ function failIfWorseOf(fail: CompareCell, baseline: CompareSide, candidate: Comp
     min_tasks: DEFAULT_COMPARE_MIN_TASKS,
     empty_side: baseline.trials === 0 ? "baseline" : candidate.trials === 0 ? "candidate" : null,
     strict_failed: false,
+    inconclusive_fails: false,
     failed: false,
   };
 }

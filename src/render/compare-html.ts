@@ -15,7 +15,7 @@
  */
 import type { CompareCell, CompareData, Comparison } from "../commands/compare.js";
 import * as charts from "./charts.js";
-import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
 import { percent, plural, ratio } from "./format.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 import { denominatorsOf } from "./chain.js";
@@ -120,6 +120,7 @@ function cellsSection(c: Comparison, s: string, prefix: string): string {
   const flip = flipSentence(c);
   const verdict = failIfWorseLine(c);
   const words = [
+    `<p class="verdict"><b>Verdict:</b> ${esc(headlineSentence(c))}</p>`,
     `<p><b>Ranking flips:</b> ${esc(flip ?? "none: every cell with a difference has the same sign")}</p>`,
     verdict ? `<p><b>${esc(verdict)}</b></p>` : "",
     `<p class="note">A and B: successes/trials kept over the paired tasks (rate = mean of per-task shares, ${esc("A only / B only")} = tasks where that side's share is higher); se over tasks (clustered), 95% CI = B - A ± 1.96 se; test: exact McNemar with one kept trial per side and task, else a z test (approximate); mde80 = smallest difference detected with 80% power at alpha 0.05, in points; tasks needed = paired tasks to detect this difference so (Miller 2024).</p>`,

@@ -2,15 +2,16 @@
  * `denom compare --json`: with two inputs one object, the comparison itself
  * (`{baseline, candidate, coverage, cells, ranking_flips, ...}`, docs/compare.md); with --by an object whose `comparisons` holds one such object per
  * candidate group. Each comparison carries `ranking_flip_text`, the sentence
- * the text prints (null without a flip).
+ * the text prints (null without a flip), and `headline_text`, the verdict's
+ * sentence (headlineSentence).
  */
 import type { CompareData } from "../commands/compare.js";
-import { flipSentence } from "./compare-words.js";
+import { flipSentence, headlineSentence } from "./compare-words.js";
 import { renderJson } from "../json.js";
 
 export function renderCompareJson(data: CompareData): string {
   const { comparisons, ...rest } = data;
-  const shaped = comparisons.map((c) => ({ ...c, ranking_flip_text: flipSentence(c) }));
+  const shaped = comparisons.map((c) => ({ ...c, ranking_flip_text: flipSentence(c), headline_text: headlineSentence(c) }));
   if (data.mode === "inputs" && shaped.length === 1) return renderJson({ ...shaped[0], ...rest });
   return renderJson({ ...rest, comparisons: shaped });
 }

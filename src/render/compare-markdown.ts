@@ -8,7 +8,7 @@ import { percent, plural, ratio } from "./format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { DISCORDANT_SHOWN } from "./compare-text.js";
-import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderCompareMarkdown(data: CompareData): string {
@@ -17,6 +17,7 @@ export function renderCompareMarkdown(data: CompareData): string {
 
 function comparisonMarkdown(c: Comparison): string {
   const out = [`### denom compare: B - A, paired by task`, sidesList(c)];
+  out.push(`**Verdict:** ${escapeMarkdown(headlineSentence(c))}`);
   const sentence = flipSentence(c);
   out.push(`**Ranking flips:** ${escapeMarkdown(sentence ?? "none: every cell with a difference has the same sign")}`);
   const verdict = failIfWorseLine(c);

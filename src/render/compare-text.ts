@@ -8,7 +8,7 @@ import type { Attribution, CompareData, Comparison } from "../commands/compare.j
 import { percent, plural, ratio } from "./format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
-import { failIfWorseLine, flipSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Discordant tasks listed in text (all of them are in --json). */
@@ -34,6 +34,7 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
       ...unpairedLines("B", cov.only_candidate_tasks),
     ].join("\n"),
   );
+  out.push(`${heading("Verdict:", options)} ${headlineSentence(c)}`);
 
   out.push(
     [

@@ -82,7 +82,9 @@ export function sideName(side: Comparison["baseline"]): string {
   const extra: string[] = [];
   if (side.agents.length) extra.push(`${side.agents.length === 1 ? "agent" : "agents"} ${side.agents.join(", ")}`);
   if (side.models.length) extra.push(`${side.models.length === 1 ? "model" : "models"} ${side.models.join(", ")}`);
-  return `${side.letter} (${side.role}): ${side.label}${extra.length ? ` · ${extra.join(" · ")}` : ""} · ${plural(side.tasks, "task")}, ${plural(side.trials, "trial")}`;
+  // a label that already names the agent or the model (the default names) is not repeated
+  const shown = extra.filter((e) => !side.label.split(" · ").includes(e));
+  return `${side.letter} (${side.role}): ${side.label}${shown.length ? ` · ${shown.join(" · ")}` : ""} · ${plural(side.tasks, "task")}, ${plural(side.trials, "trial")}`;
 }
 
 /**
@@ -100,5 +102,26 @@ export function failIfWorseLine(c: Comparison): string | null {
   if (f.verdict === "nothing compared")
     return `${gate}: FAIL, nothing compared: ${plural(f.tasks, "paired task")} in ${f.cell}, and an interval needs 2 (exit 4)`;
   if (f.worse) return `${gate}: FAIL, B is worse than A (95% CI ${pointsInterval(f.ci95)} points, entirely below 0) (exit 4)`;
+  if (f.inconclusive_fails && f.verdict === "inconclusive")
+    return `${gate} --fail-if-inconclusive: FAIL, inconclusive: the 95% CI ${pointsInterval(f.ci95)} points spans 0 (exit 4)`;
   return `${gate}: ok, B is not significantly worse (95% CI ${pointsInterval(f.ci95)} points)`;
+}
+
+/**
+ * The verdict a reader quotes, in one sentence: on the gated cell, else on
+ * final/total. Better or worse only when the 95% interval excludes 0;
+ * inconclusive says what these tasks can detect (mde80) and how many paired
+ * tasks the observed difference would need; nothing compared says why.
+ */
+export function headlineSentence(c: Comparison): string {
+  const h = c.headline;
+  const a = `A (${c.baseline.label})`;
+  const b = `B (${c.candidate.label})`;
+  const over = `over ${plural(h.tasks, "paired task")}`;
+  if (h.verdict === "nothing compared") return `${h.cell}: nothing compared: ${plural(h.tasks, "paired task")}, and an interval needs 2`;
+  if (h.verdict === "better" || h.verdict === "worse")
+    return `${h.cell}: ${b} is ${h.verdict} than ${a}: ${points(h.difference)}, 95% CI ${pointsInterval(h.ci95)}, ${over}`;
+  const needed =
+    h.tasks_needed === null ? "the difference is 0" : `about ${plural(h.tasks_needed, "paired task")} would detect ${points(h.difference)} (80% power)`;
+  return `${h.cell}: inconclusive: B - A = ${points(h.difference)}, 95% CI ${pointsInterval(h.ci95)} spans 0, ${over}; these tasks detect ${h.mde80 === null ? "n/a" : `${(h.mde80 * 100).toFixed(1)} points`} or more (mde80); ${needed}`;
 }
