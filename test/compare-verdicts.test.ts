@@ -89,3 +89,28 @@ describe("compare: the sides' names", () => {
     expect(r.stdout).not.toContain(`"label": "${dir}`);
   });
 });
+
+describe("compare --by with several candidates: Holm-adjusted p-values", () => {
+  it("adjusts each cell's p over the comparisons against the baseline", async () => {
+    // a fails all 6 tasks; b passes all 6: McNemar b = 0, c = 6, p = 2 x C(6,0) / 2^6 = 0.03125;
+    // c passes 3: p = 2 x C(3,0) / 2^3 = 0.25. Holm, m = 2: b 2 x 0.03125 = 0.0625; c max(0.0625, 1 x 0.25) = 0.25
+    const rows = (agent: string, passes: number) =>
+      Array.from({ length: 6 }, (_, i) => ({ task_id: `t${i + 1}`, agent, status: i < passes ? "success" : "failure" }));
+    const file = join(tempDir({ "runs.jsonl": jsonl(...rows("a", 0), ...rows("b", 6), ...rows("c", 3)) }), "runs.jsonl");
+    const r = await denom(["compare", file, "--by", "agent", "--baseline", "a", "--json"]);
+    expect(r.code).toBe(0);
+    const cell = (i: number) => r.json().comparisons[i].cells.find((c: any) => c.basis === "final" && c.denominator === "total");
+    const byLabel = Object.fromEntries([0, 1].map((i) => [r.json().comparisons[i].candidate.label, cell(i)]));
+    expect(byLabel["agent=b"].p_value).toBeCloseTo(0.03125, 12);
+    expect(byLabel["agent=b"].p_holm).toBeCloseTo(0.0625, 12);
+    expect(byLabel["agent=c"].p_value).toBeCloseTo(0.25, 12);
+    expect(byLabel["agent=c"].p_holm).toBeCloseTo(0.25, 12);
+    const text = await denom(["compare", file, "--by", "agent", "--baseline", "a"]);
+    expect(text.stdout).toContain("p Holm: p adjusted over the 2 comparisons against A (Holm's step-down)");
+  });
+
+  it("one comparison keeps its p", async () => {
+    const json = (await denom(["compare", "--json", ...files(SPANS_A, SPANS_B)])).json();
+    for (const c of json.cells) expect(c.p_holm).toBe(c.p_value);
+  });
+});

@@ -109,6 +109,8 @@ export interface CompareCell extends CellName {
   /** ceil((1.959964 + 0.841621)^2 var(d) / difference^2); null when the difference is 0 or T < 2 */
   tasks_needed: number | null;
   verdict: Verdict;
+  /** p_value adjusted by Holm's step-down over the comparisons of this run (--by with several candidates); = p_value for one comparison */
+  p_holm: number | null;
 }
 
 /** Two cells where the candidate leads on one and trails on the other, and what each side lost between them. */
@@ -593,6 +595,7 @@ function cellOf(r: RowOf<"compare/cells">): CompareCell {
     mde80: r.mde80,
     tasks_needed: r.tasks_needed,
     verdict: r.verdict as Verdict,
+    p_holm: r.p_holm,
   };
 }
 

@@ -137,6 +137,7 @@ export const SELECT_ROWS = {
     mde80: "num?",
     tasks_needed: "int?",
     verdict: "text",
+    p_holm: "num?",
   },
   "compare/coverage": {
     pairing_id: "int",

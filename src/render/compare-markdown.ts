@@ -12,17 +12,18 @@ import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderCompareMarkdown(data: CompareData): string {
-  return `${data.comparisons.map(comparisonMarkdown).join("\n\n---\n\n") || "nothing to compare"}\n`;
+  return `${data.comparisons.map((c) => comparisonMarkdown(c, data.comparisons.length > 1)).join("\n\n---\n\n") || "nothing to compare"}\n`;
 }
 
-function comparisonMarkdown(c: Comparison): string {
+/** One comparison; `holm`: several candidates, so each p is also shown adjusted for the others. */
+function comparisonMarkdown(c: Comparison, holm: boolean): string {
   const out = [`### denom compare: B - A, paired by task`, sidesList(c)];
   out.push(`**Verdict:** ${escapeMarkdown(headlineSentence(c))}`);
   const sentence = flipSentence(c);
   out.push(`**Ranking flips:** ${escapeMarkdown(sentence ?? "none: every cell with a difference has the same sign")}`);
   const verdict = failIfWorseLine(c);
   if (verdict) out.push(`**${escapeMarkdown(verdict)}**`);
-  out.push(cellsTable(c));
+  out.push(cellsTable(c, holm));
   out.push(
     "A and B: successes/trials kept over the paired tasks, rate = mean of per-task shares; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).",
   );
@@ -58,9 +59,9 @@ function sidesList(c: Comparison): string {
 }
 
 /** One row per cell: both rates, the difference with its interval, the test, the power. */
-function cellsTable(c: Comparison): string {
+function cellsTable(c: Comparison, holm: boolean): string {
   return mdTable(
-    ["cell", "tasks", "A", "B", "B - A (points)", "95% CI", "test", "p", "mde80", "tasks needed"],
+    ["cell", "tasks", "A", "B", "B - A (points)", "95% CI", "test", "p", ...(holm ? ["p Holm"] : []), "mde80", "tasks needed"],
     c.cells.map((x) => [
       `${x.basis}/${x.denominator}`,
       x.tasks,
@@ -70,10 +71,11 @@ function cellsTable(c: Comparison): string {
       pointsInterval(x.ci95),
       testName(x),
       pValue(x.p_value),
+      ...(holm ? [pValue(x.p_holm)] : []),
       x.mde80 === null ? "n/a" : (x.mde80 * 100).toFixed(1),
       x.tasks_needed ?? "n/a",
     ]),
-    ["left", "right", "right", "right", "right", "right", "left", "right", "right", "right"],
+    ["left", "right", "right", "right", "right", "right", "left", "right", ...(holm ? ["right" as const] : []), "right", "right"],
   );
 }
 

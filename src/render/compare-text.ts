@@ -22,6 +22,8 @@ export function renderCompareText(data: CompareData, options: TextOptions): stri
 
 function comparisonText(c: Comparison, data: CompareData, options: TextOptions): string {
   const out: string[] = [];
+  // several candidates against one baseline: each p also adjusted for the others (Holm)
+  const holm = data.comparisons.length > 1;
   const cov = c.coverage;
   out.push(
     [
@@ -40,7 +42,7 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
     [
       heading("Paired difference B - A (mean over tasks of each side's success share among kept trials)", options),
       table(
-        ["cell", "tasks", "A", "B", "B - A", "95% CI (points)", "p"],
+        ["cell", "tasks", "A", "B", "B - A", "95% CI (points)", "p", ...(holm ? ["p Holm"] : [])],
         c.cells.map((x) => [
           `${x.basis}/${x.denominator}`,
           x.tasks,
@@ -49,11 +51,13 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
           points(x.difference, ""),
           pointsInterval(x.ci95),
           pValue(x.p_value),
+          ...(holm ? [pValue(x.p_holm)] : []),
         ]),
-        ["left", "right", "right", "right", "right", "right", "right"],
+        ["left", "right", "right", "right", "right", "right", "right", "right"],
         options,
       ),
       "  se over tasks (the trials of one task are one cluster); A and B rates are means of per-task shares",
+      ...(holm ? [`  p Holm: p adjusted over the ${data.comparisons.length} comparisons against A (Holm's step-down)`] : []),
     ].join("\n"),
   );
 
@@ -87,7 +91,6 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
   out.push(attributionText(c, options));
   out.push(discordantText(c, options));
   out.push(gridText(c, options));
-  void data;
   return out.join("\n\n");
 }
 

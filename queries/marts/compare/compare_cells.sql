@@ -2,7 +2,7 @@
 --   successes/count and mean share, the difference B - A, its task-clustered se, ci95, the
 --   test (mcnemar_exact or z) and p_value, the discordant counts, mde80 and tasks_needed, and
 --   the verdict: better (ci95 above 0), worse (below 0), inconclusive (spans 0) or nothing
---   compared (T < 2).
+--   compared (T < 2); p_holm, the p-value adjusted over the comparisons of one run (Holm).
 -- Reads: compare_pairings, denominators, compare_task_cells, compare_settings, erfc_nr.
 -- Not materialized: eight rows per pairing; nothing for ingest to keep.
 create or replace view compare_cells as
@@ -114,6 +114,35 @@ final as (
         end as verdict
     from with_se as w
     left join mcnemar as m using (pairing_id, basis, denominator)
+),
+
+holm as (
+    -- Holm's step-down adjustment (Holm 1979, "A simple sequentially rejective multiple test
+    -- procedure") of a cell's p-value over the m comparisons of one run of compare (--by
+    -- with several candidates; m = the pairings with a p-value in that cell): the i-th
+    -- smallest p becomes min(1, max over j <= i of (m - j + 1) p_(j)). One comparison keeps
+    -- its p; equal p-values are ordered by pairing
+    select
+        pairing_id,
+        basis,
+        denominator,
+        least(
+            1.0,
+            max((m - p_rank + 1) * p_value) over (partition by basis, denominator order by p_rank rows between unbounded preceding and current row)
+        ) as p_holm
+    from (
+        select
+            pairing_id,
+            basis,
+            denominator,
+            p_value,
+            row_number() over (partition by basis, denominator order by p_value, pairing_id) as p_rank,
+            count(*) over (partition by basis, denominator) as m
+        from final
+        where p_value is not null
+    )
 )
 
-select * from final;
+select f.*, h.p_holm
+from final as f
+left join holm as h using (pairing_id, basis, denominator);
