@@ -4,6 +4,7 @@
  * grouping key (`--by`). Kept apart from the commands so that the CLI can check
  * flags without loading DuckDB.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
 
@@ -196,6 +197,54 @@ export function parseExpectation(flags: { expect?: string; expectCount?: string 
   const tasks = [...new Set(ids)];
   if (tasks.length === 0) throw new UsageError(`--expect ${flags.expect}: the file lists no task id; give one task id a line`);
   return { tasks, count: null, source: flags.expect, duplicates: ids.length - tasks.length };
+}
+
+/** `--exclude-tasks FILE`: task ids known to be broken, each with its reason; they leave the `validated` denominator. */
+export interface ExcludedTasks {
+  /** the file as given */
+  file: string;
+  /** sha256 of the file's bytes, hex */
+  sha256: string;
+  /** in file order, the first listing of an id kept */
+  tasks: { task_id: string; reason: string }[];
+}
+
+/**
+ * Reads `--exclude-tasks FILE`: one task a line, `TASK_ID REASON` (the id, then
+ * a tab or spaces, then why it is excluded); blank lines and lines starting
+ * with `#` are skipped. Null without the flag. Throws UsageError naming the file
+ * and line for a line without a reason, an id listed twice, or a file that
+ * cannot be read or lists nothing.
+ */
+export function parseExcludedTasks(file: string | undefined): ExcludedTasks | null {
+  if (file === undefined) return null;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`--exclude-tasks ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const tasks: ExcludedTasks["tasks"] = [];
+  const seen = new Map<string, number>();
+  bytes
+    .toString("utf8")
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      const line = raw.trim();
+      if (line === "" || line.startsWith("#")) return;
+      const m = /^(\S+)\s+(.+)$/.exec(line);
+      if (!m)
+        throw new UsageError(
+          `--exclude-tasks ${file}:${i + 1}: "${line}" has no reason; write TASK_ID REASON (e.g. "django__django-11099 tests fail on the gold patch")`,
+        );
+      const first = seen.get(m[1]);
+      if (first !== undefined) throw new UsageError(`--exclude-tasks ${file}:${i + 1}: task ${m[1]} is listed again (first on line ${first}); list it once`);
+      seen.set(m[1], i + 1);
+      tasks.push({ task_id: m[1], reason: m[2] });
+    });
+  if (!tasks.length) throw new UsageError(`--exclude-tasks ${file}: the file lists no task; write one TASK_ID REASON a line`);
+  return { file, sha256: createHash("sha256").update(bytes).digest("hex"), tasks };
 }
 
 /**

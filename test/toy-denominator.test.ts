@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonl, ROOT } from "./helpers.js";
 
 /** `unrefused` between attributable and completable: it removes the agent's own aborts (a safety refusal). */
-const ROW = "(4, 'unrefused', 'attributable minus the agent''s refusals', 'agent aborts (safety, policy)'),";
+const ROW = "(5, 'unrefused', 'attributable minus the agent''s refusals', 'agent aborts (safety, policy)'),";
 const RULE = "        when status = 'aborted' and fault = 'agent' then 'unrefused'\n";
 
 // one attempt per trial, so first and final agree: 6 trials (total), 1 success;
@@ -62,7 +62,7 @@ beforeAll(() => {
   symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
   const chain = join(pkg, "queries", "reference", "denominators.sql");
   const rows = readFileSync(chain, "utf8");
-  writeFileSync(chain, rows.replace("        (4, 'completable'", `        ${ROW}\n        (5, 'completable'`));
+  writeFileSync(chain, rows.replace("        (5, 'completable'", `        ${ROW}\n        (6, 'completable'`));
   const rule = join(pkg, "queries", "reference", "excluded_from.sql");
   const rules = readFileSync(rule, "utf8");
   writeFileSync(rule, rules.replace("        when status = 'timeout'", `${RULE}        when status = 'timeout'`));

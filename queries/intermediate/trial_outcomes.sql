@@ -45,7 +45,7 @@ by_basis as (
 
 excluded as (
     -- the denominator chain: each step removes one named class, judged on the basis attempt
-    select *, excluded_from(fault, status, status_detail, timeout_cause) as excluded_from
+    select *, excluded_from(fault, status, status_detail, timeout_cause, task_id) as excluded_from
     from by_basis
 ),
 

@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { type Claim, parseClaim, readClaimsFile } from "../claims.js";
-import { parseExpectation, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds } from "../definitions.js";
+import { parseExcludedTasks, parseExpectation, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds } from "../definitions.js";
 import { UsageError } from "../errors.js";
 import { ALL_FORMATS, type Adapter, formatNamed } from "../formats/index.js";
 import { MAX_LINE_BYTES } from "../ingest/bytes/lines.js";
@@ -32,6 +32,7 @@ export interface CommonFlags extends OutputFlags {
   sluggishRatio: string;
   expect?: string;
   expectCount?: string;
+  excludeTasks?: string;
   rerunOf: string[];
   inputFormat?: string;
   runPerFile?: boolean;
@@ -95,6 +96,10 @@ export function addDefinitionFlags(cmd: Command): Command {
     .addOption(new Option("--sluggish-ratio <x>", "timeout is `sluggish` when the last third of gaps averages this many times the first third").default("2"))
     .option("--expect <file>", "task ids expected, one a line: an absent one counts in total as missing (environment)")
     .option("--expect-count <n>", "tasks expected per run: a run short of N counts the rest in total as missing")
+    .option(
+      "--exclude-tasks <file>",
+      "tasks known to be broken, one `TASK_ID REASON` a line: a denominator `validated` (valid minus these tasks) joins the chain, total stays every trial",
+    )
     .option(
       "--rerun-of <RERUN=ORIGINAL>",
       "run RERUN (a run_id) re-ran trials of run ORIGINAL: its attempts are further attempts of those trials, the first try kept; repeatable. A Harbor job over only the tasks an earlier job of the same agent, model and benchmark errored on is recognised without it",
@@ -171,12 +176,15 @@ export function checkInputs(inputs: string[], flags: OutputFlags & { db?: string
 }
 
 /** The definition flags as typed options (status aliases, thresholds, expected tasks, re-runs); throws UsageError naming the flag. */
-export function definitionOptions(flags: CommonFlags): Pick<RunsOptions, "statusMap" | "thresholds" | "successThreshold" | "expectation" | "reruns"> {
+export function definitionOptions(
+  flags: CommonFlags,
+): Pick<RunsOptions, "statusMap" | "thresholds" | "successThreshold" | "expectation" | "excludedTasks" | "reruns"> {
   return {
     statusMap: parseStatusMap(flags.statusMap),
     thresholds: parseThresholds(flags),
     successThreshold: parseSuccessThreshold(flags.successThreshold),
     expectation: parseExpectation(flags),
+    excludedTasks: parseExcludedTasks(flags.excludeTasks),
     reruns: parseReruns(flags.rerunOf),
   };
 }

@@ -291,7 +291,7 @@ async function writeExport(
     written = await rows(temporary);
     options.stdout?.write(format === "parquet" ? readFileSync(temporary) : readFileSync(temporary, "utf8"));
   }
-  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null);
+  const meta: Meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null, options.excludedTasks ?? null);
   meta.grouping = groupingOf(meta.pooling, by, groups, Boolean(options.pool));
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   const exported = {

@@ -11,7 +11,7 @@ import type { Cell, Params, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import { ALL_FORMATS } from "../formats/index.js";
 import type { RunLog } from "../formats/types.js";
-import type { GroupKey, Thresholds } from "../definitions.js";
+import type { ExcludedTasks, GroupKey, Thresholds } from "../definitions.js";
 import { CHART_SELECTS, readChartData, type ChartData } from "./report-charts.js";
 import { INVENTORY_PARAMS, readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
@@ -137,6 +137,8 @@ export interface Meta extends Notices {
     success: string;
     basis: Record<string, string>;
     denominators: { denominator: string; keeps: string; removes: string }[];
+    /** `--exclude-tasks FILE`: the file, its sha256 and every task it lists with the reason; null without the flag */
+    excluded_tasks: ExcludedTasks | null;
   };
   /** which rule made each success a score decided (docs/metrics.md, Scores): ScoreRule */
   score_rule: ScoreRule;
@@ -274,11 +276,11 @@ export function prefetchReport(session: Session): void {
 /** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
   session: Session,
-  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "by" | "pool" | "successThreshold">,
+  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "excludedTasks" | "by" | "pool" | "successThreshold">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
   await session.needFor(reportSelects(session), REPORT_PARAMS);
-  const meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null);
+  const meta = await readMeta(session, options.thresholds, options.statusMap, options.successThreshold ?? null, options.excludedTasks ?? null);
   const accounting: ReportData["accounting"] = await session.selectOne("meta/accounting");
   // the rate grid with its intervals (rate_grid's cells, from figure_intervals)
   const { rates, ...metrics } = await readMetrics(session, options);
@@ -349,6 +351,7 @@ export async function readMeta(
   thresholds: Thresholds,
   statusMap: Record<string, string>,
   successThreshold: number | null = null,
+  excludedTasks: ExcludedTasks | null = null,
 ): Promise<Meta> {
   const sources: SourceInfo[] = await session.select("meta/sources");
   const skipped_files: Meta["skipped_files"] = (await session.select("meta/skipped_files")).map((r) => ({
@@ -401,6 +404,7 @@ export async function readMeta(
         final: "the outcome of each trial's last attempt, after retries",
       },
       denominators,
+      excluded_tasks: excludedTasks,
     },
     score_rule: scoreRule(
       sources.map((s) => s.adapter),

@@ -14,7 +14,7 @@
  * foreign cache is simply not used: the session computes as if it were absent.
  */
 import { createHash } from "node:crypto";
-import { DEFAULT_THRESHOLDS, type Expectation, type GroupKey, type RerunPair, type Thresholds } from "../definitions.js";
+import { DEFAULT_THRESHOLDS, type ExcludedTasks, type Expectation, type GroupKey, type RerunPair, type Thresholds } from "../definitions.js";
 import { sqlName, type Database } from "./database.js";
 import { variablesRead, type Catalog } from "./queries.js";
 
@@ -27,6 +27,8 @@ export interface Definitions {
   expectation?: Expectation | null;
   /** `--by`: every figure again per value of this field */
   by?: GroupKey | null;
+  /** `--exclude-tasks FILE`: tasks known to be broken, left out of the `validated` denominator; none by default */
+  excludedTasks?: ExcludedTasks | null;
   /** `--rerun-of RERUN=ORIGINAL`: runs whose attempts are further attempts of another run's trials; none by default */
   reruns?: readonly RerunPair[];
   /** `--run-per-file`: every file its own run, so no run is recognised as another's re-run (only `--rerun-of` names one) */
@@ -51,6 +53,7 @@ export const DEFAULT_DEFINITIONS: Definitions = { statusMap: {}, thresholds: DEF
 const EXPECT_AND_BY_VARIABLES: Record<string, (d: Definitions) => boolean> = {
   expected_tasks: (d) => Boolean(d.expectation?.tasks),
   expected_count: (d) => Boolean(d.expectation?.count),
+  excluded_tasks: (d) => Boolean(d.excludedTasks),
   group_by: (d) => Boolean(d.by),
   reruns: (d) => Boolean(d.reruns?.length),
   recognise_reruns: (d) => Boolean(d.runPerFile),

@@ -551,7 +551,7 @@ async function createRelation(db: Database, sql: string, relation: Relation): Pr
  * Step 3: the session variables the SQL reads through getvariable(): status_map
  * (the --status-map pairs), queue_share, loop_min, sluggish_ratio (the
  * classifier thresholds), expected_tasks / expected_count (--expect,
- * --expect-count), group_by (--by; NULL: no groups, only the overall scope) and
+ * --expect-count), excluded_tasks (--exclude-tasks: the ids; NULL: no validated denominator), group_by (--by; NULL: no groups, only the overall scope) and
  * reruns (the --rerun-of pairs, {rerun, original} run_ids; empty by default),
  * recognise_reruns (false under --run-per-file: no re-run recognised on its own),
  * pool (true under --pool: no identity groups, view run_groups),
@@ -572,6 +572,10 @@ export async function setDefinitions(db: Database, defs: Definitions): Promise<v
   const tasks = defs.expectation?.tasks;
   await db.run(`SET VARIABLE expected_tasks = CAST(from_json($tasks::VARCHAR, '["VARCHAR"]') AS VARCHAR[])`, { tasks: tasks ? JSON.stringify(tasks) : null });
   await db.setVariable("expected_count", defs.expectation?.count ? String(defs.expectation.count) : "NULL::BIGINT");
+  const excluded = defs.excludedTasks?.tasks.map((t) => t.task_id);
+  await db.run(`SET VARIABLE excluded_tasks = CAST(from_json($tasks::VARCHAR, '["VARCHAR"]') AS VARCHAR[])`, {
+    tasks: excluded ? JSON.stringify(excluded) : null,
+  });
   await db.run("SET VARIABLE group_by = $by::VARCHAR", { by: defs.by ?? null });
   await db.run(
     `SET VARIABLE reruns = CAST(from_json($pairs::VARCHAR, '[{"rerun":"VARCHAR","original":"VARCHAR"}]') AS STRUCT(rerun VARCHAR, original VARCHAR)[])`,

@@ -73,6 +73,7 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
     statusMap: options.statusMap,
     thresholds: options.thresholds,
     expectation: options.expectation,
+    excludedTasks: options.excludedTasks,
     by: options.by,
     reruns: options.reruns,
     runPerFile: options.runPerFile,

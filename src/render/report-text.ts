@@ -84,6 +84,8 @@ export function metaFacts(data: ReportData): string[] {
   );
   const mapped = Object.entries(m.status_map);
   if (mapped.length) lines.push(`status map: ${mapped.map(([k, v]) => `${k}=${v}`).join(", ")}`);
+  const ex = m.definitions.excluded_tasks;
+  if (ex) lines.push(`excluded tasks (validated): ${plural(ex.tasks.length, "task")} listed in ${ex.file} (sha256 ${ex.sha256})`);
   const rule = scoreRuleLine(m);
   if (rule) lines.push(rule);
   return lines;
