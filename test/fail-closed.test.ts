@@ -159,10 +159,12 @@ describe("compare --fail-if-worse fails closed", () => {
       min_tasks: 2,
       empty_side: null,
       strict_failed: false,
+      inconclusive_fails: false,
       failed: true,
     });
     expect(r.stderr).toBe(
-      `denom: ${join(dir, "one.jsonl")}: --fail-if-worse final/total: FAIL, 0 paired tasks in final/total, fewer than --min-tasks 2 (exit 4)\n`,
+      // the candidate is named by its file name (the sides differ in no agent or model), never its path
+      `denom: one.jsonl: --fail-if-worse final/total: FAIL, 0 paired tasks in final/total, fewer than --min-tasks 2 (exit 4)\n`,
     );
     const text = await denom(["compare", THREE_PATH, join(dir, "one.jsonl"), "--fail-if-worse", "final/total"]);
     expect(text.stdout).toContain("\n--fail-if-worse final/total: FAIL, 0 paired tasks in final/total, fewer than --min-tasks 2 (exit 4)\n");
