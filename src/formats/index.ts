@@ -13,6 +13,7 @@
 import { agentBenchFormat, agentBenchOverallFormat } from "./agentbench.js";
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical-format.js";
+import { halUploadFormat } from "./hal.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
 import { lmEvalResultsFormat, lmEvalSampleFormat } from "./lm-eval.js";
@@ -72,6 +73,7 @@ export const FORMATS: readonly FormatAdapter[] = [
   sweBenchInstanceFormat,
   lmEvalSampleFormat,
   lmEvalResultsFormat,
+  halUploadFormat,
   canonicalFormat,
 ];
 
