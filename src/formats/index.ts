@@ -21,6 +21,7 @@ import { miniSweAgentPassFormat, miniSweAgentPredsFormat, miniSweAgentTrajectory
 import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
 import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
+import { skillsBenchFormat } from "./skillsbench.js";
 import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
@@ -74,6 +75,7 @@ export const FORMATS: readonly FormatAdapter[] = [
   lmEvalSampleFormat,
   lmEvalResultsFormat,
   halUploadFormat,
+  skillsBenchFormat,
   canonicalFormat,
 ];
 
