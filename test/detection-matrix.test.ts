@@ -48,6 +48,8 @@ const FIXTURE_TABLE: readonly [RegExp, Label][] = [
   [/^harbor-job\/[^/]+\/result\.json$/, "harbor-job"],
   [/^harbor-job\/[^/]+\/[^/]+\/result\.json$/, "harbor"],
   [/^harbor-job\/.*config\.json$/, "harbor-config"],
+  [/^hal-upload-scicode\/results\/scicode\/[^/]+\/[^/]+_UPLOAD\.json$/, "hal-upload"],
+  [/^skillsbench-leaderboard\/results\/[^/]+\.json$/, "skillsbench"],
   [/^inspect\/tiny-eval\.json$/, "inspect"],
   [/^real\/inspect-json-popularity\/.*\.json$/, "inspect"],
   [/^real\/lm-eval-vicuna33b-mmlu\/pretrained__[^/]+_mmlu_abstract_algebra\.jsonl\.gz$/, "lm-eval"],

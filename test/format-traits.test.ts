@@ -95,8 +95,13 @@ describe("a harness's claims file is read by its adapter (FormatAdapter.claims)"
     );
   });
 
-  it("the adapters that declare one are the OpenHands Index scores, AgentBench overall and lm-eval results formats", () => {
-    expect(ALL_FORMATS.filter((f) => "claims" in f && f.claims).map((f) => f.name)).toEqual(["agentbench-overall", "openhands-scores", "lm-eval-results"]);
+  it("the adapters that declare one are the OpenHands Index scores, AgentBench overall, lm-eval results and HAL upload formats", () => {
+    expect(ALL_FORMATS.filter((f) => "claims" in f && f.claims).map((f) => f.name)).toEqual([
+      "agentbench-overall",
+      "openhands-scores",
+      "lm-eval-results",
+      "hal-upload",
+    ]);
     expect(ALL_FORMATS.filter((f) => "verdict" in f && f.verdict).map((f) => f.name)).toEqual(["agentcompass"]);
   });
 });

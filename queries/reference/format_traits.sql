@@ -58,5 +58,7 @@ from (
         ('swe-bench-instance', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
         ('lm-eval', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
         ('lm-eval-results', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
+        ('hal-upload', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
+        ('skillsbench', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null),
         ('canonical', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null)
 ) as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition, score_scale);

@@ -13,6 +13,7 @@
 import { agentBenchFormat, agentBenchOverallFormat } from "./agentbench.js";
 import { agentCompassFormat } from "./agentcompass.js";
 import { canonicalFormat } from "./canonical-format.js";
+import { halUploadFormat } from "./hal.js";
 import { harborConfigFormat, harborJobFormat, harborTrajectoryFormat, harborTrialFormat } from "./harbor.js";
 import { inspectFormat } from "./inspect.js";
 import { lmEvalResultsFormat, lmEvalSampleFormat } from "./lm-eval.js";
@@ -20,6 +21,7 @@ import { miniSweAgentPassFormat, miniSweAgentPredsFormat, miniSweAgentTrajectory
 import { openHandsEvalLogFormat } from "./openhands-eval-log.js";
 import { openHandsOutputFormat, openHandsRunMetadataFormat } from "./openhands-output.js";
 import { openHandsInstancesFormat, openHandsMetadataFormat, openHandsScoresFormat } from "./openhands-index.js";
+import { skillsBenchFormat } from "./skillsbench.js";
 import { sweAgentFormat } from "./swe-agent.js";
 import { sweBenchPredsFormat } from "./swe-bench-preds.js";
 import { sweBenchProFormat } from "./swe-bench-pro.js";
@@ -72,6 +74,8 @@ export const FORMATS: readonly FormatAdapter[] = [
   sweBenchInstanceFormat,
   lmEvalSampleFormat,
   lmEvalResultsFormat,
+  halUploadFormat,
+  skillsBenchFormat,
   canonicalFormat,
 ];
 
