@@ -42,8 +42,8 @@ export interface Claim {
   lo: Fraction;
   hi: Fraction;
   /**
-   * The benchmark the claim is about, for claims read from an OpenHands Index
-   * `scores.json`: audited only against the records of that benchmark (the
+   * The benchmark the claim is about, for claims read from a harness's own file
+   * that states one figure per benchmark (PublishedClaim.benchmark): audited only against the records of that benchmark (the
    * attempts' `category`); absent for every other claim.
    */
   benchmark?: string;
@@ -131,8 +131,8 @@ function halfUnit(units: bigint, scale: number): { lo: Fraction; hi: Fraction } 
  * Reads a `--claims` file: one claim a line, optionally followed by a label
  * (`0.3696 Orchestrator, tbench.ai leaderboard`); blank lines and lines starting
  * with `#` are skipped. A harness's own file of published figures is read too
- * (publishedClaims: OpenHands Index `scores.json`, one claim per benchmark,
- * scoped to it; AgentBench `overall.json`).
+ * (publishedClaims: the file of an adapter that declares `claims`, e.g. one
+ * claim per benchmark, each scoped to it).
  * Throws UsageError naming the file and line.
  */
 export function readClaimsFile(path: string): Claim[] {
@@ -168,8 +168,7 @@ export function parseClaimsText(text: string, name: string): Claim[] {
 
 /**
  * The claims of a harness's own file of published figures, or null when `text`
- * is none: each format adapter that declares `claims` (OpenHands Index
- * `scores.json`, AgentBench `overall.json`; src/formats/) is asked in
+ * is none: each format adapter that declares `claims` (src/formats/) is asked in
  * turn, and each figure it finds parsed here (its tolerance from its digits).
  */
 function publishedClaims(text: string, name: string): Claim[] | null {

@@ -32,21 +32,23 @@ describe("format traits", () => {
   it("hold one row per format, with Harbor numbered by start and its re-runs recognised, task-summary a summary record and Terminal-Bench's agent phase", () => {
     const sql = formatTraitsSql();
     expect(sql.match(/^ {8}\('/gm)).toHaveLength(ALL_FORMATS.length);
-    expect(sql).toContain("('harbor', 'start_order', 'trial_name', 'as_recorded', false, null, 'errored_trials', '0-1')");
-    expect(sql).toContain("('task-summary', 'as_recorded', null, 'as_recorded', true, null, 'named_only', null)");
-    expect(sql).toContain("('agentcompass', 'as_recorded', null, 'as_recorded', false, 'agentcompass', 'named_only', '0-1')");
+    expect(sql).toContain("('harbor', 'start_order', 'trial_name', 'as_recorded', false, null, 'errored_trials', '0-1', null)");
+    expect(sql).toContain("('task-summary', 'as_recorded', null, 'as_recorded', true, null, 'named_only', null, null)");
+    expect(sql).toContain("('agentcompass', 'as_recorded', null, 'as_recorded', false, 'agentcompass', 'named_only', '0-1', null)");
     // only Harbor's later jobs are recognised as re-runs on their own
     expect(sql.match(/'errored_trials', /g)).toHaveLength(1);
     // mini-swe-agent's passes: attempts of trials the evaluation report grades, numbered by start
-    expect(sql).toContain("('mini-swe-agent-exit-statuses', 'as_recorded', null, 'start_order', false, null, 'named_only', null)");
+    expect(sql).toContain("('mini-swe-agent-exit-statuses', 'as_recorded', null, 'start_order', false, null, 'named_only', null, null)");
     // the formats whose success rule reads a number on a 0-1 scale declare it; the others are decided by booleans or id lists
-    expect([...sql.matchAll(/^ {8}\('([^']+)'.*, '0-1'\)/gm)].map((m) => m[1]).sort()).toEqual([
+    expect([...sql.matchAll(/^ {8}\('([^']+)'.*, '0-1', /gm)].map((m) => m[1]).sort()).toEqual([
       "agentcompass",
       "harbor",
       "inspect",
       "tau-bench",
       "tau2-bench",
     ]);
+    // the formats whose runs hold sub-benchmarks name the raw field: Inspect's task
+    expect([...sql.matchAll(/^ {8}\('([^']+)'.*, '([a-z_]+)'\),?$/gm)].map((m) => [m[1], m[2]])).toEqual([["inspect", "inspect_task"]]);
     expect(phaseMarkersSql()).toContain("('agent_started', 'agent_start'),\n        ('agent_ended', 'agent_end')\n");
   });
 
@@ -61,7 +63,7 @@ describe("format traits", () => {
     const b = { ...a, name: "b", traits: { agentPhase: { start: "stop", end: "end" } } } as Adapter;
     expect(() => phaseMarkersSql([a, b])).toThrow("phase event stop: agent_end in one format, agent_start in b");
     expect(formatTraitsSql([{ ...a, name: "o'brien" } as Adapter])).toContain(
-      "('o''brien', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null)",
+      "('o''brien', 'as_recorded', null, 'as_recorded', false, null, 'named_only', null, null)",
     );
   });
 

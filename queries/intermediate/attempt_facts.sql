@@ -8,9 +8,8 @@
 --   last_event/repeated_tool_calls.
 -- Reads: stg_attempts, events, event_roles, phase_markers.
 --
--- Event roles (reference/event_roles.sql): `phase` events are harness boundaries (the
--- Terminal-Bench adapter's agent_started, test_ended, ...; the ones that bound the agent's own
--- phase are named in reference/phase_markers.sql, as the formats declare them) and `queue` events the
+-- Event roles (reference/event_roles.sql): `phase` events are harness boundaries (agent
+-- started, tests ended, ...; the ones that bound the agent's own phase are named in reference/phase_markers.sql, as the formats declare them) and `queue` events the
 -- harness holding the attempt back; neither is a step of the agent. Gaps and the last event are judged on the
 -- agent's own events only (`call`, `request`, `other`), so phases and queue events can
 -- never make a run look sluggish or a wait look external; only `call` events (type
@@ -33,7 +32,7 @@ timeouts as materialized (
         ended_at,
         timeout_limit_s,
         queue_wait_s,
-        -- time spent waiting inside the run (Inspect total_time - working_time); a working
+        -- time spent waiting inside the run (its total time minus its working time); a working
         -- limit counts working time only, so waiting never ran down its budget
         waiting_s,
         coalesce(lower(trim(status_detail)) = 'working_limit', false) as is_working_limit,

@@ -1,7 +1,7 @@
 -- missing_trials: the trials expected with no record (docs/metrics.md: in total, removed as
 --   environment): those --expect and --expect-count name, and those a run owes (owed_trials)
---   with no record: promised by its log (promised_by 'run_log': Inspect's sample_ids x epochs)
---   or by its own metadata ('run_metadata': Harbor's n_total_trials, tau2's tasks x num_trials).
+--   with no record: promised by its log (promised_by 'run_log': its sample ids x epochs) or by
+--   its own metadata ('run_metadata': a trial count, or tasks x trials per task).
 --   Few, or none; trial_outcomes adds them to the recorded trials. What a re-run run (run_reruns)
 --   owes are further attempts of the original's trials, not trials: never missing trials here
 --   (attempt_ledger counts the ones with no record).
@@ -72,8 +72,8 @@ unnamed as (
 ),
 
 announced as (
-    -- the trials a run's metadata says it owes (Harbor's n_total_trials, tau2-bench's
-    -- tasks x num_trials); a task announced twice (two copies of a file) owes the larger count
+    -- the trials a run's metadata says it owes (a trial count, or tasks x trials per
+    -- task); a task announced twice (two copies of a file) owes the larger count
     select coalesce(k.run_key, '') as run_key, o.run_id, o.task_id, max(o.trials) as trials
     from owed_trials as o
     left join named_run_keys as k using (run_id)
@@ -186,7 +186,7 @@ log_runs as (
 ),
 
 owed as (
-    -- a trial the run's log owes (Inspect: dataset.sample_ids x epochs) with no record and
+    -- a trial the run's log owes (its dataset's sample ids x epochs) with no record and
     -- not already expected: in total as missing, like an expected one
     select distinct
         coalesce(nk.run_key, '') as run_key,

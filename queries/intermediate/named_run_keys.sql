@@ -1,5 +1,5 @@
--- named_run_keys: the run (run_key) of each run_id that a run log (Inspect's header) or a run's
---   metadata (Harbor's job, tau2-bench's, Terminal-Bench's) names, so that what they say of it
+-- named_run_keys: the run (run_key) of each run_id that a run log (its header) or a run's
+--   metadata (a job's or a results file's description) names, so that what they say of it
 --   (the trials it owes, its status) meets its records: the run of the kept attempts with that
 --   run_id when they make one run; else the run the log's or metadata's own agent and model make.
 -- Reads: stg_attempts, stg_run_defaults, run_logs, owed_trials, run_key.

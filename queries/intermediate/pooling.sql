@@ -1,7 +1,7 @@
 -- pooling: what the loaded trials mix under one headline (docs/identity-and-inputs.md): for
---   each of agent, model, benchmark, Inspect task and run (trial_identities) that holds more
---   than one value, the values with their trials, and the `--by` key that splits them
---   (`split_by`; run_id where no key of its own does). A trial without a value beside named
+--   each of agent, model, benchmark, sub-benchmark (the dimension named by the field a format
+--   declares: trial_identities) and run that holds more than one value, the values with their
+--   trials, and the `--by` key that splits them (`split_by`; run_id where no key of its own does). A trial without a value beside named
 --   ones counts as one more value; runs vary when two or more of one agent name no model.
 -- Reads: trial_identities.
 create or replace view pooling as
@@ -28,7 +28,7 @@ named as (
     union all
     select 3, 'benchmark', benchmark, case when has_category then 'category' else 'run_id' end from per_trial
     union all
-    select 4, 'inspect_task', inspect_task, 'run_id' from per_trial
+    select 4, sub_benchmark_field, sub_benchmark, 'run_id' from per_trial
     union all
     -- a run that names no model beside another of the same agent is its own value
     select 5, 'run', case when model is null and s.is_shared then run_label end, 'run_id'

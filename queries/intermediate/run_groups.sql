@@ -1,9 +1,9 @@
 -- run_groups: the group each run's figures belong to when the loaded trials hold more than one
---   agent, model, benchmark, Inspect task, or run naming no model (pooling): one row per run,
+--   agent, model, benchmark, sub-benchmark, or run naming no model (pooling): one row per run,
 --   its `identity_group` naming the values of the dimensions that vary, in pooling's order
 --   (`agent a · model m`); `report`, `audit`, `export` and the HTML page give each group its own
 --   figure to quote. No row when nothing varies, or under `--pool` (one pooled figure).
--- Reads: trial_identities, pooling; getvariable('pool').
+-- Reads: trial_identities, pooling, format_traits; getvariable('pool').
 create or replace view run_groups as
 with
 
@@ -12,7 +12,7 @@ varying as (
         bool_or(dimension = 'agent') as agent,
         bool_or(dimension = 'model') as model,
         bool_or(dimension = 'benchmark') as benchmark,
-        bool_or(dimension = 'inspect_task') as inspect_task,
+        bool_or(dimension in (select sub_benchmark_field from format_traits)) as sub_benchmark,
         bool_or(dimension = 'run') as run
     from pooling
     having count(*) > 0 and not coalesce(getvariable('pool'), false)
@@ -31,7 +31,7 @@ per_run as (
         any_value(agent) as agent,
         any_value(model) as model,
         string_agg(distinct benchmark, ' + ' order by benchmark) as benchmark,
-        string_agg(distinct inspect_task, ' + ' order by inspect_task) as inspect_task,
+        string_agg(distinct sub_benchmark, ' + ' order by sub_benchmark) as sub_benchmark,
         any_value(run_label) as run_label
     from trial_identities
     group by run_key
@@ -45,7 +45,7 @@ final as (
             case when v.agent then 'agent ' || coalesce(r.agent, '(none)') end,
             case when v.model then 'model ' || coalesce(r.model, '(none)') end,
             case when v.benchmark then 'benchmark ' || coalesce(r.benchmark, '(none)') end,
-            case when v.inspect_task then 'task ' || coalesce(r.inspect_task, '(none)') end,
+            case when v.sub_benchmark then 'task ' || coalesce(r.sub_benchmark, '(none)') end,
             case when r.run_label in (select run_label from unnamed_runs) then 'run ' || r.run_label end
         ) as identity_group
     from per_run as r

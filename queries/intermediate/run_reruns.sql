@@ -2,7 +2,7 @@
 --   second job over the first job's errored trials), one row per re-run run (rerun_key) with the
 --   run it re-runs (original_key) and how that is known (recognised_by):
 --   - 'named': --rerun-of RERUN=ORIGINAL names the two run_ids;
---   - 'errored_trials': of a format declaring rerun_recognition 'errored_trials' (Harbor), the
+--   - 'errored_trials': of a format declaring rerun_recognition 'errored_trials', the
 --     later run has the agent, model and benchmark (format and category) of exactly one earlier
 --     run, its first attempt started at or after that run's last attempt ended, and every task
 --     it holds is one whose trials the earlier run errored on (final attempt aborted), with no

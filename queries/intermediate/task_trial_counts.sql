@@ -3,7 +3,7 @@
 --
 -- pass@k = mean over tasks of 1 - C(n-c, k) / C(n, k): the unbiased estimator of Chen et al.
 --          2021, "Evaluating Large Language Models Trained on Code" (the Codex paper), eq. 1.
--- pass^k = mean over tasks of C(c, k) / C(n, k): Yao et al. 2024, "tau-bench", section 5.
+-- pass^k = mean over tasks of C(c, k) / C(n, k): Yao et al. 2024, section 5.
 -- C(a, k) / C(n, k) = prod_{i=0}^{k-1} (a - i) / (n - i): a running product of ratios, each
 -- in [0, 1], so nothing overflows and no factorial is formed. A task with n < k is skipped
 -- for that k and counted, never filled in; an expected task with no record (n = 0) is

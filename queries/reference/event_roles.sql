@@ -1,7 +1,7 @@
 -- event_roles: the role of each event type known to the timeout classifier (docs/metrics.md):
 --   `call` (a tool call; only calls form a loop), `request` (a call to an outside service that
 --   waits for its response), `queue` (the harness holding the attempt back) and `phase` (a
---   harness phase boundary, e.g. Terminal-Bench's agent_started). Any other type is an `other`
+--   harness phase boundary, e.g. the agent started). Any other type is an `other`
 --   event of the agent: a result, an observation, a message.
 -- Reads: nothing.
 --

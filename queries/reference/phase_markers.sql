@@ -1,6 +1,6 @@
 -- phase_markers: the `phase` events (by name, lower-case) that mark where the agent's own phase
 --   starts (`agent_start`) and ends (`agent_end`), as the formats declare them
---   (FormatTraits.agentPhase: Terminal-Bench's agent_started and agent_ended); the timeout
+--   (FormatTraits.agentPhase); the timeout
 --   classifier's setup and agent-phase times and its agent_never_started read them.
 -- Reads: nothing.
 --

@@ -1,9 +1,9 @@
 -- stg_attempt_marks: the few loaded attempts whose row in stg_attempts is not read off the
 --   attempt alone: the trials of a format whose records carry no trial index
---   (format_traits.trial_numbering 'start_order': Harbor), numbered per task and run in
+--   (format_traits.trial_numbering 'start_order'), numbered per task and run in
 --   started_at order; the attempts of a trial holding one of a format whose records are
 --   attempts another format grades (format_traits.attempt_numbering 'start_order':
---   mini-swe-agent's passes), numbered in started_at order, one without a start last; and the
+--   a harness's passes), numbered in started_at order, one without a start last; and the
 --   attempts that may be duplicates (docs/metrics.md), each with
 --   whether it is the copy kept and the last copy of its line. Every other attempt is the one
 --   copy of its key, kept, with its own trial. A run is its run_id, agent and model (run_key;
@@ -17,15 +17,15 @@ create or replace view stg_attempt_marks as
 with
 
 start_ordered as (
-    -- the formats that write no trial index (Harbor: its n_attempts repeats are exchangeable),
-    -- with the raw field that breaks a tie of starts (Harbor's trial_name)
+    -- the formats that write no trial index (their repeats of a task are exchangeable), with
+    -- the raw field that breaks a tie of starts (format_traits.trial_tiebreak)
     select format, trial_tiebreak from format_traits where trial_numbering = 'start_order'
 ),
 
 start_trials as materialized (
     -- such a format's trials of a task in one run are numbered 0, 1, ... in started_at order,
     -- then by the tie-break field; two copies of one trial (same start and field) keep one
-    -- number, so they collapse as duplicates (formats/harbor.ts)
+    -- number, so they collapse as duplicates
     select
         a.attempt_id,
         (dense_rank() over (
@@ -55,8 +55,8 @@ recorded_keys as not materialized (
 ),
 
 start_ordered_attempts as (
-    -- the formats whose records are attempts of trials another format grades (mini-swe-agent's
-    -- exit-status passes, the evaluation report grading the last)
+    -- the formats whose records are attempts of trials another format grades (a harness's
+    -- passes, an evaluation report grading the last)
     select format from format_traits where attempt_numbering = 'start_order'
 ),
 

@@ -1,9 +1,9 @@
 -- stg_attempts: one row per loaded attempt: status mapped (docs/metrics.md), duplicates marked
 --   (section 4), durations in seconds (section 6); `agent` and `model` default to the run's
---   metadata (Terminal-Bench's run_metadata.json) when the record names none, and with run_id
+--   metadata (stg_run_defaults) when the record names none, and with run_id
 --   make the run (run_key); the trials of a
---   format whose records carry no trial index (format_traits.trial_numbering 'start_order':
---   Harbor) numbered per task and run in started_at order, and the attempts of a trial holding
+--   format whose records carry no trial index (format_traits.trial_numbering 'start_order')
+--   numbered per task and run in started_at order, and the attempts of a trial holding
 --   one of format_traits.attempt_numbering 'start_order' numbered in started_at order. An
 --   attempt whose status a score decided takes the status the score rule gives it
 --   (stg_score_rule: --success-threshold, or `unscored` in a run off its format's scale) as

@@ -1,4 +1,4 @@
--- stg_run_defaults: the agent and model a run's metadata names (Terminal-Bench's run_metadata.json),
+-- stg_run_defaults: the agent and model a run's metadata names (RunMetadata, table run_metadata),
 --   one row per run_id: the first loaded record that names each. An attempt that names no agent
 --   (or model) takes its run's.
 -- Reads: run_metadata.

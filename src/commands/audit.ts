@@ -193,7 +193,7 @@ export async function runAudit(session: Session, options: AuditOptions): Promise
 
 /**
  * The claims to audit on the loaded runs: every claim, except that a claim
- * scoped to a benchmark (OpenHands `scores.json`) is audited only when the runs
+ * scoped to a benchmark (PublishedClaim.benchmark) is audited only when the runs
  * hold that benchmark alone (the attempts' `category`); the others are named in
  * a warning. Throws DataError when the runs mix benchmarks (a pooled figure is
  * no benchmark's) or no claim is left.

@@ -22,7 +22,7 @@ export interface FormatInfo {
   shapes: string[];
   /** the fields read; empty when the adapter declares none */
   reads: FieldRead[];
-  /** what the meta block says whenever the format read a source (e.g. Harbor: retries not recorded) */
+  /** what the meta block says whenever the format read a source (e.g. that the harness records no retries) */
   notes: string[];
 }
 

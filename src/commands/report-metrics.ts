@@ -23,7 +23,7 @@ export type CiMethod = "wilson" | "bootstrap" | "clustered";
 /**
  * pass@k and pass^k for one k, on the final basis. pass@k = mean over tasks of
  * 1 - C(n-c,k)/C(n,k) (Chen et al. 2021, the Codex paper's unbiased estimator);
- * pass^k = mean of C(c,k)/C(n,k) (Yao et al. 2024, tau-bench). n = trials of a task
+ * pass^k = mean of C(c,k)/C(n,k) (Yao et al. 2024). n = trials of a task
  * with a record, c = its final successes. Fractions; null when no task has n >= k.
  */
 export interface PassAtK {

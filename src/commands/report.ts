@@ -48,12 +48,12 @@ export interface SourceInfo {
   attempts: number;
   physical_lines: number;
   problem: string | null;
-  /** the format adapters that read its records, e.g. `terminal-bench` or `swe-bench-pro` (null when none read one) */
+  /** the names of the format adapters that read its records (null when none read one) */
   adapter: string | null;
 }
 
 /**
- * What a run's own log says of it (Inspect's header; view run_log_status), beside
+ * What a run's own log says of it (its header, FormatAdapter.header; view run_log_status), beside
  * what denom found: trials recorded, trials owed (sample ids x epochs), owed ones
  * with no record (in `total` as missing), trials unscored for a dict-valued score.
  */
@@ -118,9 +118,9 @@ export interface Meta extends Notices {
    * record's top-level keys, at most 8; null for the others).
    */
   skipped_files: { name: string; reason: string; top_keys: string[] | null }[];
-  /** what the formats that read the sources say about them (FormatAdapter.notes), e.g. Harbor: retries not recorded */
+  /** what the formats that read the sources say about them (FormatAdapter.notes), e.g. that the harness records no retries */
   notes: string[];
-  /** one entry per run log that describes its run (Inspect), in load order; empty for other formats */
+  /** one entry per run log that describes its run (FormatAdapter.header), in load order; empty for other formats */
   run_logs: RunLogInfo[];
   window: { start: string | null; end: string | null };
   tasks: number;
@@ -226,7 +226,7 @@ export interface ReportData extends Omit<Metrics, "rates"> {
 }
 
 /**
- * A harness's own verdict on its runs (FormatAdapter.verdict: AgentCompass's),
+ * A harness's own verdict on its runs (FormatAdapter.verdict),
  * read whatever the inputs: `rows` (empty when no run is that harness's) go
  * under `key` in `denom report --json`; `heading` and `lines` (indented as the
  * text report prints them) are what the renderers show when there is a row.

@@ -42,14 +42,14 @@ export interface TimeoutRow {
   /** time covered by queued/waiting_for_slot events, seconds, and its share of the budget */
   queued_event_s: number | null;
   queued_event_share: number | null;
-  /** time spent waiting inside the run (Inspect total_time - working_time), seconds, and its share of the budget (null under a working limit, which excludes waiting) */
+  /** time spent waiting inside the run (its total time minus its working time), seconds, and its share of the budget (null under a working limit, which excludes waiting) */
   waiting_s: number | null;
   waiting_share: number | null;
   /** which queue condition held: queue_wait, queued_events, waiting or agent_never_started; null when none did */
   queue_reason: "queue_wait" | "queued_events" | "waiting" | "agent_never_started" | null;
-  /** the harness recorded phases, but no agent phase and no event of the agent (Terminal-Bench) */
+  /** the harness recorded phases, but no agent phase and no event of the agent (FormatTraits.agentPhase) */
   agent_never_started: boolean;
-  /** harness phase times (Terminal-Bench): setup before the agent, and the agent phase, seconds */
+  /** harness phase times (FormatTraits.agentPhase): setup before the agent, and the agent phase, seconds */
   setup_s: number | null;
   agent_phase_s: number | null;
   /** the last agent event (or the record's `last_event`), and whether it is a request still waiting */

@@ -6,7 +6,7 @@
  *   staging/        the loaded attempts, cleaned (stg_attempts)
  *   intermediate/   attempt facts -> timeout cause -> faults -> trials -> trial outcomes -> cells
  *   marts/<area>/   the figures commands read (rates, breakdown, meta, efficiency, ...)
- *   <harness>/      a harness's own views (agentcompass/), created with the marts
+ *   <harness>/      a harness's own views (FormatTraits.ownViews), created with the marts
  *
  * Each file opens with `-- <name>: what it is` and `-- Reads: a, b; getvariable('x').`:
  * the relations and session variables it reads. Files run in layer order and,

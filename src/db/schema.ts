@@ -89,7 +89,7 @@ export const TABLES: Record<string, Column[]> = {
   ],
   rejects: [c("source_id", "INTEGER"), c("line", "BIGINT"), c("location", "VARCHAR"), c("reason", "VARCHAR"), c("excerpt", "VARCHAR")],
   run_metadata: [c("source_id", "INTEGER"), c("run_id", "VARCHAR"), c("agent", "VARCHAR"), c("model", "VARCHAR"), c("concurrency", "INTEGER")],
-  // a harness log's own account of its run (formats/types.ts RunLog; Inspect's header), one row per log
+  // a harness log's own account of its run (formats/types.ts RunLog, read from its header), one row per log
   run_logs: [
     c("source_id", "INTEGER"),
     c("run_id", "VARCHAR"),
@@ -108,8 +108,8 @@ export const TABLES: Record<string, Column[]> = {
   ],
   // the trials a run owes (formats/types.ts OwedTrials); those with no attempt enter total as missing.
   // One row: a trial of a task (`trial`), or `trials` of a task (0..trials-1), or (task_id null) of the
-  // run in all. promised_by: who said so, `run_log` (a log's own header: Inspect's sample_ids x epochs)
-  // or `run_metadata` (a run's description: Harbor's n_total_trials, tau2-bench's tasks x num_trials).
+  // run in all. promised_by: who said so, `run_log` (a log's own header: its sample ids x epochs)
+  // or `run_metadata` (a run's description: a trial count, or tasks x trials per task).
   // trials and promised_by came after kept files were written (stored.ts LATE_COLUMNS)
   owed_trials: [
     c("source_id", "INTEGER"),

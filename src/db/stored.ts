@@ -118,7 +118,7 @@ function checkDuckdbFile(path: string): void {
 type LateColumn = readonly [string, string, string, string?];
 const LATE_COLUMNS: readonly LateColumn[] = [
   ["sources", "adapter", "VARCHAR"],
-  // the waiting time and invocation of Inspect's samples (schema.ts: after the attempts counts)
+  // the waiting time and invocation of an attempt (schema.ts: after the attempts counts)
   ["attempts", "waiting_s", "DOUBLE"],
   ["attempts", "invocation", "VARCHAR"],
   ["skipped_files", "top_keys", "VARCHAR"],

@@ -443,5 +443,10 @@ export function textRecordOf(source: string): ((text: string) => Record<string, 
   return rule ? (text) => rule.record(text, source) : null;
 }
 
+/** The sub-benchmark fields the formats declare (FormatTraits.subBenchmark), with their words: each a pooling dimension. */
+export const SUB_BENCHMARKS: readonly { field: string; one: string; many: string }[] = ALL_FORMATS.flatMap((f) =>
+  "traits" in f && f.traits?.subBenchmark ? [f.traits.subBenchmark] : [],
+);
+
 /** The reader of zip archives: the `archive` of the adapter that declares one (Inspect's `.eval`). */
 export const ARCHIVE_READER: ArchiveReader = inspectFormat.archive;

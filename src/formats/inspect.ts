@@ -151,7 +151,7 @@ export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
   describes: "Inspect AI eval log (.eval archive or .json): one run per eval; samples with epoch, scores, error, limit, error_retries, events; the eval header",
   success:
     "the first scorer's value on a 0-1 scale: C, true or 1 (P = 0.5 and any value below 1 fail); a run with a score outside [0, 1] (grades 0-10) is unscored, decided only by `--success-threshold X` (score >= X); a dict-valued score decides only with `--score-key KEY`",
-  traits: { scoreScale: "0-1" },
+  traits: { scoreScale: "0-1", subBenchmark: { field: "inspect_task", one: "Inspect task", many: "Inspect tasks" } },
   reads: READS,
   containerKeys: ["samples"],
   // imported with the first .eval read: a report of other inputs never loads the archive reader

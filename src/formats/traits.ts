@@ -46,6 +46,7 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
       t.ownViews ?? null,
       t.rerunRecognition ?? "named_only",
       t.scoreScale ?? null,
+      t.subBenchmark?.field ?? null,
     ];
   });
   return [
@@ -57,12 +58,14 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
     "--   `start_order`: a trial holding an attempt of this format has its attempts numbered by",
     "--   started_at, one without a start last), is_summary_record (a record stands for a",
     "--   whole trial, its spend on the final attempt), own_views (the folder of queries/ holding",
-    "--   the harness's own views, which read its attempts) and rerun_recognition (`named_only`, or",
+    "--   the harness's own views, which read its attempts), rerun_recognition (`named_only`, or",
     "--   `errored_trials`: a later run over only the tasks an earlier run of the same agent, model",
-    "--   and benchmark errored on is recognised as its re-run; run_reruns) and score_scale (`0-1`:",
+    "--   and benchmark errored on is recognised as its re-run; run_reruns), score_scale (`0-1`:",
     "--   the number whose rule decides a success is a score in [0, 1], full marks 1, and an attempt",
     "--   it decided carries extra.score_decides; null: successes are booleans or id lists;",
-    "--   stg_score_rule).",
+    "--   stg_score_rule) and sub_benchmark_field (the raw field of attempts.extra naming the",
+    "--   sub-benchmark a trial belongs to within its run, a pooling dimension named by the field;",
+    "--   null: one benchmark a run; trial_identities).",
     "-- Reads: nothing.",
     ...GENERATED,
     "create or replace table format_traits as",
@@ -74,11 +77,12 @@ export function formatTraitsSql(formats: readonly Adapter[] = ALL_FORMATS): stri
     "    is_summary_record::boolean as is_summary_record,",
     "    own_views::varchar as own_views,",
     "    rerun_recognition::varchar as rerun_recognition,",
-    "    score_scale::varchar as score_scale",
+    "    score_scale::varchar as score_scale,",
+    "    sub_benchmark_field::varchar as sub_benchmark_field",
     "from (",
     "    values",
     values(rows),
-    ") as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition, score_scale);",
+    ") as t (format, trial_numbering, trial_tiebreak, attempt_numbering, is_summary_record, own_views, rerun_recognition, score_scale, sub_benchmark_field);",
     "",
   ].join("\n");
 }
@@ -105,7 +109,7 @@ export function phaseMarkersSql(formats: readonly Adapter[] = ALL_FORMATS): stri
   return [
     "-- phase_markers: the `phase` events (by name, lower-case) that mark where the agent's own phase",
     "--   starts (`agent_start`) and ends (`agent_end`), as the formats declare them",
-    "--   (FormatTraits.agentPhase: Terminal-Bench's agent_started and agent_ended); the timeout",
+    "--   (FormatTraits.agentPhase); the timeout",
     "--   classifier's setup and agent-phase times and its agent_never_started read them.",
     "-- Reads: nothing.",
     ...GENERATED,

@@ -174,6 +174,14 @@ export interface FormatTraits {
    * (queries: stg_score_rule).
    */
   scoreScale?: "0-1";
+  /**
+   * The raw field (kept in `attempts.extra`) that names the sub-benchmark a
+   * trial of this format belongs to within its run (Inspect's task): its
+   * values are a dimension of pooling of their own, named by the field, so a
+   * headline never pools two of them in silence; `one` and `many` are the words
+   * the warning names them with. Absent: the format's runs hold one benchmark.
+   */
+  subBenchmark?: { field: string; one: string; many: string };
 }
 
 /**

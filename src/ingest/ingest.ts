@@ -65,7 +65,7 @@ export interface IngestOptions {
   runPerFile?: boolean;
   /** `--max-line-bytes N`: the longest JSONL line read (bytes/lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
-  /** `--score-key KEY`: the key of a dict-valued score that decides success (Inspect) */
+  /** `--score-key KEY`: the key of a dict-valued score that decides success */
   scoreKey?: string | null;
 }
 
@@ -274,7 +274,7 @@ class IngestRun {
       loaded_at: Date.now() * 1000,
       adapter: read.formats.adapters(),
     });
-    // a run header alone (an Inspect log without samples) is a log: its owed trials are the figure
+    // a run header alone (a log written without its records) is a log: its owed trials are the figure
     const owes = read.runLogs > 0;
     if (counts.records === 0 && !owes && lines > counts.blank && src.head) {
       const n = summary.physicalLines;
@@ -328,7 +328,7 @@ class SourceRead implements PreparedSink, ArchiveSink {
   readonly formats: SourceFormats<PreparedUnit>;
   /** set when a zip's central directory cannot be read: the source is broken, and holds nothing */
   zipProblem: string | null = null;
-  /** what the source's run headers say (Inspect), stored once the source is read */
+  /** what the source's run headers say (FormatAdapter.header), stored once the source is read */
   private readonly logs: RunLog[] = [];
   /** how many run logs its headers gave: a log of its header only owes trials, so it is no empty input */
   get runLogs(): number {
@@ -531,19 +531,19 @@ class ContainerTally {
 
 /** Repeated keys named one by one on stderr before the rest are counted. */
 const REPEATED_KEYS_SHOWN = 5;
-/** The adapter that reads a run header (Inspect's eval header): the forced one when it reads headers, else the first that detects it. */
+/** The adapter that reads a run header (FormatAdapter.header): the forced one when it reads headers, else the first that detects it. */
 function headerAdapter(header: Record<string, unknown>, forced: Adapter | null): FormatAdapter | null {
   if (forced) return "header" in forced && forced.header?.detect(header) ? (forced as FormatAdapter) : null;
   return FORMATS.find((f) => f.header?.detect(header)) ?? null;
 }
 
 /**
- * Reads a zip source (an Inspect `.eval`) member by member (the adapters'
+ * Reads a zip source member by member (the adapters'
  * archive reader, formats/index.ts ARCHIVE_READER), then drains its
  * bytes for the digest and removes any temporary copy. A zip whose central
  * directory cannot be read (a cut or damaged file) is a broken source
  * (`onBroken`: warned about, counted, fatal under --strict) holding nothing.
- * Throws DataError when it is a zip but no Inspect log.
+ * Throws DataError when it is a zip but not the archive the reader knows.
  */
 async function readZip(src: SourceStream, name: string, sink: ArchiveSink, onBroken: (problem: string) => void): Promise<ReadSummary> {
   const { path, cleanup } = src.zip!;

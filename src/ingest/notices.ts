@@ -3,13 +3,14 @@
  * read from its views and said in words: differing duplicates whose copies come
  * from two different sources (view source_duplicates, docs/metrics.md), ids
  * that differ only by case or surrounding whitespace (id_lookalikes), the
- * agents, models, benchmarks or Inspect tasks pooled under one figure (pooling),
+ * agents, models, benchmarks or sub-benchmarks pooled under one figure (pooling),
  * and the runs whose scores leave their format's declared scale, unscored
  * until `--success-threshold X` decides (off_scale_runs, docs/metrics.md).
  * The same lines go to stderr as warnings and open the text report.
  */
 import type { Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
+import { SUB_BENCHMARKS } from "../formats/index.js";
 
 /** Two sources holding differing copies of the same (run, task, trial, attempt): the kept copies came from `kept_source`. */
 export interface SourceDuplicates {
@@ -26,9 +27,12 @@ export interface IdLookalikes {
   variants: string[];
 }
 
-/** A dimension the loaded trials mix: its values (a null value = trials that name none) with their trials, and the --by that splits them. */
+/**
+ * A dimension the loaded trials mix: its values (a null value = trials that name none) with their trials, and the --by that splits them.
+ * `dimension`: agent, model, benchmark, run, or the field a format declares as naming a sub-benchmark (FormatTraits.subBenchmark).
+ */
 export interface Pooling {
-  dimension: "agent" | "model" | "benchmark" | "inspect_task" | "run";
+  dimension: "agent" | "model" | "benchmark" | "run" | (string & {});
   values: number;
   split_by: GroupKey;
   groups: { value: string | null; trials: number }[];
@@ -157,10 +161,13 @@ function score(v: number): string {
   return String(Number(v.toFixed(4)));
 }
 
-const DIMENSION_WORDS: Record<Pooling["dimension"], { one: string; many: string; none?: string }> = {
+type DimensionWords = { one: string; many: string; none?: string };
+
+/** The words of each pooling dimension; a sub-benchmark's are its format's (FormatTraits.subBenchmark). */
+const DIMENSION_WORDS: Readonly<Record<string, DimensionWords>> = {
   agent: { one: "agent", many: "agents" },
   model: { one: "model", many: "models" },
   benchmark: { one: "benchmark", many: "benchmarks (adapter and category)" },
-  inspect_task: { one: "Inspect task", many: "Inspect tasks" },
+  ...Object.fromEntries(SUB_BENCHMARKS.map((s) => [s.field, { one: s.one, many: s.many }])),
   run: { one: "run", many: "runs that name no model", none: "(runs naming a model)" },
 };

@@ -1,8 +1,8 @@
 /**
  * What the ingest stages hand one another: a unit (one JSON value and where it
  * came from), the sink that takes units, blanks and rejects, and the summary of
- * a source read (records/reader.ts, load/parallel.ts, formats/inspect-eval.ts,
- * ingest.ts). Types only.
+ * a source read (records/reader.ts, load/parallel.ts, the archive readers of
+ * src/formats/, ingest.ts). Types only.
  */
 import type { DocumentAdapter, DocumentEntry } from "../formats/types.js";
 import type { ZipArchive } from "./bytes/zip.js";
@@ -70,7 +70,7 @@ export interface ArchiveSink extends UnitSink {
   header(header: Record<string, unknown>): void;
 }
 
-/** Reads a zip archive of a harness into `sink` (the `archive` of its adapter: Inspect's `.eval`, formats/inspect-eval.ts). */
+/** Reads a zip archive of a harness into `sink` (the `archive` its adapter declares). */
 export type ArchiveReader = (zip: ZipArchive, sink: ArchiveSink) => Promise<ReadSummary>;
 
 /**
@@ -86,8 +86,8 @@ export type ContainerKeys = ReadonlySet<string>;
 export interface DocumentOptions {
   /**
    * Top-level keys of a document read as one record whose values are skipped
-   * token by token, never assembled (a SWE-agent `.traj`'s `trajectory` and
-   * `history`: megabytes no adapter reads). The record is then read without them.
+   * token by token, never assembled (FormatAdapter.skipKeys: a trajectory's
+   * steps, megabytes no adapter reads). The record is then read without them.
    */
   skipKeys?: ReadonlySet<string>;
   /**
@@ -100,7 +100,7 @@ export interface DocumentOptions {
   emptyContainers?: ReadonlySet<string>;
   /**
    * True for a top-level object that is a harness log's header holding none of
-   * its records (an Inspect `.json` log written without samples): it is told to
+   * its records (a log written without its records): it is told to
    * the sink as the header (UnitSink.header, `before` null), never read as a record.
    */
   isHeader?: ((value: Record<string, unknown>) => boolean) | null;

@@ -5,7 +5,7 @@
  * the documentation cannot drift from the code. All formats: the whole of
  * docs/formats.md (test/formats-doc.test.ts compares the file with it); named
  * formats: their sections only, as docs/formats/*.md hold them between
- * `<!-- generated -->` marks (test/inspect-eval.test.ts).
+ * `<!-- generated -->` marks (a test checks them).
  */
 import type { FormatInfo, FormatsData } from "../commands/formats.js";
 

@@ -4,8 +4,8 @@ import { renderJson } from "../json.js";
 
 /**
  * The report as one JSON object: each harness's own verdict under the key its
- * format declares (`agentcompass_verdict`: its rows, [] when no run is
- * AgentCompass's), in the place of `verdicts`; every other key as it is.
+ * format declares (VerdictHook.key: its rows, [] when no run is that
+ * harness's), in the place of `verdicts`; every other key as it is.
  */
 export function renderReportJson(data: ReportData): string {
   const out: Record<string, unknown> = {};

@@ -141,7 +141,7 @@ function ledgerFacts(l: ReportData["meta"]["attempt_ledger"]): string[] {
 }
 
 /**
- * What the runs' own logs say (Inspect): their statuses in one line, then one line
+ * What the runs' own logs say (FormatAdapter.header): their statuses in one line, then one line
  * for each run that did not finish cleanly or owes trials it has no record of, and
  * the dict-valued scores left unscored with the flag that picks a key.
  */

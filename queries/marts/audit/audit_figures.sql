@@ -78,7 +78,7 @@ totals as (
         -- through DECIMAL, so that the mean does not depend on the order the runs are added in
         avg((successes::double / nullif(count, 0))::decimal(38, 18))::double as mean_of_run_rates,
         -- the standard error of that mean over runs, as leaderboards that average runs publish it
-        -- (Terminal-Bench: sample standard deviation of the per-run rates over sqrt(runs))
+        -- (the sample standard deviation of the per-run rates over sqrt(runs))
         stddev_samp(successes::double / nullif(count, 0)) / sqrt(count(nullif(count, 0))) as se_over_runs,
         list(
             struct_pack(

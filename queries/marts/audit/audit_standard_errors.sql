@@ -4,9 +4,9 @@
 --   T tasks with a trial in the definition's denominator, n_i of them and c_i counted successes
 --   in task i, N = sum n_i, p = sum c_i / N: the cluster-robust standard error (Miller 2024,
 --   "Adding Error Bars to Evals", section 2.2) with the small-sample factor T / (T - 1). With one
---   trial per task it is the sample standard deviation of the 0/1 outcomes over sqrt(N) (what
---   Inspect's stderr() prints); with k trials of every task, that of the per-task means over
---   sqrt(T) (Inspect's stderr() after its epochs are reduced by their mean). NULL under 2 tasks.
+--   trial per task it is the sample standard deviation of the 0/1 outcomes over sqrt(N); with
+--   k trials of every task, that of the per-task means over sqrt(T) (the usual stderr of a
+--   harness that reduces a task's trials by their mean). NULL under 2 tasks.
 -- Reads: audit_scoped_trials, audit_trial_cells, audit_membership.
 create or replace view audit_standard_errors as
 with

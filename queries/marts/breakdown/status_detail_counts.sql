@@ -1,5 +1,5 @@
--- status_detail_counts: the same per status and status_detail, e.g. tau-bench's step_limit
---   failures, both bases side by side.
+-- status_detail_counts: the same per status and status_detail, e.g. failures at a step
+--   limit, both bases side by side.
 -- Reads: trial_outcomes.
 create or replace view status_detail_counts as
 select

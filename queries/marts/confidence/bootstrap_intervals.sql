@@ -169,7 +169,7 @@ resampled as (
     -- are whole counts: every partial sum is a whole number far below 2^53, exact in a double
     -- in any order (and the same double the DECIMAL sum gave). A pass@k or pass^k is a
     -- fraction: summed as DECIMAL, over a den of whole tasks (half the cost of summing all
-    -- as DECIMAL on the Terminal-Bench orchestrator file: docs/benchmarks.md)
+    -- as DECIMAL on the orchestrator file of docs/benchmarks.md)
     select
         d.scope_id,
         d.resample,

@@ -22,7 +22,7 @@ rerun_figures as (
 ),
 
 rerun_owed as (
-    -- what a re-run announced (Harbor's n_total_trials): a count for the run, or per task
+    -- what a re-run announced (its metadata's trial count): a count for the run, or per task
     select k.run_key as rerun_key, sum(o.trials) as owed
     from (select run_id, task_id, max(coalesce(trials, 1)) as trials from owed_trials group by run_id, task_id) as o
     join named_run_keys as k using (run_id)

@@ -1,5 +1,5 @@
--- pooled_within_groups: under --by, the dimensions of pooling (agent, model, benchmark, Inspect
---   task, run naming no model) that some group of --by still holds more than one value of, so
+-- pooled_within_groups: under --by, the dimensions of pooling (agent, model, benchmark,
+--   sub-benchmark, run naming no model) that some group of --by still holds more than one value of, so
 --   that its figure still pools them; none without --by (the identity groups split them all).
 --   A trial without a value beside named ones counts as one more value, as in pooling.
 -- Reads: trial_identities, trial_outcomes, pooling; getvariable('group_by').
@@ -20,7 +20,7 @@ named as (
     union all
     select 'benchmark', group_value, benchmark from per_trial
     union all
-    select 'inspect_task', group_value, inspect_task from per_trial
+    select sub_benchmark_field, group_value, sub_benchmark from per_trial
 ),
 
 runs as (

@@ -1,4 +1,4 @@
--- run_log_status: one row per run log (Inspect's header): what the log says of its run (status,
+-- run_log_status: one row per run log (its header): what the log says of its run (status,
 --   error, its own sample counts, incomplete when it was never finished) beside what denom
 --   found: the trials recorded for the run, the trials the log owes and how many of them have
 --   no record (in total as missing), and the trials left unscored for a dict-valued score.

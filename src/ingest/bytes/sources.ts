@@ -286,7 +286,7 @@ export interface SourceStream {
    */
   container?: string;
   /**
-   * Set for a zip archive (an Inspect `.eval`): read it member by member from
+   * Set for a zip archive (FormatAdapter.archive): read it member by member from
    * `path` (the file itself, or a temporary copy of a zip that came from stdin,
    * a gzip or a tar member), then drain `chunks` for the digest and call `cleanup`.
    */
@@ -605,7 +605,7 @@ export function expandedBytes(path: string, size: number): number {
     const fd = openSync(path, "r");
     try {
       const got = readSync(fd, head, 0, 4, 0);
-      // a zip (an Inspect .eval) of JSON members: deflate and zstd shrink JSON about tenfold
+      // a zip of JSON members: deflate and zstd shrink JSON about tenfold
       if (got === 4 && isZip(head)) return size * ZIP_EXPANSION;
       if (got < 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
       if (size < 18 || readSync(fd, head, 0, 4, size - 4) !== 4) return Infinity;

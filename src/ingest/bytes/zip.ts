@@ -1,10 +1,10 @@
 /**
- * Zip archives read member by member (Inspect AI's `.eval` logs): yauzl reads
+ * Zip archives read member by member (a harness's zip logs): yauzl reads
  * the central directory (names, sizes, methods: no member data) and opens one
  * member at a time by random access into the file, so an archive is never held
  * in memory; a member's bytes stream through its decompressor. Methods: 0
  * (stored), 8 (deflate, Node's zlib through yauzl) and 93 (zstd, fzstd: pure
- * JavaScript, the decoder Inspect's own log viewer uses; Node 20's zlib has no
+ * JavaScript; Node 20's zlib has no
  * zstd). Any other method is an error naming it.
  */
 // yauzl and fzstd are imported when a zip is opened: a JSONL report never loads them
@@ -33,7 +33,7 @@ export interface ZipMember {
 
 /**
  * An open zip archive. `members` maps each name to its last entry in the
- * central directory (a rewritten member, such as Inspect's `header.json`
+ * central directory (a rewritten member, such as a log's header
  * replaced in place, is appended under the same name: the last one counts, as
  * Python's zipfile reads it). Close it when done.
  */

@@ -126,7 +126,7 @@ export interface SourceRow {
   non_finite: number;
   problem: string | null;
   loaded_at: number;
-  /** the format adapters that read the source's records, e.g. `terminal-bench` (null when none did) */
+  /** the names of the format adapters that read the source's records (null when none did) */
   adapter: string | null;
 }
 

@@ -1,6 +1,6 @@
 /**
  * stream-json, the tokenizer and assembler of JSON documents (reader.ts) and of
- * Inspect `.eval` members (formats/inspect-eval.ts). Loaded with the first JSON
+ * the JSON members of a zip log (the archive reader an adapter declares). Loaded with the first JSON
  * document through `loadJsonStream` (reader.ts), never by a plain import: a report of
  * JSONL inputs does not need it (its modules are about 30 ms of CPU of a
  * report's start; docs/benchmarks.md).

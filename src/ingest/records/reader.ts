@@ -1,7 +1,7 @@
 /**
  * Turns a source's bytes into units: one JSON value with where it came from.
  * JSONL is split into physical lines and parsed line by line (lines.ts); a JSON
- * document (an array, or an object such as Terminal-Bench's `results.json`) is
+ * document (an array, or an object holding a record array under a container key) is
  * streamed with stream-json, one unit per element of its record array; an
  * object document that a DocumentAdapter claims (by its first entries) is
  * streamed entry by entry, one unit per entry or per element of an entry's id list.
@@ -41,8 +41,8 @@ export async function readUnits(
   const inThread = (all: AsyncIterable<Buffer>) => readJsonl(all, sink, options.maxLineBytes);
   const jsonl = (c: AsyncIterable<Buffer>) => (options.readJsonl ? options.readJsonl(c, inThread) : inThread(c));
   if (named === "jsonl") {
-    // a lone `[` on the first line is no JSONL record but an indented JSON array (lm-eval 0.4.0's
-    // `<model_args>_<task>.jsonl`): read as the document it is, not as thousands of broken lines
+    // a lone `[` on the first line is no JSONL record but an indented JSON array (a harness
+    // that names a JSON document `.jsonl`): read as the document it is, not as thousands of broken lines
     const head = await peek(chunks, (chunk, total) => chunk.includes(0x0a) || total >= LONE_BRACKET_BYTES);
     return isLoneBracket(head.bytes) ? readDocument(head.rest, containers, sink, options) : jsonl(head.rest);
   }
@@ -77,7 +77,7 @@ function isLoneBracket(head: Buffer): boolean {
  * no line among its first five non-blank ones that is a whole JSON object by
  * itself and starts at the first column (a pretty-printed document indents its
  * inner objects). A first line that is a harness log's header holding no record
- * (`isHeader`: an Inspect log written without samples) is a document too.
+ * (`isHeader`: a log written without its records) is a document too.
  */
 export function sniff(
   head: Buffer,
