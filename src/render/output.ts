@@ -17,6 +17,7 @@ import type { IngestData } from "../commands/ingest.js";
 import type { QueryRows, Relation } from "../commands/query.js";
 import type { ReportData } from "../commands/report.js";
 import type { TimeoutsData } from "../commands/timeouts.js";
+import type { CopyFormat } from "../db/copy.js";
 import { DataError, UsageError } from "../errors.js";
 import { formatNamed } from "../formats/index.js";
 import { type Io, Notices, useColor, writeFileAtomic } from "../io.js";
@@ -172,8 +173,11 @@ const RENDERERS: { [K in CommandName]: Renderers<CommandData[K]> } = {
   },
 };
 
-/** `denom export`'s formats: DuckDB writes the rows itself (src/commands/export.ts); its summary is the one thing rendered. */
-const EXPORT_FORMATS = ["csv", "tsv", "parquet", "json", "jsonl"] as const;
+/**
+ * `denom export`'s formats: DuckDB writes the rows itself (src/commands/export.ts); its summary is the one thing rendered.
+ * Typed as db/copy.ts's CopyFormat (a type import: --help loads no DuckDB module), so a name COPY has not is a compile error.
+ */
+const EXPORT_FORMATS: readonly CopyFormat[] = ["csv", "tsv", "parquet", "json", "jsonl"];
 
 /** The output formats of a command, the default first (export: the file formats DuckDB writes). */
 export function outputFormats(command: CommandName | "export"): readonly string[] {
