@@ -1,9 +1,19 @@
 /**
  * Claims: parsing, the tolerance a printed figure stands for, and exact matching
- * at the bounds (src/claims.ts, pure).
+ * at the bounds (src/formats/claims.ts, pure).
  */
 import { describe, expect, it } from "vitest";
-import { compareDistance, matchesClaim, meanOfRatios, offsetFromClaim, parseClaim, parseClaimsText, ratioOf, toNumber, type Fraction } from "../src/claims.js";
+import {
+  compareDistance,
+  matchesClaim,
+  meanOfRatios,
+  offsetFromClaim,
+  parseClaim,
+  parseClaimsText,
+  ratioOf,
+  toNumber,
+  type Fraction,
+} from "../src/formats/claims.js";
 import { UsageError } from "../src/errors.js";
 
 const frac = (num: number, den: number): Fraction => ratioOf(num, den) as Fraction;

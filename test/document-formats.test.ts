@@ -321,7 +321,7 @@ describe("the format of each source", () => {
   });
 
   it("reads an OpenHands scores.json given to --claims: one claim per benchmark, scoped to it", async () => {
-    const { parseClaimsText } = await import("../src/claims.js");
+    const { parseClaimsText } = await import("../src/formats/claims.js");
     const claims = parseClaimsText(
       JSON.stringify([
         { benchmark: "gaia", score: 72.7, metric: "accuracy" },

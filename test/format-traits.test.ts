@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { ALL_FORMATS } from "../src/formats/index.js";
 import { formatTraitsSql, phaseMarkersSql } from "../src/formats/traits.js";
 import type { Adapter } from "../src/formats/types.js";
-import { parseClaimsText } from "../src/claims.js";
+import { parseClaimsText } from "../src/formats/claims.js";
 import { ROOT } from "./helpers.js";
 
 const QUERIES = join(ROOT, "queries");

@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseClaim, toNumber } from "../src/claims.js";
+import { parseClaim, toNumber } from "../src/formats/claims.js";
 import { denom, hasShared, REAL, tempDir } from "./helpers.js";
 
 const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";

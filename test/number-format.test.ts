@@ -1,7 +1,7 @@
-// The renderers' number formatting without Intl (src/render/format.ts): every value
+// The renderers' number formatting without Intl (src/number-format.ts): every value
 // below is worked out by hand from en-US grouping and the rounding rule stated there.
 import { describe, expect, it } from "vitest";
-import { count, fixed } from "../src/render/format.js";
+import { count, fixed } from "../src/number-format.js";
 
 describe("count", () => {
   it("groups the digits of an integer in threes", () => {

@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { Notices } from "../src/io.js";
-import { count } from "../src/render/format.js";
+import { count } from "../src/number-format.js";
 import { ROOT, denom, jsonl, tempDir } from "./helpers.js";
 
 const SEED = join(ROOT, "samples", "seed-100.jsonl");

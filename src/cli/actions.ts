@@ -11,7 +11,7 @@ import { type ExportWhat, type GroupKey, parseCause, parseLabels, parseMinTasks,
 import { ExitCode, UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { Io } from "../io.js";
-import { strictProblems } from "../render/format.js";
+import { strictProblems } from "../number-format.js";
 import { outputOf } from "../render/output.js";
 import { escapeMessage, terminalSafe } from "../render/terminal.js";
 import {

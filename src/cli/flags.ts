@@ -7,7 +7,7 @@
  */
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { type Claim, parseClaim, readClaimsFile } from "../claims.js";
+import { type Claim, parseClaim, readClaimsFile } from "../formats/claims.js";
 import { parseExcludedTasks, parseExpectation, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds } from "../definitions.js";
 import { UsageError } from "../errors.js";
 import { ALL_FORMATS, type Adapter, formatNamed } from "../formats/index.js";
@@ -102,7 +102,7 @@ export function addDefinitionFlags(cmd: Command): Command {
     )
     .option(
       "--rerun-of <RERUN=ORIGINAL>",
-      "run RERUN (a run_id) re-ran trials of run ORIGINAL: its attempts are further attempts of those trials, the first try kept; repeatable. A Harbor job over only the tasks an earlier job of the same agent, model and benchmark errored on is recognised without it",
+      "run RERUN (a run_id) re-ran trials of run ORIGINAL: its attempts are further attempts of those trials, the first try kept; repeatable. In a format that declares re-run jobs (denom formats), a job over only the tasks an earlier job of the same agent, model and benchmark errored on is recognised without it",
       collect,
       [],
     )

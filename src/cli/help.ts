@@ -11,14 +11,14 @@ Examples:
   $ denom report task_logs.tar.gz --json     # archive members streamed, nothing extracted
   $ cat results.json | denom report -        # stdin
   $ denom report runs.jsonl --status-map unsuccessful=failure --strict
-  $ denom report logs/graded.json --success-threshold 7   # Inspect grades 0-10: a grade of 7 or more passes
+  $ denom report logs/graded.json --success-threshold 7   # grades 0-10: a grade of 7 or more passes
   $ denom report --db runs.duckdb            # runs kept by denom ingest, nothing read again
   $ denom report runs.jsonl --format md -o report.md   # GitHub markdown for a PR or an issue
   $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
   $ denom report runs/ --by model            # every figure again per model, side by side
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
-  $ denom report eval_results.json --input-format swe-bench-pro   # skip detection (denom formats lists the names)
+  $ denom report results.json --input-format NAME   # skip detection (denom formats lists the names)
 
 The grid shows successes/trials on two bases (first try, final after retries)
 over four denominators, each removing one named class from the one before:
@@ -27,8 +27,8 @@ over four denominators, each removing one named class from the one before:
   attributable  minus environment failures (infrastructure, external API, queue)
   completable   minus the remaining timeouts (internal diagnosis only)
 
-Scores: a success a score decides (Inspect, Harbor, tau-bench, tau2-bench,
-AgentCompass) follows the 0-1 rule its format declares (denom formats); a run
+Scores: a success a score decides follows the 0-1 rule its format declares
+(denom formats names the formats a score decides, and the rule); a run
 with a score off that scale (grades 0-10) is unscored, with a warning, until
 --success-threshold X decides (score >= X); the meta block names the rule.
 
@@ -173,10 +173,9 @@ and views, as DuckDB's own parser reads it; anything else exits 2.`;
 export const MAX_LINE_HELP = "the longest JSONL line read (e.g. 256MiB; default 64MiB); a longer line is a reject, skipped without being held in memory";
 
 export const SUCCESS_THRESHOLD_HELP =
-  "a trial whose status a score decides (Inspect, Harbor, tau-bench, tau2-bench, AgentCompass) is a success when its score >= X, on the scores' own scale (e.g. 7 for grades 0-10); without it each format's declared 0-1 rule decides, and a run with a score off that scale is unscored";
+  "a trial whose status a score decides (denom formats names the formats) is a success when its score >= X, on the scores' own scale (e.g. 7 for grades 0-10); without it each format's declared 0-1 rule decides, and a run with a score off that scale is unscored";
 
-export const SCORE_KEY_HELP =
-  "the key of a dict-valued score (Inspect {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
+export const SCORE_KEY_HELP = "the key of a dict-valued score (e.g. {problem: 1, subproblem: 0.4}) that decides success; without it such trials are unscored";
 
 export const POOL_HELP =
   "one figure over every agent, model and benchmark loaded, saying what it pools; by default inputs that hold several are grouped, each group with its own figure to quote (runs that name no model are groups of their own)";

@@ -11,7 +11,7 @@ import { DenomError, ExitCode, NoRecordError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { maskSecrets } from "../ingest/records/secrets.js";
 import type { Io, Notices } from "../io.js";
-import { nothingRead, type ReadCounts, strictProblems } from "../render/format.js";
+import { nothingRead, type ReadCounts, strictProblems } from "../number-format.js";
 import { progressLine } from "../render/progress.js";
 import { escapeMessage } from "../render/terminal.js";
 

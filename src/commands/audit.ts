@@ -3,7 +3,7 @@
  * figure (docs/metrics.md "Claim audit"). The family of definitions
  * and every definition's figure come from the views of queries/80_audit_family.sql
  * and queries/81_audit_figures.sql; this module picks the ones whose rate lies in
- * the claim's tolerance (exactly, see src/claims.ts), orders them simplest first
+ * the claim's tolerance (exactly, see src/formats/claims.ts), orders them simplest first
  * and says in words what each one counts and leaves out.
  */
 import type { RowOf, Session } from "../db/session.js";
@@ -18,7 +18,7 @@ import {
   toNumber,
   type Claim,
   type Fraction,
-} from "../claims.js";
+} from "../formats/claims.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { DataError } from "../errors.js";
 import type { RerunInfo } from "./report.js";
@@ -203,7 +203,7 @@ async function claimsForLoaded(session: Session, options: AuditOptions): Promise
   const loaded = (await session.select("audit/benchmarks")).map((r) => r.category);
   if (loaded.length !== 1 || loaded[0] === null)
     throw new DataError(
-      `the claims of the --claims file are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit the records of one benchmark at a time (an OpenHands instance_results/<benchmark>.json, an lm-eval samples_<task>_<date_id>.jsonl)`,
+      `the claims of the --claims file are per benchmark, and the inputs hold ${loaded.length === 1 ? "no benchmark name" : `${loaded.length} benchmarks (${loaded.map(String).join(", ")})`}: audit the records of one benchmark at a time (the harness's file of that benchmark)`,
     );
   const kept = options.claims.filter((c) => c.benchmark === undefined || c.benchmark === loaded[0]);
   const left = options.claims.filter((c) => !kept.includes(c)).map((c) => c.benchmark);

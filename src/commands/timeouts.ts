@@ -6,7 +6,7 @@
 import type { Session } from "../db/session.js";
 import type { RowOf } from "../db/session.js";
 import type { Thresholds, TimeoutCause } from "../definitions.js";
-import { percent, plural, seconds } from "../render/format.js";
+import { percent, plural, seconds } from "../number-format.js";
 import type { RunsOptions } from "../ingest/runs.js";
 
 /** Options of `denom timeouts`. */

@@ -11,6 +11,7 @@
  * `?` = may be NULL. A list of structs whose fields TypeScript reads is declared
  * with them: `{ list: { field: tag, ... } }` (`nullable: true` = the list may be NULL).
  */
+import { VERDICT_ROWS } from "../formats/verdict-rows.js";
 import type { Cell } from "./values.js";
 
 export type Tag = "text" | "int" | "num" | "bool" | "time" | "text[]" | "int[]" | "num[]" | "list";
@@ -44,6 +45,7 @@ type TsOf<T extends ColumnTag> = T extends ScalarTag
       : never;
 
 export const SELECT_ROWS = {
+  ...VERDICT_ROWS,
   "audit/audit_figures": {
     scope_by: "text?",
     scope_value: "text?",
@@ -279,20 +281,6 @@ export const SELECT_ROWS = {
   },
   "meta/timeout_limits": { timeout_limit_s: "num?", attempts: "int" },
   "query/schema": { name: "text", kind: "text", columns: { list: { name: "text", type: "text" } } },
-  "report/agentcompass_verdict": {
-    run_id: "text?",
-    evaluation_failed: "bool",
-    value: "num?",
-    reference_value: "num?",
-    tasks: "int",
-    tasks_invalidated: "int",
-    trials: "int",
-    evaluated: "int",
-    unavailable: "int",
-    invalidated: "int",
-    errors: "int",
-    passes: "int",
-  },
   "report/call_outcomes": { scope_id: "int", type: "text", status: "text", calls: "int", share: "num?" },
   "report/confidence_settings": { level: "num", z: "num", resamples: "int", seed: "int", clustered_from_tasks: "int" },
   "report/denominator_steps": { basis: "text", denominator: "text", removed: "int?" },

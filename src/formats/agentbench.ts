@@ -1,6 +1,6 @@
 /**
  * AgentBench task-server outputs (THUDM/AgentBench `outputs/<run>/<agent>/<task>/`;
- * ../shared/data/real/agentbench-medagentbench-gemini/MAPPING.md):
+ * a real run in test/fixtures/real/agentbench-medagentbench-gemini/):
  * - `runs.jsonl`: one finished sample a line, `{index, error, info, output
  *   {index, status, result, history}, time {timestamp (ms), str}}`;
  * - `error.jsonl`: the same shape for a sample whose session failed (`error`

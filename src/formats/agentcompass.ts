@@ -4,7 +4,7 @@
  * `run_error_or_eval_error`: where its FATAL and ERROR issues happened) and
  * which carries `issues: [{severity, phase, code, message}]`. The canonical
  * status comes from the issues, after AgentCompass's error-handling page
- * (../shared/seeds/003_*.txt, "失败如何分级"): FATAL means infrastructure or a
+ * (its error-handling page, "失败如何分级"): FATAL means infrastructure or a
  * required service failed and the result says nothing about the agent; ERROR
  * means the agent did not end normally but its output may still be graded;
  * WARNING is diagnostic only.
@@ -23,11 +23,11 @@
  * AgentCompass status is kept as written, so the attempt is counted as unrecognized.
  */
 import { basename } from "node:path";
-import { count, percent, plural } from "../render/format.js";
+import { count, percent, plural } from "../number-format.js";
 import type { FormatAdapter, VerdictHook } from "./types.js";
 
 /**
- * AgentCompass's own verdict on each run (view agentcompass_verdict; seeds/003,
+ * AgentCompass's own verdict on each run (view agentcompass_verdict; the error-handling page,
  * "运行失败时"), printed beside denom's grid: with any task invalidated by a final
  * FATAL the evaluation failed and `value` is null, and `reference_value` is the
  * figure over the tasks not invalidated; otherwise `value` is the formal figure
@@ -35,9 +35,9 @@ import type { FormatAdapter, VerdictHook } from "./types.js";
  * over 0). Counts are trials (AgentCompass's logical attempts): `trials =
  * evaluated + unavailable + invalidated`; `errors` is counted apart. Two lines a run.
  */
-const VERDICT: VerdictHook<"report/agentcompass_verdict"> = {
+const VERDICT: VerdictHook<"report/formats/agentcompass_verdict"> = {
   key: "agentcompass_verdict",
-  select: "report/agentcompass_verdict",
+  select: "report/formats/agentcompass_verdict",
   heading: "AgentCompass's own verdict (a task ending on a FATAL after retries is invalidated)",
   describe(rows) {
     const lines: string[] = [];
@@ -123,7 +123,7 @@ export const agentCompassFormat: FormatAdapter = {
   describes: "AgentCompass attempts: status completed/run_error/eval_error with issues [{severity, phase, code, message}]",
   success:
     "`resolved` true, else a `score` of full marks (>= 1) on a 0-1 scale, on an attempt whose issues leave it graded; a run with a deciding score outside [0, 1] is unscored, decided only by `--success-threshold X` (score >= X)",
-  // queries/agentcompass/ reads these attempts; the report prints the verdict it makes of them
+  // queries/formats/agentcompass/ reads these attempts; the report prints the verdict it makes of them
   traits: { ownViews: "agentcompass", scoreScale: "0-1" },
   verdict: VERDICT,
   shapes: [{ kind: "a task result", required: { issues: "array", status: { text: [...AGENTCOMPASS_STATUSES], fold: true } } }],
@@ -196,7 +196,7 @@ function verdict(v: unknown): boolean | null {
 
 /**
  * Where a task result sits in an AgentCompass run directory says which trial
- * and attempt it is (seeds/003, "重试失败的工作"): `<run>/details/<severity>/<task>/attempt-<n>/...`
+ * and attempt it is (the error-handling page, "重试失败的工作"): `<run>/details/<severity>/<task>/attempt-<n>/...`
  * holds logical attempt n, an independent scoring sample: trial n - 1. Its
  * discarded retries sit in `attempt-<n>/retries/`, numbered by the first number
  * of their name (`retry-2.json`, `2/result.json`): attempt k of that trial.

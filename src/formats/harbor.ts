@@ -1,6 +1,6 @@
 /**
  * Harbor job folders (`harbor run`, the harness of Terminal-Bench 2.x;
- * ../shared/data/real/harbor-*\/MAPPING.md). A job folder holds `config.json`
+ * a real job in test/fixtures/real/harbor-openthoughts-datagen/). A job folder holds `config.json`
  * (JobConfig), `result.json` (JobResult, once the job finished) and one folder
  * per trial with `result.json` (TrialResult), `config.json` (TrialConfig),
  * `exception.txt`, `agent/` (`trajectory.json` in ATIF) and `verifier/`.

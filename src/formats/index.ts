@@ -423,15 +423,20 @@ const EMPTY_CONTAINER_KEYS: ReadonlySet<string> = new Set(FORMATS.flatMap((f) =>
 
 /**
  * The file rules the adapters declare, for the byte stage (ingest/bytes/sources.ts):
- * files another file beside them replaces (FormatAdapter.supersededFiles), side
+ * the endings of their JSON documents and zip archives beyond .json and .jsonl
+ * (FormatAdapter.documentEndings, archiveEndings), files another file beside them replaces (FormatAdapter.supersededFiles), side
  * files that hold no trial (sideFiles), and the paths of text files a folder
  * walk keeps as records (textRecords.walked).
  */
 export const FILE_RULES: {
+  documentEndings: readonly string[];
+  archiveEndings: readonly string[];
   superseded: readonly SupersededFile[];
   sideFiles: readonly { names: RegExp; reason: string }[];
   textRecordPaths: readonly RegExp[];
 } = {
+  documentEndings: FORMATS.flatMap((f) => f.documentEndings ?? []),
+  archiveEndings: FORMATS.flatMap((f) => f.archiveEndings ?? []),
   superseded: FORMATS.flatMap((f) => f.supersededFiles ?? []),
   sideFiles: FORMATS.flatMap((f) => (f.sideFiles ? [f.sideFiles] : [])),
   textRecordPaths: FORMATS.flatMap((f) => (f.textRecords ? [f.textRecords.walked] : [])),

@@ -27,9 +27,9 @@
  * sample with a long trajectory is never held whole.
  */
 import type { Assembler } from "../ingest/records/json-stream.js";
+import type { JsonStream } from "../ingest/types.js";
 import { inspectEvent } from "./inspect-events.js";
-import { NonFiniteFilter } from "../ingest/records/non-finite.js";
-import { loadJsonStream } from "../ingest/records/reader.js";
+import { NonFiniteFilter } from "../non-finite.js";
 import type { ArchiveSink, ReadSummary } from "../ingest/types.js";
 import type { ZipArchive } from "../ingest/bytes/zip.js";
 
@@ -76,6 +76,7 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
   const incomplete = headerName === START;
   if (incomplete) header.status = "started";
   sink.header(header);
+  const json = await sink.jsonStream();
 
   let n = 0;
   let nonFinite = 0;
@@ -90,9 +91,9 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
     try {
       const events: Record<string, unknown>[] = [];
       const filter = new NonFiniteFilter();
-      const sample = await readObject(zip.chunks(name), filter, (e) => pushEvent(events, e));
+      const sample = await readObject(zip.chunks(name), filter, json, (e) => pushEvent(events, e));
       if (chunked) {
-        for (const part of eventParts(zip, name)) await readArray(zip.chunks(part), filter, (e) => pushEvent(events, e));
+        for (const part of eventParts(zip, name)) await readArray(zip.chunks(part), filter, json, (e) => pushEvent(events, e));
       }
       sample.events = events;
       nonFinite += filter.count;
@@ -168,9 +169,9 @@ const VALUE_START = new Set(["startObject", "startArray", "stringValue", "number
  * Infinity read as null and counted by `filter`), each handed to `consume`.
  * Throws Error on bytes that are not UTF-8 or JSON that does not parse.
  */
-async function tokens(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, consume: (t: Token) => void): Promise<void> {
+async function tokens(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, json: JsonStream, consume: (t: Token) => void): Promise<void> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const { jsonParser, getManyValues, isMany, none } = await loadJsonStream();
+  const { jsonParser, getManyValues, isMany, none } = json;
   const tokenize = jsonParser({ packValues: true, streamValues: false });
   const feed = (input: string | typeof none) => {
     const out = tokenize(input as string);
@@ -200,18 +201,23 @@ function build(b: Building, t: Token, done: (value: unknown) => void): void {
  * at a time (never kept), and whose SKIPPED_SAMPLE_KEYS are skipped; every
  * other key is assembled. Throws Error when the text is not one JSON object.
  */
-async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, onEvent: (e: unknown) => void): Promise<Record<string, unknown>> {
+async function readObject(
+  chunks: AsyncIterable<Buffer>,
+  filter: NonFiniteFilter,
+  json: JsonStream,
+  onEvent: (e: unknown) => void,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   let depth = 0;
   let started = false;
   let key: string | null = null;
   let skip = -1;
   let inEvents = false;
-  const { Assembler } = await loadJsonStream();
+  const { Assembler } = json;
   const value: Building = { asm: null, Assembler };
   const element: Building = { asm: null, Assembler };
   const keep = (v: unknown) => void (out[key as string] = v);
-  await tokens(chunks, filter, (t) => {
+  await tokens(chunks, filter, json, (t) => {
     if (skip >= 0) {
       if (t.name === "startObject" || t.name === "startArray") skip++;
       else if (t.name === "endObject" || t.name === "endArray") skip--;
@@ -255,11 +261,11 @@ async function readObject(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter
 }
 
 /** Reads a JSON array, handing each element to `onElement` as it is assembled. Throws Error when the text is not one array. */
-async function readArray(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, onElement: (e: unknown) => void): Promise<void> {
+async function readArray(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, json: JsonStream, onElement: (e: unknown) => void): Promise<void> {
   let state: "before" | "in" | "after" = "before";
-  const { Assembler } = await loadJsonStream();
+  const { Assembler } = json;
   const element: Building = { asm: null, Assembler };
-  await tokens(chunks, filter, (t) => {
+  await tokens(chunks, filter, json, (t) => {
     if (element.asm) return build(element, t, onElement);
     if (state === "before") {
       if (t.name !== "startArray") throw new Error("expected a JSON array of events");

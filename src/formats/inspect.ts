@@ -155,6 +155,7 @@ export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
   reads: READS,
   containerKeys: ["samples"],
   // imported with the first .eval read: a report of other inputs never loads the archive reader
+  archiveEndings: ["eval"],
   archive: async (zip, sink) => (await import("./inspect-eval.js")).readEvalArchive(zip, sink),
   sideFiles: {
     // Files Inspect AI writes beside its logs that hold no trial: the log directory listing

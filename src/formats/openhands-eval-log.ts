@@ -1,7 +1,7 @@
 /**
  * OpenHands' SWE-bench evaluation logs: `<run>/output.swebench_eval.logs/instance_<id>.log`,
  * one text log per instance, written by `evaluation/benchmarks/swe_bench/eval_infer.py`
- * (../shared/data/real/openhands-v0-swebench-eval-report/MAPPING.md). When the
+ * (a real run in test/fixtures/real/openhands-v0-swebench-eval-report/). When the
  * run's `output.swebench_eval.jsonl` is gone, the logs are the per-instance
  * record of the evaluation. A log is not JSON: the reader hands its whole text
  * to `evalLogRecord` (the adapter's `textRecords`; records/reader.ts

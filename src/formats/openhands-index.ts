@@ -1,6 +1,6 @@
 /**
  * OpenHands Index (OpenHands/openhands-index-results, `results/<model>/`;
- * ../shared/data/real/openhands-index/MAPPING.md):
+ * the results repository's README):
  * - `instance_results/<benchmark>.json`: one object `{instance_id: {resolved, cost}}`,
  *   each entry one trial of the run `<model>/<benchmark>`. Its README: `resolved`
  *   is true for resolved instances, false for unresolved *or terminal failure

@@ -2,7 +2,7 @@
  * OpenHands evaluation outputs: `output.jsonl`, one instance a line
  * (`{instance_id, instruction, instance, test_result, metadata, history,
  * metrics, error}`), as OpenHands' `evaluation/` and its `benchmarks` SDK write
- * it (../shared/data/real/openhands-v0-*\/MAPPING.md). `output.swebench_eval.jsonl`
+ * it (real runs in test/fixtures/real/openhands-v0-multiswebench/). `output.swebench_eval.jsonl`
  * is the same records with the SWE-bench evaluation in `test_result.report`;
  * `output.critic_attempt_<n>.jsonl` holds attempt n of the same trials (the SDK's
  * critic retries; `output.jsonl` beside them is their aggregate, not read then:

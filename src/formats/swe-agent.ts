@@ -1,7 +1,7 @@
 /**
  * SWE-agent trajectories (`trajs/<instance_id>.traj`: `{environment, trajectory,
  * history, info{exit_status, submission, model_stats}}`;
- * ../shared/data/real/multi-swe-bench-java/MAPPING.md). One file is one attempt
+ * SWE-agent's `sweagent/types.py`). One file is one attempt
  * of one instance: its `trajectory` and `history` (the bulk of the file) are
  * skipped as the file is streamed, never assembled (ingest/types.ts DocumentOptions).
  *
@@ -40,6 +40,7 @@ export const sweAgentFormat: FormatAdapter = {
   name: "swe-agent",
   describes: "SWE-agent .traj: info.exit_status and info.model_stats of one instance",
   success: "never here: a submitted patch is `submitted` (unrecognized) until the evaluation's report grades it",
+  documentEndings: ["traj"],
   skipKeys: { names: /\.traj(\.gz)?$/i, keys: ["trajectory", "history"] },
   // a .traj is read with its trajectory and history skipped (skipKeys), so `environment` is what is left to tell it by;
   // a trajectory written without one still has its trajectory or history

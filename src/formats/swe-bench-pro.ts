@@ -1,7 +1,7 @@
 /**
  * SWE-Bench Pro `eval_results.json` (scaleapi/SWE-bench_Pro-os `traj/<run>/`):
  * one object `{instance_id: true|false}`, true = resolved
- * (../shared/data/real/swe-bench-pro/MAPPING.md). Each entry is one trial of the
+ * (test/fixtures/swe-bench-pro/). Each entry is one trial of the
  * run named after the file's folder. Instances the run did not attempt are
  * simply absent: `--expect-count 731` (or `--expect FILE`) puts them in `total`.
  */

@@ -1,7 +1,7 @@
 /**
  * SWE-bench-style evaluation report `results.json` (the SWE-bench harness's run
  * report, and Multi-SWE-bench's `results/results.json`): counts plus id lists
- * per outcome (../shared/data/real/multi-swe-bench-java/MAPPING.md). Every id in
+ * per outcome (the harness's `make_run_report`). Every id in
  * an outcome list becomes one trial (trial 0, attempt 1) of the run named after
  * the submission folder; the count fields and the bookkeeping lists
  * (`completed_ids`, `submitted_ids`, `unstopped_containers`, `unremoved_images`)

@@ -1,6 +1,6 @@
 /**
  * tau-bench historical trajectories (sierra-research/tau-bench,
- * `historical_trajectories/*.json`; ../shared/data/real/tau-bench/MAPPING.md): a
+ * `historical_trajectories/*.json`): a
  * top-level array of `{task_id, trial, reward, info, traj}`, one element per
  * trial of a task, no retries.
  *

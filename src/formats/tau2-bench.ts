@@ -1,6 +1,6 @@
 /**
  * tau2-bench results (sierra-research/tau2-bench `Results` JSON:
- * `{timestamp, info, tasks, simulations}`; ../shared/data/real/tau2-bench/MAPPING.md).
+ * `{timestamp, info, tasks, simulations}`).
  * Each element of `simulations[]` is one trial of a task, no retries. tau2's
  * "dir" layout splits a run: `<run>/results.json` (`{timestamp, info, tasks,
  * simulation_index}`) and one `<run>/simulations/<id>.json` per simulation; its

@@ -1,6 +1,6 @@
 /**
  * Terminal-Bench 1 (`tb run`) `results.json`: an object whose `results[]` holds
- * one trial each (../shared/data/real/terminal-bench-1/MAPPING.md), and the
+ * one trial each (`tb run`'s `terminal_bench/harness/models.py`), and the
  * companion `run_metadata.json`.
  *
  * Status: resolved with failure_mode unset/none -> success;

@@ -263,6 +263,17 @@ export interface FormatAdapter {
    */
   supersededFiles?: readonly SupersededFile[];
   /**
+   * Endings (without the dot) of the harness's files that hold one JSON
+   * document although they end neither `.json` nor `.jsonl` (SWE-agent's
+   * `.traj`): a folder walk and an archive read them as records.
+   */
+  documentEndings?: readonly string[];
+  /**
+   * Endings (without the dot) of the harness's zip archives, read by its
+   * `archive` reader (Inspect's `.eval`): a folder walk and an archive take them.
+   */
+  archiveEndings?: readonly string[];
+  /**
    * Files the harness writes beside its records that hold no trial (Inspect's
    * log listing): a file or archive member whose name (without its folder)
    * matches `names` is skipped with `reason` (meta.skipped_files), never read.

@@ -15,7 +15,7 @@ import { Loader } from "./load/loader.js";
 import type { GatheredTable } from "./load/packed.js";
 import { closeLineWorkers, readJsonlInWorkers, type PreparedSink } from "./load/parallel.js";
 import { prepareUnit, runOfFile, type PrepareContext, type PreparedUnit } from "./load/prepare.js";
-import { excerpt, readTextRecord, readUnits } from "./records/reader.js";
+import { excerpt, loadJsonStream, readTextRecord, readUnits } from "./records/reader.js";
 import { maskSecrets } from "./records/secrets.js";
 import type { ArchiveSink, ReadSummary, RejectKind, Unit } from "./types.js";
 
@@ -392,6 +392,9 @@ class SourceRead implements PreparedSink, ArchiveSink {
   };
 
   readonly blank = (): void => void this.counts.blank++;
+
+  /** stream-json for an archive's members (ArchiveSink.jsonStream), loaded as the record reader loads it */
+  readonly jsonStream = loadJsonStream;
 
   readonly header = (header: Record<string, unknown>, before?: Record<string, unknown> | null): void => {
     const forced = this.options.format ?? null;

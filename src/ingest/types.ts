@@ -68,7 +68,12 @@ export interface ReadSummary {
 /** Receives what an archive holds; `header` comes first, once (the log's header, as the harness's reader makes it). */
 export interface ArchiveSink extends UnitSink {
   header(header: Record<string, unknown>): void;
+  /** stream-json as the record reader loads it (on first use: a report of other inputs never loads it), for members read token by token */
+  jsonStream(): Promise<JsonStream>;
 }
+
+/** stream-json's parser and Assembler, as records/json-stream.ts gives them. */
+export type JsonStream = typeof import("./records/json-stream.js");
 
 /** Reads a zip archive of a harness into `sink` (the `archive` its adapter declares). */
 export type ArchiveReader = (zip: ZipArchive, sink: ArchiveSink) => Promise<ReadSummary>;

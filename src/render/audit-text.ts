@@ -5,9 +5,9 @@
  * own form (87.5% or 0.3696) with two more digits than the claim, trailing zeros
  * dropped, so a reader sees why 0.1275 matches 0.128.
  */
-import type { Claim } from "../claims.js";
+import type { Claim } from "../formats/claims.js";
 import type { AuditData, ClaimAudit, DefinitionFigure, NearDefinition } from "../commands/audit.js";
-import { count, plural } from "./format.js";
+import { count, plural } from "../number-format.js";
 import { heading, type TextOptions } from "./table.js";
 
 /** Runs listed one by one for a mean over runs before the rest are counted. */

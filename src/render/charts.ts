@@ -13,7 +13,7 @@ import type { HistogramBin, TaskBlock, WaffleCell, WaterfallBar } from "../comma
 import type { GroupFigures, PassAtK } from "../commands/report-metrics.js";
 import type { RateCell } from "../commands/report.js";
 import { denominatorsOf } from "./chain.js";
-import { percent, seconds } from "./format.js";
+import { percent, seconds } from "../number-format.js";
 import { ci } from "./metrics-text.js";
 
 /** Colours of the statuses (Okabe-Ito, readable with the common colour-vision deficiencies). */

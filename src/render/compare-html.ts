@@ -16,7 +16,7 @@
 import type { CompareCell, CompareData, Comparison } from "../commands/compare.js";
 import * as charts from "./charts.js";
 import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
-import { percent, plural, ratio } from "./format.js";
+import { percent, plural, ratio } from "../number-format.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";

@@ -4,7 +4,7 @@
  * compare-words.ts); names from the inputs are escaped.
  */
 import type { CompareData, Comparison } from "../commands/compare.js";
-import { percent, plural, ratio } from "./format.js";
+import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { DISCORDANT_SHOWN } from "./compare-text.js";

@@ -5,7 +5,7 @@
  * each side's own grid. Fits 80 columns.
  */
 import type { Attribution, CompareData, Comparison } from "../commands/compare.js";
-import { percent, plural, ratio } from "./format.js";
+import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";

@@ -4,7 +4,7 @@
  * removal reason means in plain words.
  */
 import type { CompareCell, Comparison, Flip, Removed } from "../commands/compare.js";
-import { plural } from "./format.js";
+import { plural } from "../number-format.js";
 
 /** 0.25 -> "+25.0 points"; null -> "n/a". A difference of fractions is a difference of percentage points. */
 export function points(d: number | null | undefined, unit = " points"): string {

@@ -4,7 +4,7 @@
  * verdict in bold, the same words as the text (gate-text.ts).
  */
 import type { GateData } from "../commands/gate.js";
-import { plural } from "./format.js";
+import { plural } from "../number-format.js";
 import { gateValue, gateVerdict } from "./gate-text.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 

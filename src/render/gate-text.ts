@@ -3,7 +3,7 @@
  * the verdict. Fractions print as percents, p95_s in seconds, cost in USD.
  */
 import type { GateData, GateResult } from "../commands/gate.js";
-import { nothingRead, percent, plural, strictProblems } from "./format.js";
+import { nothingRead, percent, plural, strictProblems } from "../number-format.js";
 
 const FRACTION = /\/|_rate$|_share$/;
 

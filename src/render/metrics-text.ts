@@ -14,7 +14,7 @@ import {
   type PassAtK,
 } from "../commands/report-metrics.js";
 import type { ReportData } from "../commands/report.js";
-import { count, duration, fixed, percent, plural, ratio } from "./format.js";
+import { count, duration, fixed, percent, plural, ratio } from "../number-format.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Groups per side-by-side table, so that a table stays within 80 columns. */

@@ -3,7 +3,7 @@
  * a bar on a TTY for long inputs, never on stdout). Pure: the CLI decides
  * when to draw it.
  */
-import { count } from "./format.js";
+import { count } from "../number-format.js";
 
 /** Where reading stands. */
 export interface ProgressState {

@@ -17,7 +17,7 @@
 import type { ChartData, WaffleCell } from "../commands/report-charts.js";
 import type { ReportData } from "../commands/report.js";
 import * as charts from "./charts.js";
-import { bytes, percent, plural, ratio, seconds } from "./format.js";
+import { bytes, percent, plural, ratio, seconds } from "../number-format.js";
 import { ci, compactGroups, groupRows, intervalNote, metricsBlocks, SIDE_BY_SIDE_MAX, type Block } from "./metrics-text.js";
 import { diagnosticFacts, metaFacts, statusRows, strictLine } from "./report-text.js";
 import { noticeLines } from "../ingest/notices.js";

@@ -9,7 +9,7 @@
  */
 import type { ReportData } from "../commands/report.js";
 import { noticeLines } from "../ingest/notices.js";
-import { bytes, percent, plural, ratio } from "./format.js";
+import { bytes, percent, plural, ratio } from "../number-format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 import { diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";

@@ -5,7 +5,7 @@
  */
 import { noticeLines } from "../ingest/notices.js";
 import type { ReportData } from "../commands/report.js";
-import { bytes, count, fraction, percent, plural, seconds } from "./format.js";
+import { bytes, count, fraction, percent, plural, seconds } from "../number-format.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
 

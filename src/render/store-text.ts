@@ -2,7 +2,7 @@
 import type { ExportData } from "../commands/export.js";
 import type { IngestData } from "../commands/ingest.js";
 import type { Relation } from "../commands/query.js";
-import { plural } from "./format.js";
+import { plural } from "../number-format.js";
 
 /** "wrote 100 rows of trials to trials.csv (csv, 31 columns); meta block in trials.csv.meta.json" (a file, not stdout) */
 export function renderExportText(data: ExportData): string {

@@ -3,7 +3,7 @@
  * columns, colour only when asked for.
  */
 import Table from "cli-table3";
-import { count } from "./format.js";
+import { count } from "../number-format.js";
 
 export interface TextOptions {
   /** colour allowed (a TTY without NO_COLOR) */

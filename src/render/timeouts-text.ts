@@ -4,7 +4,7 @@
  * thresholds above it. Rows arrive ordered by the command.
  */
 import type { TimeoutsData } from "../commands/timeouts.js";
-import { percent, plural } from "./format.js";
+import { percent, plural } from "../number-format.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 export function renderTimeoutsText(data: TimeoutsData, options: TextOptions): string {

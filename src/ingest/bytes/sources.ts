@@ -46,11 +46,12 @@ export type InputSpec =
 const JSONL_EXTENSIONS = ["jsonl", "ndjson"];
 
 /**
- * The endings of the files read in a folder and in an archive (a `.gz` may hold
- * JSONL, JSON or a tar; a `.traj` is a SWE-agent trajectory, one JSON document; an `.eval` is an Inspect AI log, a zip): the one list for walking folders, taking archive
- * members, and the messages that name them.
+ * The endings of the files read in a folder and in an archive: JSONL, JSON, the
+ * adapters' own JSON documents and zip archives (FILE_RULES: documentEndings,
+ * archiveEndings), and gzip and tar (a `.gz` may hold JSONL, JSON or a tar): the
+ * one list for walking folders, taking archive members, and the messages that name them.
  */
-const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", "traj", "eval", "gz", "tgz", "tar"];
+const RECORD_EXTENSIONS = [...JSONL_EXTENSIONS, "json", ...FILE_RULES.documentEndings, ...FILE_RULES.archiveEndings, "gz", "tgz", "tar"];
 
 /** Files a folder or an archive contributes: names with one of RECORD_EXTENSIONS. */
 export const RECORD_FILE = new RegExp(`\\.(${RECORD_EXTENSIONS.join("|")})$`, "i");
@@ -388,7 +389,8 @@ function isControl(b: number): boolean {
 
 /**
  * What the first bytes of an input say it is when it is no log denom can read
- *: a zip (an Inspect `.eval` log is one), bzip2, xz or zstd data,
+ *: a zip that no adapter's archive reader took (classify hands zips to the
+ * archive reader first), bzip2, xz or zstd data,
  * UTF-16 or UTF-32 text (with the iconv command that turns it into UTF-8), or
  * binary data (more than 8 control bytes and 10% of the first bytes: a log
  * with a few damaged bytes is still read, line by line). Null for anything
@@ -397,7 +399,7 @@ function isControl(b: number): boolean {
 export function notALog(head: Buffer): string | null {
   const starts = (...bytes: number[]) => head.length >= bytes.length && bytes.every((b, i) => head[i] === b);
   if (starts(0x50, 0x4b, 0x03, 0x04) || starts(0x50, 0x4b, 0x05, 0x06) || starts(0x50, 0x4b, 0x07, 0x08))
-    return "a zip archive, not a log: an Inspect .eval log is a zip (read the .json logs `inspect log convert --to json` writes); any other zip: unzip it and name the files inside";
+    return "a zip archive, not a log: unzip it and name the files inside";
   if (starts(0x42, 0x5a, 0x68) && head[3] >= 0x31 && head[3] <= 0x39)
     return "bzip2-compressed data, which denom does not decompress: bunzip2 -c FILE | denom report -";
   if (starts(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) return "xz-compressed data, which denom does not decompress: xz -dc FILE | denom report -";

@@ -9,7 +9,7 @@
 import type { LiteralAssembler } from "./json-stream.js";
 import { jsonlSummary, LineSplitter, type PhysicalLine } from "../bytes/lines.js";
 import { lineOutcome, parseLine } from "./parse-line.js";
-import { NonFiniteFilter } from "./non-finite.js";
+import { NonFiniteFilter } from "../../non-finite.js";
 import { peek } from "../bytes/peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "../../formats/types.js";
 import type { ContainerKeys, DocumentChooser, DocumentOptions, ReadSummary, UnitSink } from "../types.js";

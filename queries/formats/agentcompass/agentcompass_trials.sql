@@ -1,6 +1,6 @@
 -- agentcompass_trials: one row per trial of AgentCompass attempts (the formats whose own views
 --   these are: format_traits.own_views 'agentcompass'): its
---   final attempt's severity and grade, and what AgentCompass itself makes of it (seeds/003,
+--   final attempt's severity and grade, and what AgentCompass itself makes of it (its error-handling page,
 --   "失败对分数的影响"): `invalidated` when any trial of its task ended on a FATAL after retries (every
 --   observation of that task is left out), else `evaluated` when the benchmark graded it, else
 --   `unavailable` (no grade: AgentCompass never fills a missing observation with a failure or

@@ -12,8 +12,8 @@
  * 0.0005000000000000004 in doubles.
  */
 import { readFileSync } from "node:fs";
-import { UsageError } from "./errors.js";
-import { FORMATS } from "./formats/index.js";
+import { UsageError } from "../errors.js";
+import { FORMATS } from "./index.js";
 
 /** An exact fraction `num/den`, den > 0: non-negative, except an offset from a claim (offsetFromClaim). */
 export interface Fraction {

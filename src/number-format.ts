@@ -1,4 +1,4 @@
-/** Number formatting shared by the text renderers. Rates arrive as fractions. */
+/** Numbers and counts in words, shared by the renderers, the commands and the adapters that word a line. Rates arrive as fractions. */
 
 /** 0.875 -> "87.5%"; null -> "n/a" (a rate over 0 trials is never 0% or 100%). */
 export function percent(rate: number | null | undefined, digits = 1): string {
