@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { gunzipMembers } from "../src/ingest/bytes/gunzip.js";
-import { keyMarks, readLiterals, needsLiteralRead } from "../src/json-literal.js";
+import { keyMarks, readLiterals, needsLiteralRead } from "../src/json-text.js";
 import { LineSplitter } from "../src/ingest/bytes/lines.js";
 import { parseLine } from "../src/ingest/records/parse-line.js";
 import { looksLike, notALog } from "../src/ingest/bytes/sources.js";

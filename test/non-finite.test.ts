@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { replaceNonFinite } from "../src/ingest/records/parse-line.js";
-import { NonFiniteFilter } from "../src/non-finite.js";
+import { NonFiniteFilter } from "../src/json-text.js";
 
 /** Feeds `text` in pieces of `size` characters; returns the joined output and the count. */
 function chunked(text: string, size: number): { text: string; count: number } {

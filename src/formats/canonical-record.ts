@@ -4,7 +4,7 @@
  * reason. Format adapters (formats/*.ts) map a harness's record onto these field
  * names; this module is the only place that checks types.
  */
-import { BigLiteral, plainNumber } from "../json-literal.js";
+import { BigLiteral, plainNumber } from "../json-text.js";
 import { parseTimestamp, typeName } from "./timestamps.js";
 
 /**

@@ -215,34 +215,7 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
   const inTokens = numberOf(result.n_input_tokens);
   const outTokens = numberOf(result.n_output_tokens);
 
-  let status: string;
-  let detail: string | null = null;
-  let fault: string | null = null;
-  let graderError: string | null = null;
-  // true when the reward set the status (its 0-1 scale is checked per job in SQL: stg_score_rule)
-  let decides = false;
-  if (type === null) {
-    if (reward === null) {
-      status = "aborted";
-      graderError = "no verifier_result.rewards.reward (verifier disabled or wrote no reward)";
-    } else {
-      status = passed ? "success" : "failure";
-      decides = true;
-    }
-  } else {
-    const rule = exceptionRule(type, message);
-    detail = rule.detail === "type" ? type : rule.detail;
-    if (rule.grader) {
-      status = "aborted";
-      graderError = `${type}: ${message}`.trim();
-    } else if (rule.status === "reward") {
-      if (reward !== null) {
-        status = passed ? "success" : "failure";
-        decides = true;
-      } else status = rule.fault === "agent" ? "failure" : "aborted";
-      fault = rule.fault ?? null;
-    } else status = rule.status;
-  }
+  const { status, detail, fault, graderError, decides } = trialStatus(type, message, reward, passed);
 
   const { id, task_id, config: _config, verifier_result: _verifier, exception_info: _exception, agent_result: _result, agent_info: _info, ...rest } = r;
   for (const [p] of PHASES) delete rest[p];
@@ -283,6 +256,48 @@ function trialToAttempt(r: Record<string, unknown>, source: string): Adapted {
       },
     ],
   };
+}
+
+/**
+ * A trial's canonical status from its exception (type and message; type null
+ * when none was raised) and its reward: `decides` when the reward set it (its
+ * 0-1 scale is checked per job in SQL: stg_score_rule), `graderError` when the
+ * verifier wrote no reward or failed itself.
+ */
+function trialStatus(
+  type: string | null,
+  message: string,
+  reward: number | null,
+  passed: boolean | null,
+): { status: string; detail: string | null; fault: string | null; graderError: string | null; decides: boolean } {
+  let status: string;
+  let detail: string | null = null;
+  let fault: string | null = null;
+  let graderError: string | null = null;
+  let decides = false;
+  if (type === null) {
+    if (reward === null) {
+      status = "aborted";
+      graderError = "no verifier_result.rewards.reward (verifier disabled or wrote no reward)";
+    } else {
+      status = passed ? "success" : "failure";
+      decides = true;
+    }
+  } else {
+    const rule = exceptionRule(type, message);
+    detail = rule.detail === "type" ? type : rule.detail;
+    if (rule.grader) {
+      status = "aborted";
+      graderError = `${type}: ${message}`.trim();
+    } else if (rule.status === "reward") {
+      if (reward !== null) {
+        status = passed ? "success" : "failure";
+        decides = true;
+      } else status = rule.fault === "agent" ? "failure" : "aborted";
+      fault = rule.fault ?? null;
+    } else status = rule.status;
+  }
+  return { status, detail, fault, graderError, decides };
 }
 
 /** The agent's time limit as Harbor computes it from the trial's config: override, capped by the maximum, times the multiplier. */

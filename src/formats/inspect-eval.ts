@@ -29,7 +29,7 @@
 import type { Assembler } from "../ingest/records/json-stream.js";
 import type { JsonStream } from "../ingest/types.js";
 import { inspectEvent } from "./inspect-events.js";
-import { NonFiniteFilter } from "../non-finite.js";
+import { NonFiniteFilter } from "../json-text.js";
 import type { ArchiveSink, ReadSummary } from "../ingest/types.js";
 import type { ZipArchive } from "../ingest/bytes/zip.js";
 

@@ -210,55 +210,7 @@ async function readBlocks(
     block.length += body.length;
     block.ends.push(block.length);
   };
-  const apply = async () => {
-    const p = queue.shift()!;
-    const r = await p.result;
-    const kinds = r.kinds;
-    const objects = r.objects;
-    const units = new PackedUnits(r.packed);
-    const chunks = r.packed.chunks;
-    // the attempt id of each packed attempt, by its ordinal in the block (-1: not loaded)
-    const ids: number[] = [];
-    let appended = 0;
-    // the gathered rows of every packed attempt applied so far, in order (a chunk ends before each object unit)
-    const appendReady = () => {
-      for (; appended < chunks.length && chunks[appended].endOrdinal <= ids.length; appended++) {
-        const chunk = chunks[appended];
-        const rows = gatheredRows(chunk, ids);
-        if (rows) sink.appendGathered(chunk.table, rows, chunk.long);
-      }
-    };
-    let o = 0;
-    for (let i = 0; i < kinds.length; i++) {
-      const no = p.firstLine + i;
-      switch (kinds[i]) {
-        case LineKind.Blank:
-          sink.blank(no);
-          break;
-        case LineKind.Packed: {
-          const u = units.next();
-          const first = sink.gathered(u.detection, u.attempts, u.nonFinite);
-          for (let k = 0; k < u.attempts; k++) ids.push(first === null ? -1 : first + k);
-          break;
-        }
-        case LineKind.Reject: {
-          const [reason, text] = objects[o++] as readonly [string, string];
-          sink.reject(no, null, reason, text, "line");
-          break;
-        }
-        case LineKind.Unit:
-          appendReady();
-          sink.prepared(objects[o++] as PreparedUnit);
-          break;
-        default: {
-          const { reason, head } = p.overlong.get(i)!;
-          sink.reject(no, null, reason, head, "line");
-        }
-      }
-    }
-    appendReady();
-    if (r.thrown) throw r.thrown.name === "DataError" ? new DataError(r.thrown.message) : new Error(r.thrown.message);
-  };
+  const apply = () => applyBlock(queue.shift()!, sink);
   const limit = pool.size * IN_FLIGHT_PER_WORKER;
   const it = chunks[Symbol.asyncIterator]();
   for (;;) {
@@ -284,6 +236,62 @@ async function readBlocks(
   post();
   while (queue.length) await apply();
   return jsonlSummary(splitter);
+}
+
+/**
+ * Applies one block's results in line order, once its worker is done: blanks,
+ * rejects and prepared units to `sink`, the rows the worker gathered for packed
+ * attempts appended in order (a chunk ends before each object unit), an
+ * overlong line as a reject. Throws the worker's error (DataError kept) after
+ * the lines before it are applied.
+ */
+async function applyBlock(p: Pending, sink: PreparedSink): Promise<void> {
+  const r = await p.result;
+  const kinds = r.kinds;
+  const objects = r.objects;
+  const units = new PackedUnits(r.packed);
+  const chunks = r.packed.chunks;
+  // the attempt id of each packed attempt, by its ordinal in the block (-1: not loaded)
+  const ids: number[] = [];
+  let appended = 0;
+  // the gathered rows of every packed attempt applied so far, in order (a chunk ends before each object unit)
+  const appendReady = () => {
+    for (; appended < chunks.length && chunks[appended].endOrdinal <= ids.length; appended++) {
+      const chunk = chunks[appended];
+      const rows = gatheredRows(chunk, ids);
+      if (rows) sink.appendGathered(chunk.table, rows, chunk.long);
+    }
+  };
+  let o = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    const no = p.firstLine + i;
+    switch (kinds[i]) {
+      case LineKind.Blank:
+        sink.blank(no);
+        break;
+      case LineKind.Packed: {
+        const u = units.next();
+        const first = sink.gathered(u.detection, u.attempts, u.nonFinite);
+        for (let k = 0; k < u.attempts; k++) ids.push(first === null ? -1 : first + k);
+        break;
+      }
+      case LineKind.Reject: {
+        const [reason, text] = objects[o++] as readonly [string, string];
+        sink.reject(no, null, reason, text, "line");
+        break;
+      }
+      case LineKind.Unit:
+        appendReady();
+        sink.prepared(objects[o++] as PreparedUnit);
+        break;
+      default: {
+        const { reason, head } = p.overlong.get(i)!;
+        sink.reject(no, null, reason, head, "line");
+      }
+    }
+  }
+  appendReady();
+  if (r.thrown) throw r.thrown.name === "DataError" ? new DataError(r.thrown.message) : new Error(r.thrown.message);
 }
 
 /** Stops the line workers (ingest.ts, once every input is read: their heaps are not held through the computation). */

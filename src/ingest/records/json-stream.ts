@@ -6,14 +6,14 @@
  * report's start; docs/benchmarks.md).
  */
 import Assembler from "stream-json/assembler.js";
-import { BigLiteral } from "../../json-literal.js";
+import { BigLiteral } from "../../json-text.js";
 
 export { jsonParser } from "stream-json/parser.js";
 export { getManyValues, isMany, none } from "stream-chain/defs.js";
 export { Assembler };
 
 /**
- * stream-json's Assembler, keeping what JSON.parse would lose (src/json-literal.ts): an
+ * stream-json's Assembler, keeping what JSON.parse would lose (src/json-text.ts): an
  * integer beyond 2^53 becomes a BigLiteral holding its text, and a key written
  * twice in one object is listed in `duplicates` (the last value wins, as before).
  */

@@ -5,8 +5,7 @@
  */
 import { overlongReason, type PhysicalLine } from "../bytes/lines.js";
 import type { Unit } from "../types.js";
-import { needsLiteralRead, readLiterals } from "../../json-literal.js";
-import { NonFiniteFilter } from "../../non-finite.js";
+import { NonFiniteFilter, needsLiteralRead, readLiterals } from "../../json-text.js";
 
 /** What one physical line becomes: a blank, a reject (reason, and the text stored with it), or a unit. */
 export type LineOutcome = { kind: "blank" } | { kind: "reject"; reason: string; text: string } | { kind: "unit"; unit: Unit };

@@ -9,7 +9,7 @@
 import type { LiteralAssembler } from "./json-stream.js";
 import { jsonlSummary, LineSplitter, type PhysicalLine } from "../bytes/lines.js";
 import { lineOutcome, parseLine } from "./parse-line.js";
-import { NonFiniteFilter } from "../../non-finite.js";
+import { NonFiniteFilter } from "../../json-text.js";
 import { peek } from "../bytes/peek.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "../../formats/types.js";
 import type { ContainerKeys, DocumentChooser, DocumentOptions, ReadSummary, UnitSink } from "../types.js";
@@ -175,35 +175,7 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
     options.chooseDocument ?? null,
     options.emptyContainers ?? NO_KEYS,
     options.isHeader ?? null,
-    (value, location, n, entry, document) => {
-      if (entry && document) {
-        const text = JSON.stringify({ [entry.key]: entry.value });
-        sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
-        return;
-      }
-      if (value === null || typeof value !== "object" || Array.isArray(value)) {
-        const shown = JSON.stringify(value) ?? "";
-        sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
-        return;
-      }
-      let text: string;
-      try {
-        text = JSON.stringify(value);
-      } catch (e) {
-        // an element nested 100,000 deep: that element is a reject, the document reads on
-        sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
-        return;
-      }
-      sink.unit({
-        line: n,
-        location,
-        value: value as Record<string, unknown>,
-        text,
-        nonFinite: 0,
-        header: walker.header,
-        duplicateKeys: walker.takeDuplicates(),
-      });
-    },
+    (value, location, n, entry, document) => emitUnit(sink, walker, value, location, n, entry, document),
     (header, before) => sink.header?.(header, before),
   );
   const feed = (input: string | typeof none) => {
@@ -250,6 +222,50 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
   walker.tellHeader();
   if (lastByte !== 10) physicalLines++;
   return { format: "json", physicalLines, nonFinite: filter.count };
+}
+
+/**
+ * Hands one value the walker emitted to `sink`: an entry a document adapter
+ * reads as it is, an object as a unit (with the document's header and its
+ * repeated keys), anything else, or an object nested too deeply to store, as
+ * a reject of that element alone (the document reads on).
+ */
+function emitUnit(
+  sink: UnitSink,
+  walker: DocumentWalker,
+  value: unknown,
+  location: string,
+  n: number,
+  entry?: DocumentEntry,
+  document?: DocumentAdapter,
+): void {
+  if (entry && document) {
+    const text = JSON.stringify({ [entry.key]: entry.value });
+    sink.unit({ line: n, location, value: { [entry.key]: entry.value }, text, nonFinite: 0, entry, document, duplicateKeys: walker.takeDuplicates() });
+    return;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    const shown = JSON.stringify(value) ?? "";
+    sink.reject(n, location, `expected a JSON object, got ${Array.isArray(value) ? "an array" : shown}`, shown, "element");
+    return;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    // an element nested 100,000 deep: that element is a reject, the document reads on
+    sink.reject(n, location, `a value is nested too deeply to store (${(e as Error).message})`, "", "element");
+    return;
+  }
+  sink.unit({
+    line: n,
+    location,
+    value: value as Record<string, unknown>,
+    text,
+    nonFinite: 0,
+    header: walker.header,
+    duplicateKeys: walker.takeDuplicates(),
+  });
 }
 
 /**
@@ -393,86 +409,12 @@ class DocumentWalker {
       return;
     }
     if (this.depth === 0) {
-      if (tok.name === "startArray") {
-        this.depth = 1;
-        this.elementDepth = 1;
-        this.index = 0;
-      } else if (tok.name === "startObject") {
-        this.depth = 1;
-        this.topObject = true;
-        this.sawContainer = false;
-        this.header = null;
-        this.whole = new this.Assembler();
-        this.whole.consume(tok as never);
-        this.document = null;
-        this.detecting = this.chooseDocument !== null;
-        this.firstEntries = [];
-      } else if (VALUE_START.has(tok.name)) {
-        this.units++;
-        this.emit(scalarOf(tok), `value ${this.units}`, this.units);
-      }
+      this.topLevelToken(tok);
       return;
     }
-    if (this.depth === 1 && this.topObject) {
-      if (tok.name === "keyValue") {
-        const key = tok.value as string;
-        this.pendingKey = !this.sawContainer && !this.document && this.containers.has(key) ? key : null;
-        if (this.pendingKey === null && this.skipKeys.has(key)) {
-          this.skipDepth = 0;
-          return;
-        }
-        this.entryKey = key;
-        this.whole?.consume(tok as never);
-        this.trailer?.consume(tok as never);
-        return;
-      }
-      if (tok.name === "startArray" && this.pendingKey !== null) {
-        // the keys read so far are the document's header, given to each element's adapter
-        const before = this.whole?.current as Record<string, unknown> | undefined;
-        if (before) delete before[this.pendingKey];
-        this.header = before ?? null;
-        this.untold = true;
-        this.whole = null;
-        this.sawContainer = true;
-        this.detecting = false;
-        this.containerKey = this.pendingKey;
-        this.pendingKey = null;
-        this.depth = 2;
-        this.elementDepth = 2;
-        this.index = 0;
-        return;
-      }
-      this.pendingKey = null;
-      if (this.document && tok.name === "startArray" && this.document.unitsOf(this.entryKey as string) === "elements") {
-        // an id list: its elements are streamed one by one
-        this.containerKey = this.entryKey;
-        this.depth = 2;
-        this.elementDepth = 2;
-        this.index = 0;
-        return;
-      }
-      if ((this.detecting || this.document) && VALUE_START.has(tok.name)) {
-        this.whole?.consume(tok as never);
-        this.entryValue = new this.Assembler();
-        this.entryValue.consume(tok as never);
-        if (this.entryValue.done) this.finishEntry();
-        return;
-      }
-      if (tok.name === "endObject" && this.detecting) this.decide();
-    }
+    if (this.depth === 1 && this.topObject && this.topObjectToken(tok)) return;
     if (tok.name === "endArray" && this.depth === this.elementDepth) {
-      if (this.elementDepth === 2 && this.index === 0 && !this.document && this.emptyContainers.has(this.containerKey as string)) {
-        // an empty container that announces something: the header is the record
-        this.units++;
-        this.emit({ ...(this.header ?? {}), [this.containerKey as string]: [] }, this.containerKey as string, this.units);
-      }
-      if (this.elementDepth === 2 && this.sawContainer && !this.document) {
-        // the keys after the container belong to the header
-        this.trailer = new this.Assembler();
-        this.trailer.consume({ name: "startObject" } as never);
-      }
-      this.depth--;
-      this.elementDepth = -1;
+      this.endElements();
       return;
     }
     this.whole?.consume(tok as never);
@@ -494,6 +436,98 @@ class DocumentWalker {
       this.topObject = false;
       this.document = null;
     }
+  }
+
+  /** A token between top-level values: a top-level array or object starts, or a scalar is a unit. */
+  private topLevelToken(tok: Token): void {
+    if (tok.name === "startArray") {
+      this.depth = 1;
+      this.elementDepth = 1;
+      this.index = 0;
+    } else if (tok.name === "startObject") {
+      this.depth = 1;
+      this.topObject = true;
+      this.sawContainer = false;
+      this.header = null;
+      this.whole = new this.Assembler();
+      this.whole.consume(tok as never);
+      this.document = null;
+      this.detecting = this.chooseDocument !== null;
+      this.firstEntries = [];
+    } else if (VALUE_START.has(tok.name)) {
+      this.units++;
+      this.emit(scalarOf(tok), `value ${this.units}`, this.units);
+    }
+  }
+
+  /**
+   * A token directly inside a top-level object: a key, its container array, an
+   * id list or an entry a document adapter reads. True when it was handled,
+   * false when it is an ordinary value of the object (consume goes on).
+   */
+  private topObjectToken(tok: Token): boolean {
+    if (tok.name === "keyValue") {
+      const key = tok.value as string;
+      this.pendingKey = !this.sawContainer && !this.document && this.containers.has(key) ? key : null;
+      if (this.pendingKey === null && this.skipKeys.has(key)) {
+        this.skipDepth = 0;
+        return true;
+      }
+      this.entryKey = key;
+      this.whole?.consume(tok as never);
+      this.trailer?.consume(tok as never);
+      return true;
+    }
+    if (tok.name === "startArray" && this.pendingKey !== null) {
+      // the keys read so far are the document's header, given to each element's adapter
+      const before = this.whole?.current as Record<string, unknown> | undefined;
+      if (before) delete before[this.pendingKey];
+      this.header = before ?? null;
+      this.untold = true;
+      this.whole = null;
+      this.sawContainer = true;
+      this.detecting = false;
+      this.containerKey = this.pendingKey;
+      this.pendingKey = null;
+      this.depth = 2;
+      this.elementDepth = 2;
+      this.index = 0;
+      return true;
+    }
+    this.pendingKey = null;
+    if (this.document && tok.name === "startArray" && this.document.unitsOf(this.entryKey as string) === "elements") {
+      // an id list: its elements are streamed one by one
+      this.containerKey = this.entryKey;
+      this.depth = 2;
+      this.elementDepth = 2;
+      this.index = 0;
+      return true;
+    }
+    if ((this.detecting || this.document) && VALUE_START.has(tok.name)) {
+      this.whole?.consume(tok as never);
+      this.entryValue = new this.Assembler();
+      this.entryValue.consume(tok as never);
+      if (this.entryValue.done) this.finishEntry();
+      return true;
+    }
+    if (tok.name === "endObject" && this.detecting) this.decide();
+    return false;
+  }
+
+  /** The end of the array whose elements are units: an empty container that announces something is its header as a record; the keys after a container are the header's. */
+  private endElements(): void {
+    if (this.elementDepth === 2 && this.index === 0 && !this.document && this.emptyContainers.has(this.containerKey as string)) {
+      // an empty container that announces something: the header is the record
+      this.units++;
+      this.emit({ ...(this.header ?? {}), [this.containerKey as string]: [] }, this.containerKey as string, this.units);
+    }
+    if (this.elementDepth === 2 && this.sawContainer && !this.document) {
+      // the keys after the container belong to the header
+      this.trailer = new this.Assembler();
+      this.trailer.consume({ name: "startObject" } as never);
+    }
+    this.depth--;
+    this.elementDepth = -1;
   }
 
   /** A whole top-level entry was read: kept for detection, or handed to the document adapter. */
