@@ -54,6 +54,8 @@ const FIXTURE_TABLE: readonly [RegExp, Label][] = [
   [/^real\/inspect-json-popularity\/.*\.json$/, "inspect"],
   [/^real\/lm-eval-vicuna33b-mmlu\/pretrained__[^/]+_mmlu_abstract_algebra\.jsonl\.gz$/, "lm-eval"],
   [/^real\/lm-eval-vicuna33b-mmlu\/results\.json$/, "lm-eval-results"],
+  [/^real\/opendevin-v1\.5-gorilla-apibench\/.*\/output_[^/]+\.jsonl$/, "openhands-output"],
+  [/^real\/opendevin-v1\.5-gorilla-apibench\/.*\/metadata_[^/]+\.json$/, "openhands-run-metadata"],
   [/^real\/agentbench-medagentbench-gemini\/.*\/(runs|error)\.jsonl$/, "agentbench"],
   [/^real\/agentbench-medagentbench-overall\/.*\/overall\.json\.gz$/, "agentbench-overall"],
   [/^real\/openhands-openagentsafety-gpt4o\/.*\/output\.critic_attempt_1\.jsonl\.gz$/, "openhands-output"],

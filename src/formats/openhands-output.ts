@@ -8,10 +8,19 @@
  * critic retries; `output.jsonl` beside them is their aggregate, not read then:
  * `supersededFiles` below).
  *
- * Status: the evaluation decides when the record carries one (TEST_RESULT_GRADES);
- * else an error that is the system's (ERROR_CLASSES) makes the trial aborted; else
- * it is `not_evaluated` (an unrecognized status: in `total`, never a success),
- * with the error's class as the detail.
+ * The same harness under its earlier name (OpenDevin, up to v1.x, mid-2024)
+ * wrote each benchmark's output by hand (LEGACY_IDS): the instance named by `id`
+ * (logic reasoning: ProntoQA, ProofWriter; MINT), `task_id` (BIRD,
+ * HumanEvalFix) or `question_id` / `qid` with a top-level `correct` (Gorilla
+ * APIBench, ToolQA), and `history` as `[action, observation]` pairs; real runs
+ * in test/fixtures/real/opendevin-v1.5-gorilla-apibench/.
+ *
+ * Status: the evaluation decides when the record carries one (TEST_RESULT_GRADES,
+ * or a legacy verdict: LEGACY_VERDICTS); else an error that is the system's
+ * (ERROR_CLASSES) makes the trial aborted; else it is `not_evaluated` (an
+ * unrecognized status: in `total`, never a success), with the error's class as
+ * the detail. A verdict is read off a boolean (or 0/1) only, never off a number
+ * on a guessed scale (MiniWoB's bare reward is not_evaluated).
  */
 import { folderOf, numberOf, objectOf, PROVIDER_HTTP_ERROR, textOf } from "./shared.js";
 import { noAttemptFormat } from "./no-attempt.js";
@@ -59,7 +68,27 @@ export const TEST_RESULT_GRADES: readonly { path: readonly string[]; why: string
   { path: ["resolved"], why: "a benchmark that writes resolution at the top (Multi-SWE-bench, SWT-bench converters)" },
   { path: ["success"], why: "a boolean success" },
   { path: ["score"], why: "GAIA-style: true/false, or 1/0" },
+  { path: ["result"], why: "OpenDevin's hand-written checks: logic reasoning (ProntoQA, ProofWriter), AgentBench" },
 ];
+
+/**
+ * The verdicts of OpenDevin's earlier outputs that do not sit in an object
+ * `test_result`: the whole `test_result` a boolean (MINT's `task_state.success`),
+ * or a top-level `correct` (Gorilla APIBench's and ToolQA's AST or answer check).
+ */
+export const LEGACY_VERDICTS: readonly { field: string; why: string }[] = [
+  { field: "test_result", why: "the whole `test_result` a boolean (OpenDevin MINT: task_state.success)" },
+  { field: "correct", why: "OpenDevin Gorilla APIBench (AST match against the hub's API) and ToolQA (answer match)" },
+];
+
+/**
+ * The id keys of OpenDevin's earlier outputs, in the order read: each benchmark
+ * named its instance in its own key. Where `metadata.hub` names a sub-benchmark
+ * (Gorilla APIBench's hf, tf, torch, which each number their questions from 1
+ * and run apart), the task is `<hub>/<id>`, the run `<folder>/<hub>` and the
+ * hub the category, so that question 1 of two hubs never becomes one task.
+ */
+export const LEGACY_IDS: readonly string[] = ["id", "task_id", "question_id", "qid"];
 
 /**
  * Checkpoint scores (`test_result.final_score {result, total}`, the OpenHands
@@ -78,15 +107,24 @@ export function classifyError(text: string | null): (typeof ERROR_CLASSES)[numbe
   return ERROR_CLASSES.find((c) => c.pattern.test(text)) ?? null;
 }
 
+/** A boolean verdict, or 0/1 read as one; null for anything else. */
+function verdictOf(v: unknown): boolean | null {
+  if (typeof v === "boolean") return v;
+  return v === 0 || v === 1 ? v === 1 : null;
+}
+
 /** The evaluation's verdict and score, null when the record carries none; a `final_score` of another shape is an error (its text). */
-function gradeOf(testResult: Record<string, unknown> | null): { passed: boolean; score: number | null } | null | string {
+function gradeOf(record: Record<string, unknown>): { passed: boolean; score: number | null } | null | string {
+  // booleans only: a bare number here is a reward on a scale no one declared (MiniWoB)
+  for (const v of LEGACY_VERDICTS) if (typeof record[v.field] === "boolean") return { passed: record[v.field] as boolean, score: null };
+  const testResult = objectOf(record.test_result);
   if (!testResult) return null;
   for (const g of TEST_RESULT_GRADES) {
     let v: unknown = testResult;
     for (const k of g.path) v = objectOf(v)?.[k];
     // a verdict, not a score: the record's score stays unset
-    if (typeof v === "boolean") return { passed: v, score: null };
-    if (v === 0 || v === 1) return { passed: v === 1, score: null };
+    const passed = verdictOf(v);
+    if (passed !== null) return { passed, score: null };
   }
   const checkpoints = testResult.final_score;
   if (checkpoints === undefined || checkpoints === null) return null;
@@ -104,6 +142,12 @@ const NOT_TOOL_ACTIONS = new Set(["system", "message", "recall"]);
 const READS: readonly FieldRead[] = [
   { source: "instance_id", canonical: "task_id", note: "as written" },
   {
+    source: LEGACY_IDS.join(", "),
+    canonical: "task_id",
+    note: "OpenDevin's earlier outputs, the first present; `<metadata.hub>/<id>` when the record names a hub (APIBench numbers each hub's questions from 1)",
+  },
+  { source: "metadata.hub", canonical: "category, run_id `<folder>/<hub>`", note: "the APIBench hub (hf, tf, torch): a sub-benchmark, run apart" },
+  {
     source: "(path) <run folder>/output.jsonl",
     canonical: "run_id",
     note: "the folder's name (`<model>_maxiter_<N>_N_<version>-<note>-run_<k>`): run k is a run of its own",
@@ -114,6 +158,7 @@ const READS: readonly FieldRead[] = [
     note: "the critic's attempts of the same trials; output.jsonl beside them (their aggregate) is skipped and listed",
   },
   ...TEST_RESULT_GRADES.map((g) => ({ source: `test_result.${g.path.join(".")}`, canonical: "status success / failure", note: g.why })),
+  ...LEGACY_VERDICTS.map((v) => ({ source: `${v.field} (a boolean)`, canonical: "status success / failure", note: v.why })),
   { source: "test_result.final_score.result, .total", canonical: "status success / failure, score", note: CHECKPOINT_GRADE.why },
   {
     source: "(no evaluation)",
@@ -135,9 +180,13 @@ const READS: readonly FieldRead[] = [
   {
     source: "history[] actions",
     canonical: "events",
-    note: "each agent action (not system, message, recall) a `tool_call` named by its tool (`tool_call_metadata.function_name`, else the action) with its args but the thought; each observation an `observation`",
+    note: "each agent action (not system, message, recall) a `tool_call` named by its tool (`tool_call_metadata.function_name`, else the action) with its args but the thought; each observation an `observation` (OpenDevin's `[action, observation]` pairs read in order, its `null` observations left out)",
   },
-  { source: "metadata.agent_class, metadata.llm_config.model", canonical: "agent, model", note: "" },
+  {
+    source: "metadata.agent_class, metadata.llm_config.model",
+    canonical: "agent, model",
+    note: "OpenDevin's earlier outputs: `metadata.model_name`, else `model_id`",
+  },
 ];
 
 const CRITIC_ATTEMPT = /(?:^|[/!])output\.critic_attempt_(\d+)\.jsonl(?:\.gz)?$/i;
@@ -146,7 +195,7 @@ export const openHandsOutputFormat: FormatAdapter = {
   name: "openhands-output",
   describes: "OpenHands evaluation output.jsonl (also output.swebench_eval.jsonl, output.critic_attempt_<n>.jsonl): one instance a line",
   success:
-    "`test_result.report.resolved`, `.resolved`, `.success` or `.score` true (or 1), else `test_result.final_score.result` = `.total` > 0; without an evaluation `not_evaluated`, never a success",
+    "`test_result.report.resolved`, `.resolved`, `.success`, `.score` or `.result` true (or 1), or (OpenDevin) `test_result` or `correct` true, else `test_result.final_score.result` = `.total` > 0; without an evaluation `not_evaluated`, never a success",
   reads: READS,
   // OpenHands writes `output.jsonl` and then the same records with their SWE-bench evaluation
   // (`output.swebench_eval.jsonl`), or the critic's attempts (`output.critic_attempt_<n>.jsonl`)
@@ -163,10 +212,33 @@ export const openHandsOutputFormat: FormatAdapter = {
       reason: "the aggregate of the OpenHands critic attempts beside it (output.critic_attempt_<n>.jsonl, read as attempts 1..n)",
     },
   ],
-  shapes: [{ kind: "an instance's output", required: { instance_id: "string", test_result: "any", history: "any", metadata: "object" }, absent: ["task_id"] }],
+  shapes: [
+    { kind: "an instance's output", required: { instance_id: "string", test_result: "any", history: "any", metadata: "object" }, absent: ["task_id"] },
+    // OpenDevin's earlier outputs: history as [action, observation] pairs (a list of lists), the id in the benchmark's own key
+    {
+      kind: "an OpenDevin instance's output (`id`)",
+      required: { id: ["string", "number"], test_result: "any", history: { items: "array" } },
+      absent: ["instance_id", "task_id"],
+    },
+    {
+      kind: "an OpenDevin instance's output (`task_id`)",
+      required: { task_id: ["string", "number"], test_result: "any", history: { items: "array" }, metadata: "object" },
+      absent: ["instance_id", "id"],
+    },
+    {
+      kind: "an OpenDevin answer check (`question_id`)",
+      required: { question_id: ["string", "number"], correct: ["boolean", "null"], history: { items: "array" }, metadata: "object" },
+      absent: ["instance_id", "task_id"],
+    },
+    {
+      kind: "an OpenDevin answer check (`qid`)",
+      required: { qid: ["string", "number"], correct: ["boolean", "null"], history: { items: "array" }, metadata: "object" },
+      absent: ["instance_id", "task_id"],
+    },
+  ],
   adapt(record, context) {
     const testResult = objectOf(record.test_result);
-    const grade = gradeOf(testResult);
+    const grade = gradeOf(record);
     if (typeof grade === "string") return { error: grade };
     const error = textOf(record.error);
     const cls = classifyError(error);
@@ -179,15 +251,19 @@ export const openHandsOutputFormat: FormatAdapter = {
     const usage = objectOf(metrics.accumulated_token_usage);
     const prompt = numberOf(usage?.prompt_tokens);
     const completion = numberOf(usage?.completion_tokens);
-    const history = Array.isArray(record.history) ? record.history : [];
+    // OpenDevin's pairs read as the flat event list they stand for
+    const history = Array.isArray(record.history) ? record.history.flatMap((e) => (Array.isArray(e) ? e : [e])) : [];
+    const hub = textOf(metadata.hub);
+    const id = record.instance_id ?? LEGACY_IDS.map((k) => record[k]).find((v) => v !== undefined && v !== null);
     const stamps = history.map((e) => objectOf(e)?.timestamp).filter((t) => t !== undefined && t !== null);
     const critic = CRITIC_ATTEMPT.exec(context.source);
     const report = objectOf(testResult?.report);
     return {
       attempts: [
         {
-          run_id: folderOf(context.source),
-          task_id: record.instance_id,
+          // a hub is a run of its own (APIBench runs each hub apart, with its own metadata_<hub>.json)
+          run_id: hub === null ? folderOf(context.source) : `${folderOf(context.source) ?? "-"}/${hub}`,
+          task_id: hub !== null && record.instance_id === undefined ? `${hub}/${id}` : id,
           trial: 0,
           attempt: critic ? Number(critic[1]) : 1,
           status,
@@ -199,7 +275,8 @@ export const openHandsOutputFormat: FormatAdapter = {
           cost_usd: numberOf(metrics.accumulated_cost),
           llm_tokens: prompt === null && completion === null ? null : (prompt ?? 0) + (completion ?? 0),
           agent: textOf(metadata.agent_class),
-          model: textOf(objectOf(metadata.llm_config)?.model),
+          model: textOf(objectOf(metadata.llm_config)?.model) ?? textOf(metadata.model_name) ?? textOf(record.model_id),
+          category: hub,
           events: historyEvents(history),
           max_iterations: metadata.max_iterations ?? null,
           run_start_time: metadata.start_time ?? null,
@@ -223,7 +300,7 @@ function historyEvents(history: readonly unknown[]): Record<string, unknown>[] {
       const { thought: _thought, ...args } = objectOf(e.args) ?? {};
       const tool = textOf(objectOf(e.tool_call_metadata)?.function_name) ?? e.action;
       events.push({ ts, type: "tool_call", name: tool, args });
-    } else if (typeof e.observation === "string") {
+    } else if (typeof e.observation === "string" && e.observation !== "null") {
       events.push({ ts, type: "observation", name: e.observation, status: e.success === false ? "error" : null });
     }
   }
@@ -233,13 +310,29 @@ function historyEvents(history: readonly unknown[]): Record<string, unknown>[] {
 /** An OpenHands run's metadata.json (`agent_class`, `llm_config`, `max_iterations`): the run described, no attempt. */
 export const openHandsRunMetadataFormat = noAttemptFormat(
   "openhands-run-metadata",
-  "OpenHands evaluation metadata.json beside output.jsonl: the agent, model and limits of the run; holds no attempt",
+  "OpenHands evaluation metadata.json beside output.jsonl (OpenDevin's too): the agent, model and limits of the run; holds no attempt",
   [
     {
       source: "agent_class, llm_config, max_iterations, start_time",
       canonical: "-",
       note: "read, not mapped: every output.jsonl record repeats them in `metadata`",
     },
+    {
+      source: "(OpenDevin) agent_class, model_name, max_iterations; `Agent class`, `Model name`, `Final Accuracy`",
+      canonical: "-",
+      note: "read, not mapped: Gorilla's metadata_<hub>.json and logic reasoning's metadata.json (its accuracy, two decimals, is the harness's own figure: `denom audit --claim`)",
+    },
   ],
-  [{ kind: "the run described", required: { agent_class: "string", llm_config: "object", max_iterations: "any" }, absent: ["instance_id"] }],
+  [
+    { kind: "the run described", required: { agent_class: "string", llm_config: "object", max_iterations: "any" }, absent: ["instance_id"] },
+    {
+      kind: "an OpenDevin run described",
+      required: { agent_class: "string", model_name: "string", max_iterations: "any" },
+      absent: ["instance_id", "llm_config"],
+    },
+    {
+      kind: "an OpenDevin run summary",
+      required: { "Agent class": "string", "Model name": "string", "Number of Samples": "number", "Final Accuracy": ["string", "number"] },
+    },
+  ],
 );
