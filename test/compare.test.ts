@@ -102,7 +102,27 @@ describe.skipIf(!hasCases)("compare on the shared cases (../shared/cases-compare
   it("--format md prints a table a pull request can show", async () => {
     const r = await denom(["compare", "--format", "md", join(FLIP, "baseline.jsonl"), join(FLIP, "candidate.jsonl")]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("| final/total | 12 | 6/12 50.0% | 9/12 75.0% | +25.0 | [-17.6, +67.6] | McNemar exact | 0.453 | 61.0 | 72 |");
+    expect(r.stdout).toContain("| final/total | 12 | 6/12 50.0% | 9/12 75.0% | 50.0% | 75.0% | +25.0 | [-17.6, +67.6] | McNemar exact | 0.453 | 61.0 | 72 |");
+  });
+
+  it("prints each side's fraction beside its own share, and the mean of per-task shares apart, labelled", async () => {
+    // t1: A 1 of 2 trials, B 2 of 2; t2: A 1 of 1, B 0 of 1.
+    // A: 2/3 = 66.7% of its trials, mean of shares (0.5 + 1) / 2 = 75.0%;
+    // B: 2/3 = 66.7%, mean (1 + 0) / 2 = 50.0%; B - A = mean(0.5, -1) = -25.0 points
+    const row = (task_id: string, trial: number, status: string) => ({ task_id, trial, status });
+    const dir = tempDir({
+      "a.jsonl": jsonl(row("t1", 0, "success"), row("t1", 1, "failure"), row("t2", 0, "success")),
+      "b.jsonl": jsonl(row("t1", 0, "success"), row("t1", 1, "success"), row("t2", 0, "failure")),
+    });
+    const text = await denom(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl")]);
+    const line = text.stdout.split("\n").find((l) => l.trim().startsWith("final/total"))!;
+    expect(line.trim().split(/\s{2,}/).slice(0, 7)).toEqual(["final/total", "2", "2/3 66.7%", "2/3 66.7%", "75.0%", "50.0%", "-25.0"]);
+    expect(text.stdout).toContain("A mean, B mean: the mean over tasks of each task's share, which B - A compares");
+    const out = (await denom(["compare", "--json", join(dir, "a.jsonl"), join(dir, "b.jsonl")])).json();
+    const total = cellOf(out, "final/total");
+    expect(total.baseline).toEqual({ successes: 2, count: 3, rate: 0.75, trial_rate: 2 / 3 });
+    expect(total.candidate).toEqual({ successes: 2, count: 3, rate: 0.5, trial_rate: 2 / 3 });
+    expect(total.difference).toBe(-0.25);
   });
 });
 

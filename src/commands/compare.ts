@@ -82,10 +82,17 @@ export interface CompareSide {
 }
 
 /** A side's count in one cell, summed over the kept trials of the entering tasks; rate = mean over tasks of the per-task share. */
+/**
+ * One side of a cell: `successes`/`count` over the kept trials of the entering
+ * tasks, `trial_rate` that fraction, and `rate` the mean over tasks of the
+ * per-task shares (what the difference compares); the two differ when tasks
+ * keep different numbers of trials. Fractions, not percents; null without trials.
+ */
 export interface SideFigure {
   successes: number;
   count: number;
   rate: number | null;
+  trial_rate: number | null;
 }
 
 /** One basis x denominator cell of a comparison (docs/compare.md). Differences are fractions (0.25 = 25 points). */
@@ -584,8 +591,8 @@ function cellOf(r: RowOf<"compare/cells">): CompareCell {
     basis: r.basis as Basis,
     denominator: r.denominator as Denominator,
     tasks: r.tasks,
-    baseline: { successes: r.baseline_successes, count: r.baseline_count, rate: r.baseline_rate },
-    candidate: { successes: r.candidate_successes, count: r.candidate_count, rate: r.candidate_rate },
+    baseline: { successes: r.baseline_successes, count: r.baseline_count, rate: r.baseline_rate, trial_rate: r.baseline_trial_rate },
+    candidate: { successes: r.candidate_successes, count: r.candidate_count, rate: r.candidate_rate, trial_rate: r.candidate_trial_rate },
     difference: r.difference,
     se: r.se,
     ci95: intervalOf(r.ci95),

@@ -15,7 +15,7 @@
  */
 import type { CompareCell, CompareData, Comparison } from "../commands/compare.js";
 import * as charts from "./charts.js";
-import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, SIDE_FIGURES_NOTE, sideFraction, sideName, testName } from "./compare-words.js";
 import { percent, plural, ratio } from "../number-format.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 import { denominatorsOf } from "./chain.js";
@@ -105,8 +105,10 @@ function cellsSection(c: Comparison, s: string, prefix: string): string {
     return [
       { text: k, data: { cell: k } },
       figure(k, "tasks", x.tasks, x.tasks),
-      figure(k, "baseline", ratio(x.baseline), x.baseline.rate),
-      figure(k, "candidate", ratio(x.candidate), x.candidate.rate),
+      figure(k, "baseline", sideFraction(x.baseline), x.baseline.trial_rate),
+      figure(k, "candidate", sideFraction(x.candidate), x.candidate.trial_rate),
+      figure(k, "baseline_mean", percent(x.baseline.rate), x.baseline.rate),
+      figure(k, "candidate_mean", percent(x.candidate.rate), x.candidate.rate),
       figure(k, "difference", points(x.difference, ""), x.difference),
       { text: pointsInterval(x.ci95), num: true, data: { cell: k, figure: "ci95", value: x.ci95 ? x.ci95.join(" ") : "" } },
       { text: testName(x), data: { cell: k, figure: "test", value: x.test ?? "" } },
@@ -116,14 +118,14 @@ function cellsSection(c: Comparison, s: string, prefix: string): string {
       figure(k, "tasks_needed", x.tasks_needed ?? "n/a", x.tasks_needed),
     ];
   });
-  const body = table(["cell", "tasks", "A", "B", "B - A (points)", "95% CI", "test", "p", "A only / B only", "mde80", "tasks needed"], rows, `cells${s}`);
+  const body = table(["cell", "tasks", "A", "B", "A mean", "B mean", "B - A (points)", "95% CI", "test", "p", "A only / B only", "mde80", "tasks needed"], rows, `cells${s}`);
   const flip = flipSentence(c);
   const verdict = failIfWorseLine(c);
   const words = [
     `<p class="verdict"><b>Verdict:</b> ${esc(headlineSentence(c))}</p>`,
     `<p><b>Ranking flips:</b> ${esc(flip ?? "none: every cell with a difference has the same sign")}</p>`,
     verdict ? `<p><b>${esc(verdict)}</b></p>` : "",
-    `<p class="note">A and B: successes/trials kept over the paired tasks (rate = mean of per-task shares, ${esc("A only / B only")} = tasks where that side's share is higher); se over tasks (clustered), 95% CI = B - A ± 1.96 se; test: exact McNemar with one kept trial per side and task, else a z test (approximate); mde80 = smallest difference detected with 80% power at alpha 0.05, in points; tasks needed = paired tasks to detect this difference so (Miller 2024).</p>`,
+    `<p class="note">${esc(SIDE_FIGURES_NOTE.join("; "))}; ${esc("A only / B only")} = tasks where that side's share is higher; se over tasks (clustered), 95% CI = B - A ± 1.96 se; test: exact McNemar with one kept trial per side and task, else a z test (approximate); mde80 = smallest difference detected with 80% power at alpha 0.05, in points; tasks needed = paired tasks to detect this difference so (Miller 2024).</p>`,
   ].join("");
   return section(`cells${s}`, `${prefix}B - A per cell`, words + pair(charts.differenceChart(c.cells), body, "wide"));
 }

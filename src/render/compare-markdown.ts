@@ -8,7 +8,7 @@ import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { DISCORDANT_SHOWN } from "./compare-text.js";
-import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, SIDE_FIGURES_NOTE, sideFraction, sideName, testName } from "./compare-words.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderCompareMarkdown(data: CompareData): string {
@@ -25,7 +25,7 @@ function comparisonMarkdown(c: Comparison, holm: boolean): string {
   if (verdict) out.push(`**${escapeMarkdown(verdict)}**`);
   out.push(cellsTable(c, holm));
   out.push(
-    "A and B: successes/trials kept over the paired tasks, rate = mean of per-task shares; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).",
+    `${escapeMarkdown(SIDE_FIGURES_NOTE.join("; "))}; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).`,
   );
   out.push("#### Where the difference comes from (final basis, paired tasks)", attributionTable(c));
   const d = c.discordant_tasks;
@@ -61,12 +61,14 @@ function sidesList(c: Comparison): string {
 /** One row per cell: both rates, the difference with its interval, the test, the power. */
 function cellsTable(c: Comparison, holm: boolean): string {
   return mdTable(
-    ["cell", "tasks", "A", "B", "B - A (points)", "95% CI", "test", "p", ...(holm ? ["p Holm"] : []), "mde80", "tasks needed"],
+    ["cell", "tasks", "A", "B", "A mean", "B mean", "B - A (points)", "95% CI", "test", "p", ...(holm ? ["p Holm"] : []), "mde80", "tasks needed"],
     c.cells.map((x) => [
       `${x.basis}/${x.denominator}`,
       x.tasks,
-      ratio(x.baseline),
-      ratio(x.candidate),
+      sideFraction(x.baseline),
+      sideFraction(x.candidate),
+      percent(x.baseline.rate),
+      percent(x.candidate.rate),
       points(x.difference, ""),
       pointsInterval(x.ci95),
       testName(x),
@@ -75,7 +77,7 @@ function cellsTable(c: Comparison, holm: boolean): string {
       x.mde80 === null ? "n/a" : (x.mde80 * 100).toFixed(1),
       x.tasks_needed ?? "n/a",
     ]),
-    ["left", "right", "right", "right", "right", "right", "left", "right", ...(holm ? ["right" as const] : []), "right", "right"],
+    ["left", "right", "right", "right", "right", "right", "right", "right", "left", "right", ...(holm ? ["right" as const] : []), "right", "right"],
   );
 }
 

@@ -5,10 +5,10 @@
  * each side's own grid. Fits 80 columns.
  */
 import type { Attribution, CompareData, Comparison } from "../commands/compare.js";
-import { percent, plural, ratio } from "../number-format.js";
+import { percent, plural } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
-import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, sideName, testName } from "./compare-words.js";
+import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, SIDE_FIGURES_NOTE, sideFraction, sideName, testName } from "./compare-words.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Discordant tasks listed in text (all of them are in --json). */
@@ -42,21 +42,24 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
     [
       heading("Paired difference B - A (mean over tasks of each side's success share among kept trials)", options),
       table(
-        ["cell", "tasks", "A", "B", "B - A", "95% CI (points)", "p", ...(holm ? ["p Holm"] : [])],
+        ["cell", "tasks", "A", "B", "A mean", "B mean", "B - A", "95% CI (points)", "p", ...(holm ? ["p Holm"] : [])],
         c.cells.map((x) => [
           `${x.basis}/${x.denominator}`,
           x.tasks,
-          ratio({ successes: x.baseline.successes, count: x.baseline.count, rate: x.baseline.rate }),
-          ratio({ successes: x.candidate.successes, count: x.candidate.count, rate: x.candidate.rate }),
+          sideFraction(x.baseline),
+          sideFraction(x.candidate),
+          percent(x.baseline.rate),
+          percent(x.candidate.rate),
           points(x.difference, ""),
           pointsInterval(x.ci95),
           pValue(x.p_value),
           ...(holm ? [pValue(x.p_holm)] : []),
         ]),
-        ["left", "right", "right", "right", "right", "right", "right", "right"],
+        ["left", "right", "right", "right", "right", "right", "right", "right", "right", "right"],
         options,
       ),
-      "  se over tasks (the trials of one task are one cluster); A and B rates are means of per-task shares",
+      ...SIDE_FIGURES_NOTE.map((line) => `  ${line}`),
+      "  se over tasks (the trials of one task are one cluster)",
       ...(holm ? [`  p Holm: p adjusted over the ${data.comparisons.length} comparisons against A (Holm's step-down)`] : []),
     ].join("\n"),
   );

@@ -3,8 +3,19 @@
  * `denom compare`: differences in points, the ranking-flip sentence, what a
  * removal reason means in plain words.
  */
-import type { CompareCell, Comparison, Flip, Removed } from "../commands/compare.js";
-import { plural } from "../number-format.js";
+import type { CompareCell, Comparison, Flip, Removed, SideFigure } from "../commands/compare.js";
+import { plural, ratio } from "../number-format.js";
+
+/** What a cell's A and B columns and their means are (every rendering of the cells says it), one clause a line. */
+export const SIDE_FIGURES_NOTE: readonly string[] = [
+  "A, B: successes over the kept trials of the paired tasks, and that share",
+  "A mean, B mean: the mean over tasks of each task's share, which B - A compares",
+];
+
+/** A side's fraction beside its own share (`5/21 23.8%`), never beside the mean of per-task shares. */
+export function sideFraction(side: SideFigure): string {
+  return ratio({ successes: side.successes, count: side.count, rate: side.trial_rate });
+}
 
 /** 0.25 -> "+25.0 points"; null -> "n/a". A difference of fractions is a difference of percentage points. */
 export function points(d: number | null | undefined, unit = " points"): string {

@@ -1,5 +1,6 @@
 -- compare_cells: per pairing and cell (all eight): the tasks entering, each side's
---   successes/count and mean share, the difference B - A, its task-clustered se, ci95, the
+--   successes/count with its trial_rate (that fraction) and its rate (the mean over tasks of
+--   the per-task shares, which the difference compares), the difference B - A, its task-clustered se, ci95, the
 --   test (mcnemar_exact or z) and p_value, the discordant counts, mde80 and tasks_needed, and
 --   the verdict: better (ci95 above 0), worse (below 0), inconclusive (spans 0) or nothing
 --   compared (T < 2); p_holm, the p-value adjusted over the comparisons of one run (Holm).
@@ -83,9 +84,12 @@ final as (
         w.baseline_successes,
         w.baseline_count,
         w.baseline_rate,
+        -- the fraction printed beside it: successes over the kept trials of the entering tasks
+        w.baseline_successes / nullif(w.baseline_count, 0) as baseline_trial_rate,
         w.candidate_successes,
         w.candidate_count,
         w.candidate_rate,
+        w.candidate_successes / nullif(w.candidate_count, 0) as candidate_trial_rate,
         w.difference,
         w.variance,
         w.se,
