@@ -116,7 +116,12 @@ describe.skipIf(!hasCases)("compare on the shared cases (../shared/cases-compare
     });
     const text = await denom(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl")]);
     const line = text.stdout.split("\n").find((l) => l.trim().startsWith("final/total"))!;
-    expect(line.trim().split(/\s{2,}/).slice(0, 7)).toEqual(["final/total", "2", "2/3 66.7%", "2/3 66.7%", "75.0%", "50.0%", "-25.0"]);
+    expect(
+      line
+        .trim()
+        .split(/\s{2,}/)
+        .slice(0, 7),
+    ).toEqual(["final/total", "2", "2/3 66.7%", "2/3 66.7%", "75.0%", "50.0%", "-25.0"]);
     expect(text.stdout).toContain("A mean, B mean: the mean over tasks of each task's share, which B - A compares");
     const out = (await denom(["compare", "--json", join(dir, "a.jsonl"), join(dir, "b.jsonl")])).json();
     const total = cellOf(out, "final/total");

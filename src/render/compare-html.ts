@@ -15,7 +15,18 @@
  */
 import type { CompareCell, CompareData, Comparison } from "../commands/compare.js";
 import * as charts from "./charts.js";
-import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, SIDE_FIGURES_NOTE, sideFraction, sideName, testName } from "./compare-words.js";
+import {
+  failIfWorseLine,
+  flipSentence,
+  headlineSentence,
+  points,
+  pointsInterval,
+  pValue,
+  SIDE_FIGURES_NOTE,
+  sideFraction,
+  sideName,
+  testName,
+} from "./compare-words.js";
 import { percent, plural, ratio } from "../number-format.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 import { denominatorsOf } from "./chain.js";
@@ -118,7 +129,11 @@ function cellsSection(c: Comparison, s: string, prefix: string): string {
       figure(k, "tasks_needed", x.tasks_needed ?? "n/a", x.tasks_needed),
     ];
   });
-  const body = table(["cell", "tasks", "A", "B", "A mean", "B mean", "B - A (points)", "95% CI", "test", "p", "A only / B only", "mde80", "tasks needed"], rows, `cells${s}`);
+  const body = table(
+    ["cell", "tasks", "A", "B", "A mean", "B mean", "B - A (points)", "95% CI", "test", "p", "A only / B only", "mde80", "tasks needed"],
+    rows,
+    `cells${s}`,
+  );
   const flip = flipSentence(c);
   const verdict = failIfWorseLine(c);
   const words = [

@@ -8,7 +8,18 @@ import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { DISCORDANT_SHOWN } from "./compare-text.js";
-import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, SIDE_FIGURES_NOTE, sideFraction, sideName, testName } from "./compare-words.js";
+import {
+  failIfWorseLine,
+  flipSentence,
+  headlineSentence,
+  points,
+  pointsInterval,
+  pValue,
+  SIDE_FIGURES_NOTE,
+  sideFraction,
+  sideName,
+  testName,
+} from "./compare-words.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderCompareMarkdown(data: CompareData): string {

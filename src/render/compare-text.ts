@@ -8,7 +8,18 @@ import type { Attribution, CompareData, Comparison } from "../commands/compare.j
 import { percent, plural } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
-import { failIfWorseLine, flipSentence, headlineSentence, points, pointsInterval, pValue, SIDE_FIGURES_NOTE, sideFraction, sideName, testName } from "./compare-words.js";
+import {
+  failIfWorseLine,
+  flipSentence,
+  headlineSentence,
+  points,
+  pointsInterval,
+  pValue,
+  SIDE_FIGURES_NOTE,
+  sideFraction,
+  sideName,
+  testName,
+} from "./compare-words.js";
 import { heading, table, type TextOptions } from "./table.js";
 
 /** Discordant tasks listed in text (all of them are in --json). */
