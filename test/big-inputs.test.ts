@@ -13,7 +13,7 @@ import { main } from "../src/cli.js";
 import { needsDisk } from "../src/ingest/runs.js";
 import { Database } from "../src/db/database.js";
 import { DEFAULT_DEFINITIONS, openSession } from "../src/db/session.js";
-import { progressLine } from "../src/render/progress.js";
+import { computingLine, progressLine } from "../src/render/progress.js";
 import { cell, denom, jsonl, ROOT, tempDir } from "./helpers.js";
 
 /**
@@ -141,11 +141,21 @@ describe("inputs too big for memory", () => {
 });
 
 describe("progress line", () => {
-  it("shows a bar, MB, records and rate", () => {
+  it("shows a bar, MB, records, rate and the time left", () => {
+    // 412 MB in 20 s: 588 MB left at 20.6 MB/s = 28.5 s, shown rounded up
     expect(progressLine({ read: 412e6, total: 1000e6, records: 380112, seconds: 20 })).toBe(
-      "reading [##########--------------] 412/1000 MB 41%  380,112 records  20.6 MB/s",
+      "reading [##########--------------] 412/1000 MB 41%  380,112 records  20.6 MB/s  ETA 0:29",
     );
+    // 100 MB in 10 s: 900 MB left at 10 MB/s = 90 s
+    expect(progressLine({ read: 100e6, total: 1000e6, records: 1, seconds: 10 })).toMatch(/ ETA 1:30$/);
+    // all read, or no total: no estimate
+    expect(progressLine({ read: 1000e6, total: 1000e6, records: 1, seconds: 10 })).not.toContain("ETA");
     expect(progressLine({ read: 5e6, total: null, records: 7, seconds: 2 })).toBe("reading 5 MB  7 records  2.5 MB/s");
+  });
+
+  it("says the figures are being computed, and for how long", () => {
+    expect(computingLine(0)).toBe("computing the figures  0:00");
+    expect(computingLine(65.2)).toBe("computing the figures  1:06");
   });
 
   /** Runs report on a file with stderr a TTY or not; the clock moves 1 s each time it is read. */
@@ -169,6 +179,8 @@ describe("progress line", () => {
     const pipe = await reportWith(false);
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(/\rreading \[#+-*\] \d+\/\d+ MB \d+%  [\d,]+ records  [\d.]+ MB\/s/);
+    // then the computing line, from 0:00
+    expect(tty.stderr).toContain("\rcomputing the figures  0:00");
     // cleared at the end
     expect(tty.stderr.endsWith("\r\u001b[K")).toBe(true);
     expect(pipe.stderr).toBe("");

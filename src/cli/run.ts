@@ -12,7 +12,7 @@ import type { RunsOptions } from "../ingest/runs.js";
 import { maskSecrets } from "../ingest/records/secrets.js";
 import type { Io, Notices } from "../io.js";
 import { nothingRead, type ReadCounts, strictProblems } from "../number-format.js";
-import { progressLine } from "../render/progress.js";
+import { computingLine, progressLine } from "../render/progress.js";
 import { escapeMessage } from "../render/terminal.js";
 
 /**
@@ -39,12 +39,14 @@ export async function inSession<T>(options: RunsOptions, work: (session: Session
 const PROGRESS_AFTER_MS = 2000;
 /** Least time between two redraws of the progress line. */
 const PROGRESS_EVERY_MS = 200;
+/** Time between two redraws of the line shown while the figures are computed. */
+const COMPUTING_EVERY_MS = 1000;
 
 /**
  * Shows a progress line on stderr, only when stderr is a TTY that shows escape
  * codes (not TERM=dumb) and not with --quiet, once reading has taken
  * PROGRESS_AFTER_MS: a bar (when the total is known), MB read, records and rate
- * (progressLine); then a line while the figures are computed. A warning clears
+ * (progressLine, with an ETA); then a line while the figures are computed, with the time taken so far (computingLine). A warning clears
  * it first (Notices); it is cleared when the work ends, so nothing of it stays
  * on the screen or reaches a pipe.
  */
@@ -61,13 +63,20 @@ export async function withProgress<T>(io: Io, notices: Notices, options: Pick<Ru
     drawn = true;
     notices.statusLine(progressLine({ read, total, records, seconds: (t - started) / 1000 }));
   };
-  // after a long read, say that the figures are being computed (the views run in DuckDB)
+  // after a long read, say that the figures are being computed (the views run in DuckDB), and
+  // how long that has taken, redrawn each second so a long computation is never silent
+  let ticking: ReturnType<typeof setInterval> | undefined;
   options.onComputing = () => {
-    if (drawn) notices.statusLine("computing the figures");
+    if (!drawn) return;
+    const from = now();
+    notices.statusLine(computingLine(0));
+    ticking = setInterval(() => notices.statusLine(computingLine((now() - from) / 1000)), COMPUTING_EVERY_MS);
+    ticking.unref();
   };
   try {
     return await work();
   } finally {
+    clearInterval(ticking);
     notices.clearLine();
   }
 }

@@ -20,11 +20,18 @@ export interface ProgressState {
 /** Width of the bar, in characters between the brackets. */
 const BAR = 24;
 
+/** Whole seconds as `m:ss` (`0:29`, `12:05`), rounded up: an estimate never promises less than is left. */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 /**
  * One line of progress, e.g.
- * `reading [#########---------------] 412/1000 MB 41%  380,112 records  23.4 MB/s`;
- * without a known total, no bar: `reading 412 MB  380,112 records  23.4 MB/s`.
- * Rate in MB/s (1 MB = 10^6 bytes) of bytes read.
+ * `reading [#########---------------] 412/1000 MB 41%  380,112 records  20.6 MB/s  ETA 0:29`;
+ * without a known total, no bar and no estimate: `reading 412 MB  380,112 records  23.4 MB/s`.
+ * Rate in MB/s (1 MB = 10^6 bytes) of bytes read; the ETA is the bytes left at
+ * the rate so far (reading only: computing the figures follows, computingLine).
  */
 export function progressLine(p: ProgressState): string {
   const mb = (n: number) => (n / 1e6).toFixed(0);
@@ -34,5 +41,11 @@ export function progressLine(p: ProgressState): string {
   const share = Math.min(1, p.read / p.total);
   const done = Math.round(share * BAR);
   const bar = `[${"#".repeat(done)}${"-".repeat(BAR - done)}]`;
-  return `reading ${bar} ${mb(p.read)}/${mb(p.total)} MB ${Math.floor(share * 100)}%  ${records}  ${rate}`.trimEnd();
+  const eta = p.seconds > 0 && p.read > 0 && p.read < p.total ? `  ETA ${clock(((p.total - p.read) * p.seconds) / p.read)}` : "";
+  return `reading ${bar} ${mb(p.read)}/${mb(p.total)} MB ${Math.floor(share * 100)}%  ${records}  ${rate}${eta}`.trimEnd();
+}
+
+/** The line shown once the inputs are read and DuckDB computes the figures, with the time it has taken so far: `computing the figures  0:12`. */
+export function computingLine(seconds: number): string {
+  return `computing the figures  ${clock(seconds)}`;
 }
