@@ -232,11 +232,42 @@ export interface FailIfWorse {
   failed: boolean;
 }
 
+/** One group of `--by` in the tie groups: its rate in the cell, the ranks the tests allow it, its tie group. */
+export interface TieGroupMember {
+  value: string | null;
+  successes: number;
+  count: number;
+  /** successes / count, a fraction; null over 0 trials */
+  rate: number | null;
+  /** 1 + the groups ahead of it (higher rate) it is separable from */
+  rank_best: number;
+  /** the number of groups - the groups behind it it is separable from */
+  rank_worst: number;
+  /** 1, 2, ... in the order of rates */
+  tie_group: number;
+  /** the group that leads its tie group (the first of it) */
+  leader: string | null;
+}
+
+/**
+ * The tie groups of a `--by` comparison with two candidates or more, in one cell
+ * (the gated one, else final/total): every pair of groups compared as compare
+ * compares two, the p-values Holm-adjusted over all the pairs; two groups are
+ * separable when that p is below 0.05 (compare_tie_groups.sql, docs/compare.md).
+ */
+export interface TieGroups extends CellName {
+  /** pairs of groups compared: n (n - 1) / 2 for n groups */
+  pairs: number;
+  groups: TieGroupMember[];
+}
+
 export interface CompareData {
   /** `inputs` (two inputs, A and B) or `by` (groups of one input) */
   mode: "inputs" | "by";
   by: GroupKey | null;
   comparisons: Comparison[];
+  /** with `--by` and two candidates or more; null otherwise */
+  tie_groups: TieGroups | null;
   /** per session: lines read and rejected (two sessions with two inputs) */
   accounting: { inputs: string[]; lines: number; records: number; blank: number; rejected: number; duplicates: number; broken_sources: number }[];
   rejected: number;
@@ -331,7 +362,28 @@ async function compareGroups(session: Session, options: CompareOptions, failIfWo
     scopes.map((s, i) => [s.scope_id, { label: label(s.group_value), inputs, group: s.group_value, rates: metrics.groups[i].rates }]),
   );
   const comparisons = await readComparisons(session, sides, failIfWorse);
-  return finish("by", by, comparisons, [await accountingOf(session, inputs)], session);
+  const data = await finish("by", by, comparisons, [await accountingOf(session, inputs)], session);
+  if (values.length >= 3) data.tie_groups = await readTieGroups(session, failIfWorse ?? { basis: "final", denominator: "total" });
+  return data;
+}
+
+/** The tie groups in `cell` (three groups or more). */
+async function readTieGroups(session: Session, cell: CellName): Promise<TieGroups> {
+  const rows = await session.select("compare/tie_groups", { basis: cell.basis, denominator: cell.denominator });
+  return {
+    ...cell,
+    pairs: (rows.length * (rows.length - 1)) / 2,
+    groups: rows.map((r) => ({
+      value: r.group_value,
+      successes: r.successes,
+      count: r.count,
+      rate: r.rate,
+      rank_best: r.rank_best,
+      rank_worst: r.rank_worst,
+      tie_group: r.tie_group,
+      leader: r.tie_group_leader,
+    })),
+  };
 }
 
 function listValues(values: (string | null)[]): string {
@@ -367,7 +419,9 @@ async function bringCandidate(from: Session, to: Session): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  await to.db.run("CREATE TEMP TABLE compare_pairings_both AS SELECT 1::BIGINT AS pairing_id, 0::BIGINT AS baseline_side, 1::BIGINT AS candidate_side");
+  await to.db.run(
+    "CREATE TEMP TABLE compare_pairings_both AS SELECT 1::BIGINT AS pairing_id, 0::BIGINT AS baseline_side, 1::BIGINT AS candidate_side, true AS versus_baseline",
+  );
   await replaceView(to, "compare_pairings", "compare_pairings_both");
 }
 
@@ -402,6 +456,7 @@ async function finish(
     mode,
     by,
     comparisons,
+    tie_groups: null,
     accounting,
     rejected: accounting.reduce((s, a) => s + a.rejected, 0),
     broken_sources: accounting.reduce((s, a) => s + a.broken_sources, 0),

@@ -13,7 +13,7 @@
  * carry `data-cell` (basis/denominator), `data-figure` and, for numbers,
  * `data-value` (the JSON value, fractions) so a test can read them back.
  */
-import type { CompareCell, CompareData, Comparison } from "../commands/compare.js";
+import type { CompareCell, CompareData, Comparison, TieGroups } from "../commands/compare.js";
 import * as charts from "./charts.js";
 import {
   failIfWorseLine,
@@ -22,10 +22,14 @@ import {
   points,
   pointsInterval,
   pValue,
+  rankRange,
   SIDE_FIGURES_NOTE,
   sideFraction,
   sideName,
   testName,
+  tieGroupsNote,
+  tieGroupsSentence,
+  tieName,
 } from "./compare-words.js";
 import { percent, plural, ratio } from "../number-format.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
@@ -50,6 +54,10 @@ export function renderCompareHtml(data: CompareData): string {
     : "nothing to compare";
   const sections = cs.flatMap((c, i) => comparisonSections(c, cs.length > 1 ? `-${i + 1}` : "", cs.length > 1 ? `${c.candidate.label}: ` : ""));
   const nav: Record<string, string> = {};
+  if (data.tie_groups) {
+    sections.unshift(tieGroupsSection(data.tie_groups));
+    nav["tie-groups"] = "Tie groups";
+  }
   for (const [i, c] of cs.entries()) {
     const s = cs.length > 1 ? `-${i + 1}` : "";
     const p = cs.length > 1 ? `${c.candidate.label}: ` : "";
@@ -65,6 +73,18 @@ export function renderCompareHtml(data: CompareData): string {
 }
 
 const cellKey = (x: { basis: string; denominator: string }) => `${x.basis}/${x.denominator}`;
+
+/** The groups of --by in the order of their rates, with the ranks the tests allow and their tie groups. */
+function tieGroupsSection(t: TieGroups): string {
+  const rows = t.groups.map((m): Cell[] => [
+    { text: tieName(m), data: { group: tieName(m) } },
+    { text: ratio(m), num: true, data: { figure: "rate", value: m.rate ?? "" } },
+    { text: rankRange(m), num: true, data: { figure: "rank", value: `${m.rank_best} ${m.rank_worst}` } },
+    { text: `${m.tie_group} (${m.leader ?? "(none)"})`, data: { figure: "tie_group", value: m.tie_group } },
+  ]);
+  const note = `<p class="note">${esc(tieGroupsNote(t).join("; "))}</p>`;
+  return section("tie-groups", `Tie groups: ${tieGroupsSentence(t)}`, table(["group", "rate", "rank", "tie group"], rows, "tie-groups-table") + note);
+}
 
 /** A number shown as `text` and carried as `data-value` (the JSON figure; "" for null). */
 function figure(cell: string, name: string, text: string | number, value: number | null): Cell {

@@ -3,7 +3,7 @@
  * comment. The same figures and sentences as the text (compare-text.ts,
  * compare-words.ts); names from the inputs are escaped.
  */
-import type { CompareData, Comparison } from "../commands/compare.js";
+import type { CompareData, Comparison, TieGroups } from "../commands/compare.js";
 import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
@@ -15,15 +15,34 @@ import {
   points,
   pointsInterval,
   pValue,
+  rankRange,
   SIDE_FIGURES_NOTE,
   sideFraction,
   sideName,
   testName,
+  tieGroupsNote,
+  tieGroupsSentence,
+  tieName,
 } from "./compare-words.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderCompareMarkdown(data: CompareData): string {
-  return `${data.comparisons.map((c) => comparisonMarkdown(c, data.comparisons.length > 1)).join("\n\n---\n\n") || "nothing to compare"}\n`;
+  const parts = data.comparisons.map((c) => comparisonMarkdown(c, data.comparisons.length > 1));
+  if (data.tie_groups) parts.push(tieGroupsMarkdown(data.tie_groups));
+  return `${parts.join("\n\n---\n\n") || "nothing to compare"}\n`;
+}
+
+/** The groups of --by in the order of their rates, with the ranks the tests allow and their tie groups. */
+function tieGroupsMarkdown(t: TieGroups): string {
+  return [
+    `### Tie groups: ${escapeMarkdown(tieGroupsSentence(t))}`,
+    mdTable(
+      ["group", "rate", "rank", "tie group"],
+      t.groups.map((m) => [escapeMarkdown(tieName(m)), ratio(m), rankRange(m), `${m.tie_group} (${escapeMarkdown(m.leader ?? "(none)")})`]),
+      ["left", "right", "right", "left"],
+    ),
+    escapeMarkdown(tieGroupsNote(t).join("; ")),
+  ].join("\n\n");
 }
 
 /** One comparison; `holm`: several candidates, so each p is also shown adjusted for the others. */

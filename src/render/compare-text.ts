@@ -4,8 +4,8 @@
  * sentence, where the difference comes from, the first discordant tasks, and
  * each side's own grid. Fits 80 columns.
  */
-import type { Attribution, CompareData, Comparison } from "../commands/compare.js";
-import { percent, plural } from "../number-format.js";
+import type { Attribution, CompareData, Comparison, TieGroups } from "../commands/compare.js";
+import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import {
@@ -15,10 +15,14 @@ import {
   points,
   pointsInterval,
   pValue,
+  rankRange,
   SIDE_FIGURES_NOTE,
   sideFraction,
   sideName,
   testName,
+  tieGroupsNote,
+  tieGroupsSentence,
+  tieName,
 } from "./compare-words.js";
 import { heading, table, type TextOptions } from "./table.js";
 
@@ -28,7 +32,22 @@ export const DISCORDANT_SHOWN = 20;
 export function renderCompareText(data: CompareData, options: TextOptions): string {
   const parts = data.comparisons.map((c) => comparisonText(c, data, options));
   if (!parts.length) parts.push("nothing to compare");
+  if (data.tie_groups) parts.push(tieGroupsText(data.tie_groups, options));
   return `${parts.join("\n\n\n")}\n`;
+}
+
+/** The groups of --by in the order of their rates, with the ranks the tests allow and their tie groups. */
+function tieGroupsText(t: TieGroups, options: TextOptions): string {
+  return [
+    heading(`Tie groups: ${tieGroupsSentence(t)}`, options),
+    table(
+      ["group", "rate", "rank", "tie group"],
+      t.groups.map((m) => [tieName(m), ratio(m), rankRange(m), `${m.tie_group} (${m.leader ?? "(none)"})`]),
+      ["left", "right", "right", "left"],
+      options,
+    ),
+    ...tieGroupsNote(t).map((line) => `  ${line}`),
+  ].join("\n");
 }
 
 function comparisonText(c: Comparison, data: CompareData, options: TextOptions): string {

@@ -3,7 +3,7 @@
  * `denom compare`: differences in points, the ranking-flip sentence, what a
  * removal reason means in plain words.
  */
-import type { CompareCell, Comparison, Flip, Removed, SideFigure } from "../commands/compare.js";
+import type { CompareCell, Comparison, Flip, Removed, SideFigure, TieGroupMember, TieGroups } from "../commands/compare.js";
 import { plural, ratio } from "../number-format.js";
 
 /** What a cell's A and B columns and their means are (every rendering of the cells says it), one clause a line. */
@@ -135,4 +135,31 @@ export function headlineSentence(c: Comparison): string {
   const needed =
     h.tasks_needed === null ? "the difference is 0" : `about ${plural(h.tasks_needed, "paired task")} would detect ${points(h.difference)} (80% power)`;
   return `${h.cell}: inconclusive: B - A = ${points(h.difference)}, 95% CI ${pointsInterval(h.ci95)} spans 0, ${over}; these tasks detect ${h.mde80 === null ? "n/a" : `${(h.mde80 * 100).toFixed(1)} points`} or more (mde80); ${needed}`;
+}
+
+/** A group's name in the tie groups: its value, `(none)` for records without one. */
+export function tieName(m: Pick<TieGroupMember, "value">): string {
+  return m.value ?? "(none)";
+}
+
+/** The ranks the tests allow a group: `1` when only one, else `1-3`. */
+export function rankRange(m: Pick<TieGroupMember, "rank_best" | "rank_worst">): string {
+  return m.rank_best === m.rank_worst ? String(m.rank_best) : `${m.rank_best}-${m.rank_worst}`;
+}
+
+/** The tie groups in one sentence: `2 tie groups in final/total: {alpha, bravo}, {charlie, delta}`. */
+export function tieGroupsSentence(t: TieGroups): string {
+  const groups = new Map<number, string[]>();
+  for (const m of t.groups) groups.set(m.tie_group, [...(groups.get(m.tie_group) ?? []), tieName(m)]);
+  const listed = [...groups.values()].map((names) => `{${names.join(", ")}}`).join(", ");
+  return `${plural(groups.size, "tie group")} in ${t.basis}/${t.denominator}: ${listed}`;
+}
+
+/** How the tie groups are made, one clause a line (every rendering says it). */
+export function tieGroupsNote(t: TieGroups): string[] {
+  return [
+    `every pair of the ${t.groups.length} groups compared as above (${plural(t.pairs, "pair")}), p Holm-adjusted over all of them; separable: adjusted p below 0.05`,
+    "rank: 1 + the groups ahead that it is separable from, to the number of groups - those behind it is separable from",
+    "tie group: in the order of rates, a group joins the tie group before it unless it is separable from that group's first",
+  ];
 }

@@ -3,7 +3,8 @@
 --   the per-task shares, which the difference compares), the difference B - A, its task-clustered se, ci95, the
 --   test (mcnemar_exact or z) and p_value, the discordant counts, mde80 and tasks_needed, and
 --   the verdict: better (ci95 above 0), worse (below 0), inconclusive (spans 0) or nothing
---   compared (T < 2); p_holm, the p-value adjusted over the comparisons of one run (Holm).
+--   compared (T < 2); p_holm, the p-value adjusted over the comparisons against the baseline
+--   (Holm), and p_holm_all, adjusted over every pair of groups (compare_tie_groups' family).
 -- Reads: compare_pairings, denominators, compare_task_cells, compare_settings, erfc_nr.
 -- Not materialized: eight rows per pairing; nothing for ingest to keep.
 create or replace view compare_cells as
@@ -11,7 +12,7 @@ with
 
 cells as (
     -- all eight cells of every pairing, also those no task enters
-    select p.pairing_id, b.basis_order, b.basis, d.step, d.denominator
+    select p.pairing_id, p.versus_baseline, b.basis_order, b.basis, d.step, d.denominator
     from compare_pairings as p
     cross join (values (1, 'first'), (2, 'final')) as b (basis_order, basis)
     cross join denominators as d
@@ -20,6 +21,7 @@ cells as (
 per_cell as (
     select
         c.pairing_id,
+        c.versus_baseline,
         c.basis_order,
         c.basis,
         c.step,
@@ -76,6 +78,7 @@ mcnemar as (
 final as (
     select
         w.pairing_id,
+        w.versus_baseline,
         w.basis_order,
         w.basis,
         w.step,
@@ -120,33 +123,44 @@ final as (
     left join mcnemar as m using (pairing_id, basis, denominator)
 ),
 
+families as (
+    -- the two families a p-value is adjusted over: the comparisons against the baseline
+    -- (what compare prints), and every pair of groups (the tie groups)
+    select pairing_id, basis, denominator, p_value, 'baseline' as family from final where p_value is not null and versus_baseline
+    union all
+    select pairing_id, basis, denominator, p_value, 'all' from final where p_value is not null
+),
+
 holm as (
     -- Holm's step-down adjustment (Holm 1979, "A simple sequentially rejective multiple test
-    -- procedure") of a cell's p-value over the m comparisons of one run of compare (--by
-    -- with several candidates; m = the pairings with a p-value in that cell): the i-th
-    -- smallest p becomes min(1, max over j <= i of (m - j + 1) p_(j)). One comparison keeps
-    -- its p; equal p-values are ordered by pairing
+    -- procedure") of a cell's p-value over the m comparisons of its family (m = the pairings
+    -- of the family with a p-value in that cell): the i-th smallest p becomes
+    -- min(1, max over j <= i of (m - j + 1) p_(j)). One comparison keeps its p; equal
+    -- p-values are ordered by pairing
     select
         pairing_id,
         basis,
         denominator,
+        family,
         least(
             1.0,
-            max((m - p_rank + 1) * p_value) over (partition by basis, denominator order by p_rank rows between unbounded preceding and current row)
-        ) as p_holm
+            max((m - p_rank + 1) * p_value) over (
+                partition by family, basis, denominator order by p_rank rows between unbounded preceding and current row
+            )
+        ) as p_adjusted
     from (
         select
-            pairing_id,
-            basis,
-            denominator,
-            p_value,
-            row_number() over (partition by basis, denominator order by p_value, pairing_id) as p_rank,
-            count(*) over (partition by basis, denominator) as m
-        from final
-        where p_value is not null
+            *,
+            row_number() over (partition by family, basis, denominator order by p_value, pairing_id) as p_rank,
+            count(*) over (partition by family, basis, denominator) as m
+        from families
     )
 )
 
-select f.*, h.p_holm
+select
+    f.*,
+    h.p_adjusted as p_holm,
+    a.p_adjusted as p_holm_all
 from final as f
-left join holm as h using (pairing_id, basis, denominator);
+left join holm as h on h.pairing_id = f.pairing_id and h.basis = f.basis and h.denominator = f.denominator and h.family = 'baseline'
+left join holm as a on a.pairing_id = f.pairing_id and a.basis = f.basis and a.denominator = f.denominator and a.family = 'all';
