@@ -255,3 +255,74 @@ describe("gate --max cost_per_success/DENOMINATOR", () => {
     expect((await run(full, "gate", "--max", "cost_per_success/total=35%")).code).toBe(2);
   });
 });
+
+describe("compare: cost per solved task, B - A, per denominator", () => {
+  // A (baseline): x success 0.10; y failure 0.20, retried: success 0.20 (trial 0.40); z success 0.30
+  // B (candidate): x success 0.20; y success 0.10; z aborted (external_api_error) 0.05, retried:
+  //   aborted again 0.05 (trial 0.10, final fault environment: attributable removes it)
+  const A = [
+    attempt("x", 0, 1, "success", 0.1, 10, 1),
+    attempt("y", 0, 1, "failure", 0.2, 20, 2),
+    attempt("y", 0, 2, "success", 0.2, 20, 2),
+    attempt("z", 0, 1, "success", 0.3, 30, 3),
+  ];
+  const B = [
+    attempt("x", 0, 1, "success", 0.2, 20, 2),
+    attempt("y", 0, 1, "success", 0.1, 10, 1),
+    attempt("z", 0, 1, "aborted", 0.05, 5, 1, { status_detail: "external_api_error" }),
+    attempt("z", 0, 2, "aborted", 0.05, 5, 1, { status_detail: "external_api_error" }),
+  ];
+  const compare = async (a: object[], b: object[], ...args: string[]) => {
+    const dir = tempDir({ "a.jsonl": jsonl(...a), "b.jsonl": jsonl(...b) });
+    return denom(["compare", ...args, join(dir, "a.jsonl"), join(dir, "b.jsonl")]);
+  };
+
+  it("each side's figure over the paired tasks, and the difference with its paired, task-clustered interval", async () => {
+    const r = await compare(A, B, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const [total, , attributable] = r.json().cost_per_success;
+    // total pairs x, y, z: A 0.80 / 3 = 0.2667, B 0.40 / 2 = 0.20; B - A = -1/15
+    expect(total).toMatchObject({ denominator: "total", tasks: 3 });
+    expect(total.baseline).toMatchObject({ successes: 3, cost_missing_attempts: 0, cost_lower_bound: false });
+    expect(total.baseline.cost_per_success_usd).toBeCloseTo(0.8 / 3, 12);
+    expect(total.candidate.cost_per_success_usd).toBeCloseTo(0.2, 12);
+    expect(total.difference_usd).toBeCloseTo(-1 / 15, 12);
+    // u_t = (cB - R_B sB) / S_B - (cA - R_A sA) / S_A: x 0/2 - (0.10 - 0.2667)/3 = 10/180;
+    // y (0.10 - 0.20)/2 - (0.40 - 0.2667)/3 = -17/180; z (0.10 - 0)/2 - (0.30 - 0.2667)/3 = 7/180;
+    // sum of squares (100 + 289 + 49) / 32400 = 438/32400; half width 1.959964 x 0.1162692 = 0.2278835
+    const half = Z * Math.sqrt(438 / 32400);
+    expect(half).toBeCloseTo(0.2278835, 6);
+    expect(total.difference_usd_ci95[0]).toBeCloseTo(-1 / 15 - half, 9); // -0.2945502
+    expect(total.difference_usd_ci95[1]).toBeCloseTo(-1 / 15 + half, 9); // 0.1612168
+    // attributable: B keeps no trial of z, so z is not paired: A 0.50 / 2 = 0.25, B 0.30 / 2 = 0.15;
+    // u_x = (0.20 - 0.15)/2 - (0.10 - 0.25)/2 = 0.10, u_y = -0.10; SE = sqrt(0.02)
+    expect(attributable).toMatchObject({ denominator: "attributable", tasks: 2 });
+    expect(attributable.baseline.cost_per_success_usd).toBeCloseTo(0.25, 12);
+    expect(attributable.candidate.cost_per_success_usd).toBeCloseTo(0.15, 12);
+    expect(attributable.difference_usd).toBeCloseTo(-0.1, 12);
+    expect(attributable.difference_usd_ci95[0]).toBeCloseTo(-0.1 - Z * Math.sqrt(0.02), 9); // -0.3771808
+    expect(attributable.difference_usd_ci95[1]).toBeCloseTo(-0.1 + Z * Math.sqrt(0.02), 9); // 0.1771808
+  });
+
+  it("the text: a table per denominator, and a side's lower bound said", async () => {
+    const partial = B.map((r) => (r.task_id === "x" ? { ...r, cost_usd: undefined } : r));
+    const r = await compare(A, partial);
+    const lines = r.stdout.split("\n");
+    const start = lines.indexOf("Cost per solved task (final basis, paired tasks): B - A");
+    expect(start).toBeGreaterThan(0);
+    expect(lines.slice(start + 1, start + 4)).toEqual([
+      "  denominator   tasks       A          B    B - A  95% CI",
+      // B's recorded spend 0.10 + 0.10 = 0.20 over 2 successes = 0.10, a lower bound; B - A = 0.10 - 0.2667 = -0.1667
+      // u_x = (0 - 0.10)/2 - (0.10 - 0.2667)/3 = 1/180; u_y = (0.10 - 0.10)/2 - 0.1333/3 = -8/180;
+      // u_z = 0.10/2 - 0.0333/3 = 7/180; squares (1 + 64 + 49)/32400; half width 1.96 x 0.0593171 = 0.1162594
+      "  total             3  $0.267  >= $0.100  -$0.167  [-$0.283, -$0.050]",
+      "  valid             3  $0.267  >= $0.100  -$0.167  [-$0.283, -$0.050]",
+    ]);
+    expect(lines).toContain("  B: 1 attempt without a cost (not read as 0): >= a lower bound, B - A unbounded");
+    const md = await compare(A, partial, "--format", "md");
+    expect(md.stdout).toContain("| total | 3 | $0.267 | >= $0.100 | -$0.167 | \\[-$0.283, -$0.050\\] |");
+    // the same inputs without a cost anywhere print no such section
+    const bare = (rs: object[]) => rs.map((x) => ({ ...x, cost_usd: undefined }));
+    expect((await compare(bare(A), bare(B))).stdout).not.toContain("Cost per solved task");
+  });
+});

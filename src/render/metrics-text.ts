@@ -420,7 +420,8 @@ function mean(v: number | null, digits: number): string {
   return v === null ? "n/a" : fixed(v, digits);
 }
 
-function usd(v: number | null): string {
+/** "$4.83", "$0.186" (three decimals below a dollar), "n/a" for null. */
+export function usd(v: number | null): string {
   if (v === null) return "n/a";
   return `$${v.toFixed(v !== 0 && Math.abs(v) < 1 ? 3 : 2)}`;
 }

@@ -2,7 +2,7 @@
 --   and agent time of every attempt of the trials the denominator keeps (failed and retried
 --   attempts included) over the final successes among those trials, each with its
 --   task-clustered 95% interval (docs/metrics.md, "Per solved task").
--- Reads: scoped_attempts, scoped_trial_outcomes, denominators, kept_in, confidence_settings.
+-- Reads: trial_spend, scoped_trial_outcomes, denominators, kept_in, confidence_settings.
 --
 -- Each figure is a ratio over the m tasks the denominator keeps a trial of: R = sum(num_i) /
 -- sum(den_i), num_i the task's recorded spend (tokens, seconds), den_i its final successes.
@@ -21,22 +21,7 @@ settings as (
 ),
 
 trial_sums as (
-    -- per trial in each scope, what its attempts recorded and how many lack each value; an
-    -- earlier attempt of a per-task summary record lacks none (scoped_attempts)
-    select
-        scope_id,
-        run_key,
-        task_id,
-        trial,
-        count(*) as attempts,
-        sum(cost_usd::decimal(38, 12)) as cost_usd,
-        count(*) filter (where cost_usd is null and not is_summary_earlier_attempt) as cost_missing_attempts,
-        sum(llm_tokens::decimal(38, 6)) as llm_tokens,
-        count(*) filter (where llm_tokens is null and not is_summary_earlier_attempt) as llm_tokens_missing_attempts,
-        sum(duration_s::decimal(38, 6)) as agent_time_s,
-        count(*) filter (where duration_s is null) as untimed_attempts
-    from scoped_attempts
-    group by scope_id, run_key, task_id, trial
+    select * from trial_spend
 ),
 
 trial_rows as (
