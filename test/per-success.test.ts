@@ -182,6 +182,25 @@ describe("cost per solved task under each denominator", () => {
     expect(none.per_success[0].cost_usd).toBeCloseTo(0.3, 12);
   });
 
+  it("an expected task without a record is in total, spends nothing and solves nothing", async () => {
+    // a success 0.10, b success 0.30; --expect lists c too: one missing trial (fault environment)
+    const dir = tempDir({
+      "runs.jsonl": jsonl(attempt("a", 0, 1, "success", 0.1, 10, 1), attempt("b", 0, 1, "success", 0.3, 30, 3)),
+      "expect.txt": "a\nb\nc\n",
+    });
+    const out = (await denom(["report", "--json", "--expect", join(dir, "expect.txt"), join(dir, "runs.jsonl")])).json();
+    const [total, , attributable] = out.per_success;
+    // total: 3 tasks, 3 trials, 2 attempts; 0.40 / 2 = 0.20; residuals a -0.10, b 0.10, c 0 - 0.20 x 0 = 0
+    expect(total).toMatchObject({ tasks: 3, trials: 3, successes: 2, attempts: 2, cost_missing_attempts: 0 });
+    expect(total.cost_per_success_usd).toBeCloseTo(0.2, 12);
+    const half = (Z * Math.sqrt(0.02)) / 2; // 0.1385904
+    expect(total.cost_per_success_usd_ci95[0]).toBeCloseTo(0.2 - half, 9);
+    expect(total.cost_per_success_usd_ci95[1]).toBeCloseTo(0.2 + half, 9);
+    // attributable removes the missing trial: 2 tasks, the same sums, the same interval
+    expect(attributable).toMatchObject({ tasks: 2, trials: 2, successes: 2 });
+    expect(attributable.cost_per_success_usd_ci95[0]).toBeCloseTo(0.2 - half, 9);
+  });
+
   it("per group of --by, each with its own tasks", async () => {
     const grouped = RECORDS.map((r) => ({ ...r, category: r.task_id === "a" || r.task_id === "b" ? "p" : "q" }));
     const out = (await run(grouped, "report", "--json", "--by", "category")).json();
