@@ -340,6 +340,9 @@ describe("compare: cost per solved task, B - A, per denominator", () => {
     expect(lines).toContain("  B: 1 attempt without a cost (not read as 0): >= a lower bound, B - A unbounded");
     const md = await compare(A, partial, "--format", "md");
     expect(md.stdout).toContain("| total | 3 | $0.267 | >= $0.100 | -$0.167 | \\[-$0.283, -$0.050\\] |");
+    const html = (await compare(A, partial, "--format", "html")).stdout;
+    expect(html).toContain('<section id="cost"><h2>Cost per solved task (final basis, paired tasks): B - A</h2>');
+    expect(html).toContain("&gt;= $0.100");
     // the same inputs without a cost anywhere print no such section
     const bare = (rs: object[]) => rs.map((x) => ({ ...x, cost_usd: undefined }));
     expect((await compare(bare(A), bare(B))).stdout).not.toContain("Cost per solved task");
