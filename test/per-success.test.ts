@@ -217,6 +217,23 @@ describe("cost per solved task under each denominator", () => {
   });
 });
 
+describe("export --what per_success", () => {
+  it("one row per denominator, each interval as two columns", async () => {
+    const r = await run(RECORDS, "export", "--what", "per_success", "--format", "json");
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.json();
+    expect(rows.map((x: { denominator: string }) => x.denominator)).toEqual(["total", "valid", "attributable", "completable"]);
+    // attributable, as worked above: 1.60 / 5 = 0.32, half width 1.959964 x sqrt(0.0088) / 5; one attempt without a cost
+    const a = rows[2];
+    expect(a).toMatchObject({ tasks: 4, trials: 7, successes: 5, attempts: 8, cost_missing_attempts: 1, cost_lower_bound: true });
+    expect(a.cost_per_success_usd).toBeCloseTo(0.32, 12);
+    expect(a.cost_per_success_usd_ci95_lo).toBeCloseTo(0.32 - (Z * Math.sqrt(0.0088)) / 5, 9);
+    expect(a.cost_per_success_usd_ci95_hi).toBeCloseTo(0.32 + (Z * Math.sqrt(0.0088)) / 5, 9);
+    expect(a).not.toHaveProperty("step");
+    expect(a).not.toHaveProperty("scope_id");
+  });
+});
+
 describe("gate --max cost_per_success/DENOMINATOR", () => {
   // every cost recorded (d t1 0.10): total 1.75 / 5 = 0.35; attributable 1.70 / 5 = 0.34;
   // completable (d t0 0.30 removed) 1.40 / 5 = 0.28

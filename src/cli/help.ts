@@ -142,7 +142,8 @@ source file), rejects (with the source file), timeouts (every timeout attempt, i
 cause and the evidence).
 --what, figures (every trial, or one row set per group of --by FIELD): rates (the
 grid with its 95% interval), pass_at_k (pass@k and pass^k), durations (seconds,
-per attempt status), efficiency (time, tokens, cost, retries), per_call (call-level
+per attempt status), efficiency (time, tokens, cost, retries), per_success (cost,
+tokens and agent time per solved task under each denominator), per_call (call-level
 outcomes), timeout_causes. Rates are fractions (0.875), times in seconds, cost in USD,
 timestamps ISO 8601 UTC.
 --format csv (RFC 4180, UTF-8, header row, CRLF), tsv, parquet, json (one array) or
