@@ -128,7 +128,8 @@ export function parseCause(value: string): TimeoutCause {
  * (attempts_classified), rejects, timeouts (attempt_timeout_cause). Figures, each
  * for every trial or per group of `--by`: rates (the grid with its 95% interval),
  * pass_at_k (pass@k and pass^k with intervals), durations (per attempt status and
- * over all), efficiency (time, tokens, cost, retries), per_call (call-level
+ * over all), efficiency (time, tokens, cost, retries), per_success (cost, tokens and
+ * agent time per solved task under each denominator), per_call (call-level
  * outcomes), timeout_causes. Here, not in commands/export.ts, so the flags are
  * wired without loading DuckDB.
  */
@@ -141,6 +142,7 @@ export const EXPORT_WHAT = [
   "pass_at_k",
   "durations",
   "efficiency",
+  "per_success",
   "per_call",
   "timeout_causes",
 ] as const;

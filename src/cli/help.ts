@@ -119,9 +119,12 @@ Examples:
 CELL: basis/denominator (first or final; total, valid, attributable, completable), its rate.
 METRIC: timeout_rate (final timeouts / trials), environment_share (final environment
 failures / trials), constraint_violations, grader_errors (attempts), rejected (lines),
-p95_s (attempt duration, seconds, nearest rank), cost_per_success (USD).
+p95_s (attempt duration, seconds, nearest rank), cost_per_success (USD: all spend /
+final successes), cost_per_success/DENOMINATOR (the spend of the trials it keeps /
+their final successes, e.g. --max cost_per_success/attributable=2.5).
 Rates take 0.85 or 85% (a bare number above 1 is a usage error). A figure that is
-n/a, or stands on fewer tasks than --min-tasks, fails its condition.
+n/a, or stands on fewer tasks than --min-tasks, fails its condition; so does a --max
+on a cost_per_success/DENOMINATOR that is a lower bound (attempts without a cost).
 
 Exit codes: 0 every condition holds, 4 a condition fails or the inputs yield no
 record, 1 data error (with --strict, any rejected line), 2 usage error.`;
@@ -139,7 +142,8 @@ source file), rejects (with the source file), timeouts (every timeout attempt, i
 cause and the evidence).
 --what, figures (every trial, or one row set per group of --by FIELD): rates (the
 grid with its 95% interval), pass_at_k (pass@k and pass^k), durations (seconds,
-per attempt status), efficiency (time, tokens, cost, retries), per_call (call-level
+per attempt status), efficiency (time, tokens, cost, retries), per_success (cost,
+tokens and agent time per solved task under each denominator), per_call (call-level
 outcomes), timeout_causes. Rates are fractions (0.875), times in seconds, cost in USD,
 timestamps ISO 8601 UTC.
 --format csv (RFC 4180, UTF-8, header row, CRLF), tsv, parquet, json (one array) or

@@ -164,6 +164,33 @@ export interface DiscordantTask {
   difference: number;
 }
 
+/**
+ * Cost per solved task in one denominator, final basis, over the common tasks the cell
+ * `final/denominator` pairs (view compare_cost_cells, docs/compare.md): each side's spend of
+ * every attempt of its kept trials over their final successes (USD), and the difference
+ * B - A with its task-clustered 95% interval (delta method for a difference of two ratios;
+ * null below 2 tasks, without a success on a side or without a recorded cost). A side whose
+ * attempts lack a cost has a lower bound (`cost_lower_bound`; its attempts counted).
+ */
+export interface CostComparison {
+  denominator: Denominator;
+  tasks: number;
+  baseline: CostSide;
+  candidate: CostSide;
+  /** USD, B - A; null when a side's figure is n/a */
+  difference_usd: number | null;
+  difference_usd_ci95: Interval;
+}
+
+/** One side's cost per solved task over the paired tasks of a denominator (USD). */
+export interface CostSide {
+  successes: number;
+  cost_usd: number | null;
+  cost_missing_attempts: number;
+  cost_per_success_usd: number | null;
+  cost_lower_bound: boolean;
+}
+
 export interface Comparison {
   baseline: CompareSide;
   candidate: CompareSide;
@@ -181,6 +208,8 @@ export interface Comparison {
     only_candidate_tasks: string[];
   };
   cells: CompareCell[];
+  /** per denominator of the chain: each side's cost per solved task and the difference (final basis) */
+  cost_per_success: CostComparison[];
   ranking_flips: boolean;
   /** every flipped pair, the most telling first (same basis, final basis, stricter cells first) */
   flips: Flip[];
@@ -302,7 +331,7 @@ export interface CompareSessions {
 }
 
 /** The relations that hold a side's trials: B's travel to A's session. */
-const SIDE_RELATIONS = ["compare_side_trials", "compare_side_membership"] as const;
+const SIDE_RELATIONS = ["compare_side_trials", "compare_side_membership", "compare_side_spend"] as const;
 
 /**
  * Runs the comparison. Two sessions: A against B. One session: the group
@@ -477,6 +506,7 @@ interface CompareRows {
   removals: RowOf<"compare/removals">[];
   attribution: RowOf<"compare/attribution">[];
   discordant: RowOf<"compare/discordant_tasks">[];
+  costs: RowOf<"compare/cost_cells">[];
 }
 
 /** Reads every pairing of the session's compare_pairings. */
@@ -491,6 +521,7 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
     removals: await session.select("compare/removals"),
     attribution: await session.select("compare/attribution"),
     discordant: await session.select("compare/discordant_tasks"),
+    costs: await session.select("compare/cost_cells"),
   };
   return pairings.map((p) => comparisonOf(p, rows, sides, failIfWorse));
 }
@@ -512,6 +543,7 @@ function comparisonOf(p: RowOf<"compare/pairings">, all: CompareRows, sides: Map
     candidate,
     coverage: coverageOf(all.coverage.find((c) => c.pairing_id === p.pairing_id)!, mine(all.unpaired)),
     cells: compareCells,
+    cost_per_success: mine(all.costs).map(costOf),
     ranking_flips: flips.length > 0,
     flips: flips.map((f) => flipOf(f, removed, attribution)),
     attribution: {
@@ -533,6 +565,25 @@ function comparisonOf(p: RowOf<"compare/pairings">, all: CompareRows, sides: Map
     // min_tasks, strict_failed and failed are set by runCompare, which knows the flags and both sides' accounting
     fail_if_worse: fail ? failIfWorseOf(fail, baseline, candidate) : null,
     headline: headlineOf(fail ?? compareCells.find((c) => c.basis === "final" && c.denominator === "total")!),
+  };
+}
+
+/** A row of compare_cost_cells as a CostComparison. */
+function costOf(r: RowOf<"compare/cost_cells">): CostComparison {
+  const side = (s: "baseline" | "candidate"): CostSide => ({
+    successes: r[`${s}_successes`],
+    cost_usd: r[`${s}_cost_usd`],
+    cost_missing_attempts: r[`${s}_cost_missing_attempts`],
+    cost_per_success_usd: r[`${s}_cost_per_success_usd`],
+    cost_lower_bound: r[`${s}_cost_lower_bound`],
+  });
+  return {
+    denominator: r.denominator as Denominator,
+    tasks: r.tasks,
+    baseline: side("baseline"),
+    candidate: side("candidate"),
+    difference_usd: r.difference_usd,
+    difference_usd_ci95: intervalOf(r.difference_usd_ci95),
   };
 }
 

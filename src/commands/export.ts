@@ -23,7 +23,7 @@ import type { ExportWhat, GroupKey } from "../definitions.js";
 export type { ExportWhat };
 
 /** The figures `--by` splits (the rows of trials, attempts, ... carry run_id, agent, model themselves). */
-const FIGURES: readonly ExportWhat[] = ["rates", "pass_at_k", "durations", "efficiency", "per_call", "timeout_causes"];
+const FIGURES: readonly ExportWhat[] = ["rates", "pass_at_k", "durations", "efficiency", "per_success", "per_call", "timeout_causes"];
 
 export interface ExportOptions extends RunsOptions {
   /** the file to write, or `-` for `stdout`; its extension picks the format (.csv, .tsv, .parquet, .json, .jsonl/.ndjson) unless `outFormat` does */
@@ -127,6 +127,7 @@ const EXPORT_READS: Record<ExportWhat, string[]> = {
   pass_at_k: ["pass_at_k_intervals", "trial_scopes"],
   durations: ["efficiency", "duration_by_status", "trial_scopes"],
   efficiency: ["efficiency", "trial_scopes"],
+  per_success: ["per_success", "trial_scopes"],
   per_call: ["call_outcomes", "trial_scopes"],
   timeout_causes: ["scoped_timeout_causes", "trial_scopes"],
 };
@@ -193,6 +194,18 @@ async function selection(session: Session, what: ExportWhat, by: GroupKey | "ide
     }
     case "efficiency":
       return scoped("efficiency", "f.*", []);
+    case "per_success": {
+      // each interval as two number columns, as the rates' are
+      const ci = (f: string) => `f.${f}_ci95[1] AS ${f}_ci95_lo, f.${f}_ci95[2] AS ${f}_ci95_hi`;
+      return scoped(
+        "per_success",
+        `f.scope_id, f.step, f.denominator, f.tasks, f.trials, f.successes, f.attempts,
+         f.cost_usd, f.cost_missing_attempts, f.cost_per_success_usd, ${ci("cost_per_success_usd")}, f.cost_lower_bound,
+         f.llm_tokens, f.llm_tokens_missing_attempts, f.llm_tokens_per_success, ${ci("llm_tokens_per_success")}, f.llm_tokens_lower_bound,
+         f.agent_time_s, f.untimed_attempts, f.agent_time_per_success_s, ${ci("agent_time_per_success_s")}, f.agent_time_lower_bound`,
+        ["step"],
+      );
+    }
     case "per_call":
       return scoped("call_outcomes", "f.scope_id, f.type, f.status, f.calls, f.share", ["type", "status"]);
     case "timeout_causes":

@@ -3,10 +3,13 @@
  * (docs/compare.md). Each condition names a figure of the view gate_figures
  * (queries/marts/gate/gate_figures.sql): a rate cell `basis/denominator` (a fraction) or a
  * metric (timeout_rate, environment_share: fractions; constraint_violations,
- * grader_errors, rejected: counts; p95_s: seconds; cost_per_success: USD).
+ * grader_errors, rejected: counts; p95_s: seconds; cost_per_success: USD) or
+ * `cost_per_success/denominator` (the spend of the trials a denominator keeps over
+ * their final successes, USD; view per_success).
  * A condition on a figure that is n/a (a rate over 0 trials, no cost recorded)
  * fails: nothing shows it holds; so does one that stands on fewer tasks than
- * `--min-tasks`. The gate fails closed whatever its conditions when the inputs
+ * `--min-tasks`, and a `--max` on a cost_per_success/denominator that is a lower
+ * bound (attempts without a cost). The gate fails closed whatever its conditions when the inputs
  * yielded no record, or under `--strict` when a line was rejected, a source
  * broke part-way or differing duplicates met from two sources. Nothing is
  * computed here.
@@ -17,6 +20,8 @@ import type { Session } from "../db/session.js";
 /** The metrics a condition may name besides the cells (basis x the session's denominators). */
 export const GATE_METRICS = ["timeout_rate", "environment_share", "constraint_violations", "grader_errors", "rejected", "p95_s", "cost_per_success"] as const;
 const BASES = ["first", "final"];
+/** The metric named per denominator as `cost_per_success/denominator` (docs/metrics.md, "Per solved task"). */
+const PER_DENOMINATOR_METRIC = "cost_per_success";
 /** Metrics that are fractions, as every cell is: `85%` is read as 0.85 for them. */
 const FRACTION_METRICS = ["timeout_rate", "environment_share"];
 
@@ -61,7 +66,12 @@ export interface GateResult {
   denominator: number | null;
   /** the tasks the figure stands on: a cell's, those with a trial in its denominator; a metric's, every task of the run */
   tasks: number;
-  /** holds: the value is not n/a, meets the threshold, and stands on at least `min_tasks` tasks */
+  /**
+   * cost_per_success/denominator only: its attempts without a cost, when there are any; the
+   * value is then a lower bound, and a `max` condition on it fails (nothing shows it holds)
+   */
+  cost_missing_attempts?: number;
+  /** holds: the value is not n/a, meets the threshold, stands on at least `min_tasks` tasks, and is no lower bound under a `max` */
   passed: boolean;
 }
 
@@ -92,15 +102,16 @@ export interface GateData {
  */
 export function parseCondition(text: string, bound: "min" | "max", denominators: readonly string[]): GateCondition {
   const cells = BASES.flatMap((b) => denominators.map((d) => `${b}/${d}`));
+  const perDenominator = denominators.map((d) => `${PER_DENOMINATOR_METRIC}/${d}`);
   const fractions = new Set<string>([...cells, ...FRACTION_METRICS]);
   const flag = `--${bound}`;
   const eq = text.indexOf("=");
   if (eq < 0) throw new UsageError(`${flag} ${text}: write FIGURE=VALUE, e.g. ${bound === "min" ? "final/total=0.85" : "timeout_rate=0.10"}`);
   const figure = text.slice(0, eq).trim();
   const raw = text.slice(eq + 1).trim();
-  if (!cells.includes(figure) && !(GATE_METRICS as readonly string[]).includes(figure))
+  if (!cells.includes(figure) && !(GATE_METRICS as readonly string[]).includes(figure) && !perDenominator.includes(figure))
     throw new UsageError(
-      `${flag} ${text}: ${figure || "(empty)"} is no figure; use a cell basis/denominator (${cells.join(", ")}) or a metric (${GATE_METRICS.join(", ")})`,
+      `${flag} ${text}: ${figure || "(empty)"} is no figure; use a cell basis/denominator (${cells.join(", ")}) or a metric (${GATE_METRICS.join(", ")}; ${PER_DENOMINATOR_METRIC}/denominator for each denominator)`,
     );
   const isPercent = raw.endsWith("%");
   const n = Number(isPercent ? raw.slice(0, -1) : raw);
@@ -125,7 +136,10 @@ export async function runGate(session: Session, options: GateOptions): Promise<G
     const f = figures.get(c.figure);
     const value = f?.value ?? null;
     const tasks = f?.tasks ?? 0;
-    const passed = value !== null && tasks >= minTasks && (c.bound === "min" ? value >= c.threshold : value <= c.threshold);
+    const missing = f?.cost_missing_attempts ?? 0;
+    // a lower bound at or under a max says nothing of the figure itself
+    const lowerBoundUnderMax = c.bound === "max" && missing > 0;
+    const passed = value !== null && tasks >= minTasks && !lowerBoundUnderMax && (c.bound === "min" ? value >= c.threshold : value <= c.threshold);
     return {
       condition: `${c.figure} ${c.bound === "min" ? ">=" : "<="} ${c.threshold}`,
       figure: c.figure,
@@ -135,6 +149,7 @@ export async function runGate(session: Session, options: GateOptions): Promise<G
       numerator: f?.numerator ?? null,
       denominator: f?.denominator ?? null,
       tasks,
+      ...(missing > 0 ? { cost_missing_attempts: missing } : {}),
       passed,
     };
   });

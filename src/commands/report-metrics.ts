@@ -89,6 +89,40 @@ export interface Efficiency {
   trials_rescued: number;
 }
 
+/**
+ * Cost, LLM tokens and agent time per solved task under one denominator of the chain, on the
+ * final basis (view per_success, docs/metrics.md "Per solved task"): what every attempt of
+ * the trials the denominator keeps recorded (failed and retried attempts included) over the
+ * final successes among those trials. USD, tokens, seconds. Each `*_ci95` is the task-clustered
+ * 95% interval (delta method, Miller 2024); null below 2 tasks or without a success. A value an
+ * attempt did not record is never read as 0: the attempts lacking it are counted and the
+ * figure, recorded values only, is then a lower bound (`*_lower_bound`).
+ */
+export interface PerSuccess {
+  denominator: string;
+  /** tasks with a trial the denominator keeps (the clusters of the interval) */
+  tasks: number;
+  trials: number;
+  /** final successes among the kept trials */
+  successes: number;
+  attempts: number;
+  cost_usd: number | null;
+  cost_missing_attempts: number;
+  cost_per_success_usd: number | null;
+  cost_per_success_usd_ci95: Interval;
+  cost_lower_bound: boolean;
+  llm_tokens: number | null;
+  llm_tokens_missing_attempts: number;
+  llm_tokens_per_success: number | null;
+  llm_tokens_per_success_ci95: Interval;
+  llm_tokens_lower_bound: boolean;
+  agent_time_s: number | null;
+  untimed_attempts: number;
+  agent_time_per_success_s: number | null;
+  agent_time_per_success_s_ci95: Interval;
+  agent_time_lower_bound: boolean;
+}
+
 /** Call-level outcome (events with their own status), counted per call, not per trial. */
 export interface CallOutcome {
   type: string;
@@ -133,6 +167,7 @@ export interface GroupFigures {
   rates: RateCell[];
   pass_at_k: PassAtK[];
   efficiency: Efficiency;
+  per_success: PerSuccess[];
   per_call: CallOutcome[];
 }
 
@@ -165,6 +200,8 @@ export interface Metrics {
   rates: RateCell[];
   pass_at_k: PassAtK[];
   efficiency: Efficiency;
+  /** per denominator of the chain, in its order: cost, tokens and agent time per final success */
+  per_success: PerSuccess[];
   per_call: CallOutcome[];
   inventory: Inventory;
   confidence: ConfidenceSettings;
@@ -196,6 +233,7 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
   const figures = await session.select("report/figure_intervals");
   const efficiency = await session.select("report/efficiency");
   const durations = await session.select("report/duration_by_status");
+  const perSuccess = await session.select("report/per_success");
   const calls = await session.select("report/call_outcomes");
   const settings = await session.selectOne("report/confidence_settings");
 
@@ -206,6 +244,7 @@ export async function readMetrics(session: Session, options: { by?: GroupKey | n
       efficiency.find((e) => e.scope_id === id),
       durations.filter((d) => d.scope_id === id),
     ),
+    per_success: perSuccess.filter((p) => p.scope_id === id).map(perSuccessOf),
     per_call: calls.filter((c) => c.scope_id === id).map((c) => ({ type: c.type, status: c.status, calls: c.calls, share: c.share }) as CallOutcome),
   });
 
@@ -268,6 +307,17 @@ function passRows(rows: FigureRow[]): PassAtK[] {
       ci_method: at.ci_method as CiMethod,
     };
   });
+}
+
+/** One row of per_success, its intervals as Intervals. */
+function perSuccessOf(r: RowOf<"report/per_success">): PerSuccess {
+  const { scope_id: _scope, step: _step, ...figures } = r;
+  return {
+    ...figures,
+    cost_per_success_usd_ci95: intervalOf(r.cost_per_success_usd_ci95),
+    llm_tokens_per_success_ci95: intervalOf(r.llm_tokens_per_success_ci95),
+    agent_time_per_success_s_ci95: intervalOf(r.agent_time_per_success_s_ci95),
+  };
 }
 
 /** One scope's efficiency row (absent when the scope has no trial: every figure n/a, every count 0). */

@@ -5,8 +5,9 @@
  * non-baseline group with --by): the sides and coverage, the paired difference
  * B - A per cell as a chart with its 95% interval beside the cells table (each
  * side's successes/count and rate, difference, ci95, test, p, mde80,
- * tasks_needed), the ranking-flip sentence, where the difference comes from,
- * the discordant tasks, and each side's own grid.
+ * tasks_needed), the ranking-flip sentence, the cost per solved task (when a side
+ * recorded a cost), where the difference comes from, the discordant tasks, and
+ * each side's own grid.
  *
  * Same figures and sentences as the text and markdown (compare-words.ts); no
  * figure is computed here. Every text from the inputs is HTML-escaped. Cells
@@ -36,6 +37,7 @@ import { esc, list, num, page, pair, section, table, type Cell, type CellLike } 
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
 import { VERSION } from "../version.js";
+import { COST_TITLE, costTable } from "./compare-text.js";
 
 /** Discordant tasks listed per comparison; --json lists all. */
 export const DISCORDANT_HTML = 500;
@@ -64,6 +66,7 @@ export function renderCompareHtml(data: CompareData): string {
     Object.assign(nav, {
       [`sides${s}`]: `${p}Sides`,
       [`cells${s}`]: `${p}Cells`,
+      ...(costTable(c) ? { [`cost${s}`]: `${p}Cost per solved task` } : {}),
       [`attribution${s}`]: `${p}Where from`,
       [`discordant${s}`]: `${p}Discordant tasks`,
       [`grids${s}`]: `${p}Own grids`,
@@ -95,10 +98,19 @@ function comparisonSections(c: Comparison, s: string, prefix: string): string[] 
   return [
     sidesSection(c, s, prefix),
     cellsSection(c, s, prefix),
+    costSection(c, s, prefix),
     attributionSection(c, s, prefix),
     discordantSection(c, s, prefix),
     gridsSection(c, s, prefix),
-  ];
+  ].filter((x) => x !== "");
+}
+
+/** Cost per solved task per denominator, the text's table (compare-text.ts costTable); "" when no side recorded a cost. */
+function costSection(c: Comparison, s: string, prefix: string): string {
+  const t = costTable(c);
+  if (!t) return "";
+  const rows = t.rows.map((r) => r.map((x, i): CellLike => (i === 0 ? String(x) : num(x))));
+  return section(`cost${s}`, `${prefix}${COST_TITLE}`, table(t.head, rows, `cost${s}`) + list(t.notes));
 }
 
 function sidesSection(c: Comparison, s: string, prefix: string): string {

@@ -7,7 +7,7 @@ import type { CompareData, Comparison, TieGroups } from "../commands/compare.js"
 import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
 import { ci } from "./metrics-text.js";
-import { DISCORDANT_SHOWN } from "./compare-text.js";
+import { COST_TITLE, costTable, DISCORDANT_SHOWN } from "./compare-text.js";
 import {
   failIfWorseLine,
   flipSentence,
@@ -57,6 +57,17 @@ function comparisonMarkdown(c: Comparison, holm: boolean): string {
   out.push(
     `${escapeMarkdown(SIDE_FIGURES_NOTE.join("; "))}; se over tasks (clustered); mde80 = smallest difference detected with 80% power at alpha 0.05 (Miller 2024).`,
   );
+  const cost = costTable(c);
+  if (cost)
+    out.push(
+      `#### ${escapeMarkdown(COST_TITLE)}`,
+      mdTable(
+        cost.head,
+        cost.rows.map((r) => r.map((x) => escapeMarkdown(String(x)))),
+        ["left", "right", "right", "right", "right", "left"],
+      ),
+      cost.notes.map((n) => `- ${escapeMarkdown(n)}`).join("\n"),
+    );
   out.push("#### Where the difference comes from (final basis, paired tasks)", attributionTable(c));
   const d = c.discordant_tasks;
   out.push(`#### Discordant tasks (final/total): ${d.length}${d.length > DISCORDANT_SHOWN ? `, the first ${DISCORDANT_SHOWN}` : ""}`);

@@ -4,10 +4,10 @@
  * sentence, where the difference comes from, the first discordant tasks, and
  * each side's own grid. Fits 80 columns.
  */
-import type { Attribution, CompareData, Comparison, TieGroups } from "../commands/compare.js";
+import type { Attribution, CompareData, Comparison, CostSide, TieGroups } from "../commands/compare.js";
 import { percent, plural, ratio } from "../number-format.js";
 import { denominatorsOf } from "./chain.js";
-import { ci } from "./metrics-text.js";
+import { ci, usd } from "./metrics-text.js";
 import {
   failIfWorseLine,
   flipSentence,
@@ -116,6 +116,9 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
     ].join("\n"),
   );
 
+  const cost = costText(c, options);
+  if (cost) out.push(cost);
+
   const sentence = flipSentence(c);
   out.push(`${heading("Ranking flips:", options)} ${sentence ?? "none: every cell with a difference has the same sign"}`);
   const verdict = failIfWorseLine(c);
@@ -125,6 +128,59 @@ function comparisonText(c: Comparison, data: CompareData, options: TextOptions):
   out.push(discordantText(c, options));
   out.push(gridText(c, options));
   return out.join("\n\n");
+}
+
+/** A side's cost per solved task, `>=` before a lower bound. */
+function costFigure(s: CostSide): string {
+  return s.cost_per_success_usd !== null && s.cost_lower_bound ? `>= ${usd(s.cost_per_success_usd)}` : usd(s.cost_per_success_usd);
+}
+
+/** "+$0.050", "-$0.120": a difference in USD with its sign. */
+function signedUsd(v: number): string {
+  return `${v < 0 ? "-" : "+"}${usd(Math.abs(v))}`;
+}
+
+/** The title of the cost section of the text and markdown outputs. */
+export const COST_TITLE = "Cost per solved task (final basis, paired tasks): B - A";
+
+/**
+ * Cost per solved task per denominator (final basis, paired tasks): each side's and B - A with
+ * its interval, as table rows, and the notes under it; null when neither side recorded a cost.
+ * Shared by the text and the markdown output.
+ */
+export function costTable(c: Comparison): { head: string[]; rows: (string | number)[][]; notes: string[] } | null {
+  const rows = c.cost_per_success;
+  if (!rows.some((r) => r.baseline.cost_usd !== null || r.candidate.cost_usd !== null)) return null;
+  const notes = ["each side: every attempt of its kept trials (retries too) / its final successes"];
+  const all = rows[0];
+  for (const [letter, side] of [
+    ["A", all.baseline],
+    ["B", all.candidate],
+  ] as const)
+    if (side.cost_missing_attempts > 0)
+      notes.push(`${letter}: ${plural(side.cost_missing_attempts, "attempt")} without a cost (not read as 0): >= a lower bound, B - A unbounded`);
+  return {
+    head: ["denominator", "tasks", "A", "B", "B - A", "95% CI"],
+    rows: rows.map((r) => [
+      r.denominator,
+      r.tasks,
+      costFigure(r.baseline),
+      costFigure(r.candidate),
+      r.difference_usd === null ? "n/a" : signedUsd(r.difference_usd),
+      r.difference_usd_ci95 ? `[${signedUsd(r.difference_usd_ci95[0])}, ${signedUsd(r.difference_usd_ci95[1])}]` : "",
+    ]),
+    notes,
+  };
+}
+
+function costText(c: Comparison, options: TextOptions): string | null {
+  const t = costTable(c);
+  if (!t) return null;
+  return [
+    heading(COST_TITLE, options),
+    table(t.head, t.rows, ["left", "right", "right", "right", "right", "left"], options),
+    ...t.notes.map((n) => `  ${n}`),
+  ].join("\n");
 }
 
 function unpairedLines(letter: string, tasks: string[]): string[] {

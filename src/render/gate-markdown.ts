@@ -4,8 +4,7 @@
  * verdict in bold, the same words as the text (gate-text.ts).
  */
 import type { GateData } from "../commands/gate.js";
-import { plural } from "../number-format.js";
-import { gateValue, gateVerdict } from "./gate-text.js";
+import { gateNote, gateValue, gateVerdict } from "./gate-text.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
 
 export function renderGateMarkdown(data: GateData): string {
@@ -14,7 +13,7 @@ export function renderGateMarkdown(data: GateData): string {
     code(c.figure),
     gateValue(c, c.value) + (c.numerator !== null && c.denominator !== null ? ` (${c.numerator}/${c.denominator})` : ""),
     `${c.bound} ${gateValue(c, c.threshold)}`,
-    c.value === null ? "n/a never passes" : c.tasks < data.min_tasks ? `${plural(c.tasks, "task")}, fewer than --min-tasks ${data.min_tasks}` : "",
+    gateNote(c, data.min_tasks),
   ]);
   const table = mdTable(["result", "figure", "measured", "bound", "note"], rows, ["left", "left", "right", "left", "left"]);
   return `${table}\n\n**${escapeMarkdown(gateVerdict(data))}**\n`;

@@ -10,9 +10,9 @@ const FRACTION = /\/|_rate$|_share$/;
 /** A figure's value in its unit: "82.0% (82/100)", "312 s", "$0.42", "3". */
 export function gateValue(r: Pick<GateResult, "figure" | "numerator" | "denominator">, value: number | null): string {
   if (value === null) return "n/a";
+  if (r.figure === "cost_per_success" || r.figure.startsWith("cost_per_success/")) return `$${value.toFixed(4)}`;
   if (FRACTION.test(r.figure)) return percent(value);
   if (r.figure === "p95_s") return `${Number.isInteger(value) ? value : value.toFixed(1)} s`;
-  if (r.figure === "cost_per_success") return `$${value.toFixed(4)}`;
   return String(value);
 }
 
@@ -24,12 +24,20 @@ export function gateValue(r: Pick<GateResult, "figure" | "numerator" | "denomina
 export function renderGateText(data: GateData): string {
   const lines = data.conditions.map((c) => {
     const counts = c.numerator !== null && c.denominator !== null ? ` (${c.numerator}/${c.denominator})` : "";
-    const why =
-      c.value === null ? ": n/a never passes" : c.tasks < data.min_tasks ? `: ${plural(c.tasks, "task")}, fewer than --min-tasks ${data.min_tasks}` : "";
-    return `${c.passed ? "ok  " : "FAIL"} ${c.figure} = ${gateValue(c, c.value)}${counts}, ${c.bound} ${gateValue(c, c.threshold)}${why}`;
+    const why = gateNote(c, data.min_tasks);
+    return `${c.passed ? "ok  " : "FAIL"} ${c.figure} = ${gateValue(c, c.value)}${counts}, ${c.bound} ${gateValue(c, c.threshold)}${why ? `: ${why}` : ""}`;
   });
   lines.push(gateVerdict(data));
   return `${lines.join("\n")}\n`;
+}
+
+/** Why a condition's value cannot pass, or what it stands on: n/a, too few tasks, a lower bound; "" when nothing. */
+export function gateNote(c: GateResult, minTasks: number): string {
+  if (c.value === null) return "n/a never passes";
+  if (c.tasks < minTasks) return `${plural(c.tasks, "task")}, fewer than --min-tasks ${minTasks}`;
+  if (c.cost_missing_attempts)
+    return `a lower bound (${plural(c.cost_missing_attempts, "attempt")} without a cost)${c.bound === "max" ? ", which never passes a max" : ""}`;
+  return "";
 }
 
 /**

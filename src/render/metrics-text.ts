@@ -12,6 +12,7 @@ import {
   type Interval,
   type Inventory,
   type PassAtK,
+  type PerSuccess,
 } from "../commands/report-metrics.js";
 import type { ReportData } from "../commands/report.js";
 import { count, duration, fixed, percent, plural, ratio } from "../number-format.js";
@@ -47,7 +48,7 @@ export function intervalNote(data: ReportData): string {
  */
 export interface Block {
   /** which section this is, for renderers that place sections apart (the HTML report) */
-  key: "pass_at_k" | "duration" | "cost" | "retries" | "per_call" | "inventory" | "groups";
+  key: "pass_at_k" | "duration" | "cost" | "per_success" | "retries" | "per_call" | "inventory" | "groups";
   title: string;
   table?: { head: string[]; rows: (string | number)[][]; align: ("left" | "right")[] };
   lines: string[];
@@ -55,7 +56,10 @@ export interface Block {
 
 /** The metrics sections in report order; sections with nothing to say are left out. */
 export function metricsBlocks(data: ReportData): Block[] {
-  const out = [passAtKSection(data.pass_at_k, data.meta.runs), durationSection(data.efficiency), costSection(data.efficiency), retrySection(data)];
+  const out = [passAtKSection(data.pass_at_k, data.meta.runs), durationSection(data.efficiency), costSection(data.efficiency)];
+  const perSuccess = perSuccessSection(data.per_success);
+  if (perSuccess) out.push(perSuccess);
+  out.push(retrySection(data));
   const calls = callSection(data.per_call);
   if (calls) out.push(calls);
   const inventory = inventorySection(data.inventory);
@@ -140,6 +144,82 @@ function costSection(e: Efficiency): Block {
       lines.push(`  ! ${count(e.cost_missing_attempts)} of ${count(e.attempts)} attempts have no cost (not read as 0): the cost figures are lower bounds`);
   }
   return { key: "cost", title: "Time, tokens and cost", lines };
+}
+
+/** The figures of perSuccessSection: label, the value and interval of a row, its words in a note. */
+const PER_SUCCESS_FIGURES = [
+  {
+    label: "cost",
+    value: (p: PerSuccess) => p.cost_per_success_usd,
+    ci95: (p: PerSuccess) => p.cost_per_success_usd_ci95,
+    recorded: (p: PerSuccess) => p.cost_usd,
+    lowerBound: (p: PerSuccess) => p.cost_lower_bound,
+    missing: (p: PerSuccess) => p.cost_missing_attempts,
+    lack: "no cost",
+    show: usd,
+  },
+  {
+    label: "LLM tokens",
+    value: (p: PerSuccess) => p.llm_tokens_per_success,
+    ci95: (p: PerSuccess) => p.llm_tokens_per_success_ci95,
+    recorded: (p: PerSuccess) => p.llm_tokens,
+    lowerBound: (p: PerSuccess) => p.llm_tokens_lower_bound,
+    missing: (p: PerSuccess) => p.llm_tokens_missing_attempts,
+    lack: "no token count",
+    show: (v: number | null) => mean(v, 0),
+  },
+  {
+    label: "agent time",
+    value: (p: PerSuccess) => p.agent_time_per_success_s,
+    ci95: (p: PerSuccess) => p.agent_time_per_success_s_ci95,
+    recorded: (p: PerSuccess) => p.agent_time_s,
+    lowerBound: (p: PerSuccess) => p.agent_time_lower_bound,
+    missing: (p: PerSuccess) => p.untimed_attempts,
+    lack: "no start or end time",
+    show: duration,
+  },
+] as const;
+
+/**
+ * Cost (and LLM tokens, agent time) per solved task under each denominator, with its
+ * task-clustered interval; printed when some attempt recorded a cost (--json has it always).
+ * A lower bound (values not recorded) is marked `>=` and its attempts counted in a note.
+ */
+function perSuccessSection(rows: PerSuccess[]): Block | null {
+  if (!rows.some((p) => p.cost_usd !== null)) return null;
+  const body: string[][] = [];
+  const lines: string[] = [];
+  for (const f of PER_SUCCESS_FIGURES) {
+    if (!rows.some((p) => f.recorded(p) !== null)) continue;
+    rows.forEach((p, i) => {
+      const value = f.value(p);
+      const interval = f.ci95(p);
+      body.push([
+        i === 0 ? f.label : "",
+        p.denominator,
+        count(p.trials),
+        count(p.successes),
+        value !== null && f.lowerBound(p) ? `>= ${f.show(value)}` : f.show(value),
+        interval ? `[${f.show(interval[0])}, ${f.show(interval[1])}]` : "",
+      ]);
+    });
+    // the first denominator keeps every trial: its count of attempts lacking the value is all of them
+    const all = rows[0];
+    if (f.missing(all) > 0)
+      lines.push(`  ${f.label}: ${count(f.missing(all))} of ${count(all.attempts)} attempts have ${f.lack} (not read as 0): >= a lower bound`);
+  }
+  lines.push("  all attempts of the kept trials (failed, retried ones too) / final successes");
+  lines.push("  95% intervals: task-clustered standard error of the ratio (delta method)");
+  return {
+    key: "per_success",
+    title: "Per solved task, under each denominator (final basis)",
+    table: {
+      head: ["figure", "denominator", "trials", "solved", "per solved", "95% CI"],
+      rows: body,
+      align: ["left", "left", "right", "right", "right", "left"],
+    },
+    lines,
+  };
 }
 
 function retrySection(data: ReportData): Block {
@@ -340,7 +420,8 @@ function mean(v: number | null, digits: number): string {
   return v === null ? "n/a" : fixed(v, digits);
 }
 
-function usd(v: number | null): string {
+/** "$4.83", "$0.186" (three decimals below a dollar), "n/a" for null. */
+export function usd(v: number | null): string {
   if (v === null) return "n/a";
   return `$${v.toFixed(v !== 0 && Math.abs(v) < 1 ? 3 : 2)}`;
 }

@@ -42,7 +42,7 @@ export function renderReportHtml(data: ReportData): string {
     durationSection(data, c, blocks.get("duration")),
     waffleSection(data, c),
     passSection(data, blocks.get("pass_at_k")),
-    ...(["cost", "retries", "per_call", "inventory"] as const)
+    ...(["cost", "per_success", "retries", "per_call", "inventory"] as const)
       .map((k) => blocks.get(k))
       .filter((b): b is Block => b !== undefined)
       .map((b) => blockSection(b.key, b)),
@@ -66,6 +66,7 @@ const NAV: Record<string, string> = {
   waffle: "Every trial",
   "pass-at-k": "pass@k",
   cost: "Time and cost",
+  "per-success": "Per solved task",
   retries: "Retries",
   "per-call": "Per call",
   inventory: "Inventory",

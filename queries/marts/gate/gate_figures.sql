@@ -1,11 +1,15 @@
 -- gate_figures: every figure a `denom gate` condition can name (docs/compare.md), one row
 --   each: the rate cells `basis/denominator` (rate = successes/count, a fraction) and
 --   the metrics timeout_rate, environment_share, constraint_violations, grader_errors,
---   rejected, p95_s, cost_per_success; `value` NULL when the figure is n/a. `tasks`: the tasks
---   the figure stands on (a cell's: those with a trial in its denominator; a metric's: every
---   task of the run), which `--min-tasks` asks enough of.
+--   rejected, p95_s, cost_per_success, and cost_per_success/denominator (per_success: the
+--   spend of the trials a denominator keeps over their final successes, USD); `value` NULL when
+--   the figure is n/a. `tasks`: the tasks the figure stands on (a cell's and a
+--   cost_per_success/denominator's: those with a trial in its denominator; a metric's: every
+--   task of the run), which `--min-tasks` asks enough of. `cost_missing_attempts`: for
+--   cost_per_success/denominator, its attempts without a cost (> 0: the value is a lower bound);
+--   NULL for the other figures.
 -- Reads: rate_grid, timeout_rate, trial_outcomes, denominators, kept_in, diagnostics, accounting,
---   efficiency.
+--   efficiency, per_success.
 -- Not materialized: a row per cell and metric over marts the report keeps already.
 create or replace view gate_figures as
 with
@@ -71,8 +75,23 @@ metrics as (
     select 'p95_s', 'metric', duration_p95, null, null, 106 from efficiency where scope_id = 0
     union all
     select 'cost_per_success', 'metric', cost_per_success, null, null, 107 from efficiency where scope_id = 0
+),
+
+per_denominator as (
+    -- cost per solved task under each denominator (final basis), after the metrics in chain order
+    select
+        'cost_per_success/' || denominator as figure,
+        'metric' as kind,
+        cost_per_success_usd as value,
+        tasks,
+        cost_missing_attempts,
+        200 + step as figure_order
+    from per_success
+    where scope_id = 0
 )
 
-select c.figure, c.kind, c.value, c.numerator, c.denominator, c.tasks, c.figure_order from cells as c
+select c.figure, c.kind, c.value, c.numerator, c.denominator, c.tasks, null::bigint as cost_missing_attempts, c.figure_order from cells as c
 union all
-select m.figure, m.kind, m.value, m.numerator, m.denominator, r.tasks, m.figure_order from metrics as m cross join run_tasks as r;
+select m.figure, m.kind, m.value, m.numerator, m.denominator, r.tasks, null, m.figure_order from metrics as m cross join run_tasks as r
+union all
+select p.figure, p.kind, p.value, null, null, p.tasks, p.cost_missing_attempts, p.figure_order from per_denominator as p;
