@@ -70,7 +70,8 @@ function addReadingCommands(program: Command, run: Run): void {
       .summary("strict and adjusted success rates, each with its denominator")
       .description("Loads run records and prints the strict success rate beside every adjusted one, each with its denominator spelled out.")
       .argument("[inputs...]", INPUTS)
-      .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS)),
+      .addOption(new Option("--by <field>", "every figure again per value of this field, side by side").choices(GROUP_KEYS))
+      .option("--floor <input>", "a trivial or oracle agent's records on the same tasks: every cell shows its rate and the lift over it"),
     "report",
   )
     .addHelpText("after", help.REPORT_EXAMPLES)

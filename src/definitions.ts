@@ -8,6 +8,20 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { UsageError } from "./errors.js";
 
+/**
+ * `--floor INPUT`: a trivial or oracle agent's records on the same tasks, read
+ * in a session of their own; every cell of the grid then shows the floor's rate
+ * and the lift over it (queries: floor_lift, floor_coverage; docs/metrics.md).
+ */
+export interface Floor {
+  /** the floor's inputs, as given */
+  inputs: string[];
+  /** the floor's own grid: each cell's successes over its trials (counts, not rates) */
+  cells: { basis: string; denominator: string; successes: number; count: number }[];
+  /** the tasks the floor has records of */
+  tasks: string[];
+}
+
 /** The canonical statuses a `--status-map` pair may map to (docs/metrics.md). */
 export const CANONICAL_STATUSES = ["success", "failure", "timeout", "aborted", "invalid"] as const;
 

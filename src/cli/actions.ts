@@ -8,7 +8,7 @@ import type { CompareData, CompareOptions } from "../commands/compare.js";
 import type { IngestCommandOptions } from "../commands/ingest.js";
 import type { CopyFormat } from "../db/session.js";
 import { type ExportWhat, type GroupKey, parseCause, parseLabels, parseMinTasks, parseSuccessThreshold } from "../definitions.js";
-import { ExitCode, UsageError } from "../errors.js";
+import { ExitCode, NoRecordError, UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { Io } from "../io.js";
 import { strictProblems } from "../number-format.js";
@@ -29,10 +29,17 @@ import {
 import { emptyExit, gateFailsClosed, inSession, readExit, strictExit, withProgress } from "./run.js";
 
 /** `denom report INPUT...`: the grid and every figure beside it. */
-export async function reportAction(io: Io, inputs: string[], flags: CommonFlags & { by?: GroupKey }): Promise<number> {
+export async function reportAction(io: Io, inputs: string[], flags: CommonFlags & { by?: GroupKey; floor?: string }): Promise<number> {
   const out = outputOf(flags, io, "report", true);
   const options = { ...runsOptions(inputs, flags, io, "report", out), by: flags.by ?? null, charts: out.format === "html" };
-  const { prefetchReport, runReport } = await import("../commands/report.js");
+  const { prefetchReport, readFloor, runReport } = await import("../commands/report.js");
+  if (flags.floor !== undefined) {
+    // the floor in a session of its own, under the same definitions, read before the run's
+    const floorOptions = { ...runsOptions([flags.floor], { ...flags, db: undefined }, io, "report --floor", out), by: null, pool: true };
+    options.floor = { inputs: [flags.floor], ...(await inSession(floorOptions, readFloor)) };
+    // no floor is no lift: fail closed rather than print a lift over nothing
+    if (options.floor.tasks.length === 0) throw new NoRecordError(`--floor ${flags.floor}: no trial in it, so there is no floor to measure a lift over`);
+  }
   // the renderer loads while DuckDB computes (the main thread waits for it then)
   const writer = out.writer();
   writer.catch(() => {}); // awaited below, unless the report fails first

@@ -16,6 +16,7 @@ Examples:
   $ denom report runs.jsonl --format md -o report.md   # GitHub markdown for a PR or an issue
   $ denom report runs.jsonl --format html -o report.html   # one self-contained page with charts
   $ denom report runs/ --by model            # every figure again per model, side by side
+  $ denom report runs.jsonl --floor noop.jsonl   # each cell beside a do-nothing agent's, and the lift over it
   $ denom report results.json --expect task_ids.txt   # absent tasks count as missing
   $ denom report results.json --expect-count 500
   $ denom report results.json --input-format NAME   # skip detection (denom formats lists the names)

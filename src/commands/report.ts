@@ -11,7 +11,7 @@ import type { Cell, Params, Row } from "../db/session.js";
 import { VERSION } from "../version.js";
 import { ALL_FORMATS } from "../formats/index.js";
 import type { RunLog } from "../formats/types.js";
-import type { ExcludedTasks, GroupKey, Thresholds } from "../definitions.js";
+import type { ExcludedTasks, Floor, GroupKey, Thresholds } from "../definitions.js";
 import { CHART_SELECTS, readChartData, type ChartData } from "./report-charts.js";
 import { INVENTORY_PARAMS, readMetrics, type Metrics, type RateCell } from "./report-metrics.js";
 
@@ -223,6 +223,39 @@ export interface ReportData extends Omit<Metrics, "rates"> {
   verdicts: HarnessVerdict[];
   /** the HTML report's chart figures (report-charts.ts); only with `charts`, never in --json */
   charts?: ChartData;
+  /** `--floor INPUT`: the floor's rate in every cell and the lift over it; null without the flag */
+  floor: FloorReport | null;
+}
+
+/**
+ * What `--floor INPUT` adds (views floor_lift, floor_coverage): the floor's
+ * inputs, the tasks of the run and of the floor, and per cell the run's
+ * successes/count and rate, the floor's over its own trials, and `lift` = run
+ * rate - floor rate (fractions; 0.25 = 25 points). A lift over different task
+ * sets (`coverage.run_only` or `floor_only` above 0) compares different tasks.
+ */
+export interface FloorReport {
+  inputs: string[];
+  coverage: { run_tasks: number; floor_tasks: number; common_tasks: number; run_only: number; floor_only: number };
+  cells: {
+    basis: string;
+    denominator: string;
+    successes: number;
+    count: number;
+    rate: number | null;
+    floor_successes: number;
+    floor_count: number;
+    floor_rate: number | null;
+    lift: number | null;
+  }[];
+}
+
+/**
+ * Reads what `--floor` needs of the floor's own session: its grid's counts and
+ * its tasks (Floor of definitions.ts, minus the inputs the caller names).
+ */
+export async function readFloor(session: Session): Promise<Omit<Floor, "inputs">> {
+  return { cells: await session.select("floor/cells"), tasks: (await session.select("floor/tasks")).map((r) => r.task_id) };
 }
 
 /**
@@ -276,7 +309,7 @@ export function prefetchReport(session: Session): void {
 /** Reads the report from a session (the relations it reads are created as needed). */
 export async function readReport(
   session: Session,
-  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "excludedTasks" | "by" | "pool" | "successThreshold">,
+  options: Pick<ReportOptions, "statusMap" | "thresholds" | "expectation" | "excludedTasks" | "by" | "pool" | "successThreshold" | "floor">,
 ): Promise<ReportData> {
   // what follows runs every SELECT of select/report/ and select/meta/ but the charts': created at once
   await session.needFor(reportSelects(session), REPORT_PARAMS);
@@ -314,6 +347,8 @@ export async function readReport(
   }));
   const rejects: ReportData["rejects"] = await session.select("report/rejects", REJECTS_PARAMS);
   const verdicts = await readVerdicts(session);
+  const coverage = options.floor ? await session.selectOne("report/floor_coverage") : null;
+  const floor = options.floor && coverage ? { inputs: options.floor.inputs, coverage, cells: await session.select("report/floor_lift") } : null;
   return {
     meta,
     accounting,
@@ -329,6 +364,7 @@ export async function readReport(
     unrecognized_statuses,
     rejects,
     verdicts,
+    floor,
     ...metrics,
   };
 }

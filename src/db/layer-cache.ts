@@ -14,7 +14,7 @@
  * foreign cache is simply not used: the session computes as if it were absent.
  */
 import { createHash } from "node:crypto";
-import { DEFAULT_THRESHOLDS, type ExcludedTasks, type Expectation, type GroupKey, type RerunPair, type Thresholds } from "../definitions.js";
+import { DEFAULT_THRESHOLDS, type ExcludedTasks, type Expectation, type Floor, type GroupKey, type RerunPair, type Thresholds } from "../definitions.js";
 import { sqlName, type Database } from "./database.js";
 import { variablesRead, type Catalog } from "./queries.js";
 
@@ -44,6 +44,8 @@ export interface Definitions {
    * absent: each format's declared rule, and a run off its scale unscored
    */
   successThreshold?: number | null;
+  /** `--floor INPUT`: the floor's figures and tasks, read in a session of their own; none by default */
+  floor?: Floor | null;
 }
 
 /** The definitions `ingest` keeps layers for: no status pair, default thresholds, no `--expect`, no `--by`, no `--success-threshold` (unless ingest is given one). */
@@ -58,6 +60,8 @@ const EXPECT_AND_BY_VARIABLES: Record<string, (d: Definitions) => boolean> = {
   reruns: (d) => Boolean(d.reruns?.length),
   recognise_reruns: (d) => Boolean(d.runPerFile),
   pool: (d) => Boolean(d.pool),
+  floor_cells: (d) => Boolean(d.floor),
+  floor_tasks: (d) => Boolean(d.floor),
 };
 
 /** The table of FILE holding layer NAME. */

@@ -587,4 +587,12 @@ export async function setDefinitions(db: Database, defs: Definitions): Promise<v
   await db.setVariable("pool", defs.pool ? "true" : "false");
   // a number parsed by definitions.ts (parseSuccessThreshold), written as a numeric literal
   await db.setVariable("success_threshold", defs.successThreshold == null ? "NULL::DOUBLE" : `${defs.successThreshold}::DOUBLE`);
+  // --floor: the floor's own cells (counts) and its tasks, read in a session of their own
+  await db.run(
+    `SET VARIABLE floor_cells = CAST(from_json($cells::VARCHAR, '[{"basis":"VARCHAR","denominator":"VARCHAR","successes":"BIGINT","count":"BIGINT"}]') AS STRUCT(basis VARCHAR, denominator VARCHAR, successes BIGINT, count BIGINT)[])`,
+    { cells: defs.floor ? JSON.stringify(defs.floor.cells) : null },
+  );
+  await db.run(`SET VARIABLE floor_tasks = CAST(from_json($tasks::VARCHAR, '["VARCHAR"]') AS VARCHAR[])`, {
+    tasks: defs.floor ? JSON.stringify(defs.floor.tasks) : null,
+  });
 }

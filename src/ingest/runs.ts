@@ -79,6 +79,7 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
     runPerFile: options.runPerFile,
     successThreshold: options.successThreshold ?? null,
     pool: options.pool,
+    floor: options.floor ?? null,
   };
   if (options.db)
     return openSession({

@@ -19,7 +19,7 @@ import type { ReportData } from "../commands/report.js";
 import * as charts from "./charts.js";
 import { bytes, percent, plural, ratio, seconds } from "../number-format.js";
 import { ci, compactGroups, groupRows, intervalNote, metricsBlocks, SIDE_BY_SIDE_MAX, type Block } from "./metrics-text.js";
-import { diagnosticFacts, metaFacts, statusRows, strictLine } from "./report-text.js";
+import { diagnosticFacts, floorFacts, floorTable, metaFacts, statusRows, strictLine } from "./report-text.js";
 import { noticeLines } from "../ingest/notices.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 
@@ -34,6 +34,7 @@ export function renderReportHtml(data: ReportData): string {
     warningsSection(data),
     metaSection(data),
     gridSection(data),
+    floorSection(data),
     data.by && m.grouping.figure_to_quote !== "overall" ? groupsSection(data) : "",
     waterfallSection(data, c),
     statusSection(data),
@@ -58,6 +59,7 @@ const NAV: Record<string, string> = {
   warnings: "Warnings",
   meta: "Meta",
   grid: "Rates",
+  floor: "Floor",
   waterfall: "Denominator chain",
   status: "Status",
   transitions: "First → final",
@@ -128,6 +130,13 @@ function metaSection(data: ReportData): string {
     ...Object.entries(m.definitions.basis).map(([b, text]) => `<p><b>${esc(b)}</b>: ${esc(text)}</p>`),
   ].join("");
   return section("meta", "Meta", `${sources}${list(facts)}<div class="pair"><div>${definitions}</div><div class="defs">${defs}</div></div>`);
+}
+
+/** The floor's table and facts (--floor); nothing without it. */
+function floorSection(data: ReportData): string {
+  if (!data.floor) return "";
+  const t = floorTable(data.floor);
+  return section("floor", t.title, table(t.head, t.rows, "floor") + list(floorFacts(data.floor)));
 }
 
 function gridSection(data: ReportData): string {

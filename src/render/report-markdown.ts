@@ -12,11 +12,11 @@ import { noticeLines } from "../ingest/notices.js";
 import { bytes, percent, plural, ratio } from "../number-format.js";
 import { ci, intervalNote, metricsBlocks } from "./metrics-text.js";
 import { code, escapeMarkdown, mdTable } from "./markdown.js";
-import { diagnosticFacts, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
+import { diagnosticFacts, floorFacts, floorTable, metaFacts, removalSteps, statusRows, strictLine } from "./report-text.js";
 
 /** The whole report as markdown, in the text report's order. */
 export function renderReportMarkdown(data: ReportData): string {
-  const out = [...metaMarkdown(data), ...gridMarkdown(data), ...statusMarkdown(data)];
+  const out = [...metaMarkdown(data), ...gridMarkdown(data), ...floorMarkdown(data), ...statusMarkdown(data)];
   out.push("#### Timeouts by cause");
   out.push(
     mdTable(
@@ -49,6 +49,23 @@ export function renderReportMarkdown(data: ReportData): string {
 }
 
 /** The warnings that open the report, the heading, the sources table and the meta facts. */
+/** The floor's table and facts (--floor); nothing without it. */
+function floorMarkdown(data: ReportData): string[] {
+  if (!data.floor) return [];
+  const t = floorTable(data.floor);
+  return [
+    `#### ${escapeMarkdown(t.title)}`,
+    mdTable(
+      t.head,
+      t.rows.map((r) => r.map(escapeMarkdown)),
+      t.align,
+    ),
+    floorFacts(data.floor)
+      .map((l) => `- ${escapeMarkdown(l)}`)
+      .join("\n"),
+  ];
+}
+
 function metaMarkdown(data: ReportData): string[] {
   const m = data.meta;
   const out: string[] = [];

@@ -4,8 +4,8 @@
  * diagnostics, then the metrics of metrics-text.ts). Fits 80 columns.
  */
 import { noticeLines } from "../ingest/notices.js";
-import type { ReportData } from "../commands/report.js";
-import { bytes, count, fraction, percent, plural, seconds } from "../number-format.js";
+import type { FloorReport, ReportData } from "../commands/report.js";
+import { bytes, count, fraction, percent, plural, ratio, seconds } from "../number-format.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
 
@@ -16,6 +16,7 @@ export function renderReportText(data: ReportData, options: TextOptions): string
   if (notices.length) out.push(notices.map((l) => `! ${l}`).join("\n"));
   out.push(metaBlock(data, options));
   out.push(rateGrid(data, options));
+  if (data.floor) out.push(floorSection(data.floor, options));
   // groups with a figure to quote each follow the pooled grid at once
   const groupsFirst = data.meta.grouping.figure_to_quote !== "overall";
   if (groupsFirst) out.push(...renderMetricsText(data, options, (key) => key === "groups"));
@@ -207,6 +208,47 @@ function rateGrid(data: ReportData, options: TextOptions): string {
     removalLines(data),
   ];
   return out.join("\n");
+}
+
+/** The floor's table (--floor), shared by the text, markdown and HTML reports: per denominator, each basis's rate, the floor's and the lift. */
+export function floorTable(floor: FloorReport): { title: string; head: string[]; rows: string[][]; align: ("left" | "right")[] } {
+  const byDenominator = new Map<string, FloorReport["cells"]>();
+  for (const c of floor.cells) byDenominator.set(c.denominator, [...(byDenominator.get(c.denominator) ?? []), c]);
+  const side = (c: FloorReport["cells"][number] | undefined) =>
+    c ? [percent(c.rate), ratio({ successes: c.floor_successes, count: c.floor_count, rate: c.floor_rate }), lift(c.lift)] : ["", "", ""];
+  return {
+    title: `Against the floor: ${floor.inputs.join(", ")}`,
+    head: ["denominator", "first try", "floor", "lift", "final", "floor", "lift"],
+    rows: [...byDenominator].map(([denominator, cells]) => [
+      denominator,
+      ...side(cells.find((c) => c.basis === "first")),
+      ...side(cells.find((c) => c.basis === "final")),
+    ]),
+    align: ["left", "right", "right", "right", "right", "right", "right"],
+  };
+}
+
+/** Each cell's rate beside the floor's (--floor) and the lift over it, in points. */
+function floorSection(floor: FloorReport, options: TextOptions): string {
+  const t = floorTable(floor);
+  return [heading(t.title, options), table(t.head, t.rows, t.align, options), ...floorFacts(floor).map((l) => `  ${l}`)].join("\n");
+}
+
+/** A lift in points with its sign (`+62.0`), `n/a` when either rate is. */
+export function lift(x: number | null): string {
+  return x === null ? "n/a" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`;
+}
+
+/** What the floor block says under its table: what the lift is, and the tasks of the run and the floor (a mismatch loudly). */
+export function floorFacts(floor: FloorReport): string[] {
+  const c = floor.coverage;
+  const lines = ["lift: the run's rate - the floor's, in points; the floor's rates are over its own trials"];
+  if (c.run_only === 0 && c.floor_only === 0) lines.push(`tasks: the same ${plural(c.run_tasks, "task")} in the run and the floor`);
+  else
+    lines.push(
+      `! tasks differ: ${count(c.run_tasks)} in the run, ${count(c.floor_tasks)} in the floor, ${count(c.common_tasks)} in both (${count(c.run_only)} only in the run, ${count(c.floor_only)} only in the floor): a lift compares different tasks`,
+    );
+  return lines;
 }
 
 /** The strict figure: the final attempt of every trial over all trials (docs/metrics.md), the one to quote. */
