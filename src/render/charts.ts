@@ -302,11 +302,27 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
   if (bins.length === 0) return "";
   const statuses = statusOrder(bins.map((b) => b.status));
   const limitLabel = limits.length === 1 ? `limit ${seconds(limits[0])}` : "limits";
+  // a limit's label reads right of its line, or left of it in the right half, where it would run off the chart
+  const right = Math.max(...bins.map((b) => b.bin_hi_s), ...limits);
+  const labelled = (side: "left" | "right") => limits.filter((l) => l > right / 2 === (side === "left"));
+  const limitText = (side: "left" | "right") =>
+    Plot.text(labelled(side), {
+      x: (l: number) => l,
+      frameAnchor: "top",
+      text: () => limitLabel,
+      fill: "#B00020",
+      stroke: "white",
+      strokeWidth: 3,
+      textAnchor: side === "right" ? "start" : "end",
+      dx: side === "right" ? 3 : -3,
+      dy: 4,
+    });
   return draw({
     width: 560,
     height: 50 + 80 * statuses.length,
     marginLeft: 40,
-    marginRight: 70,
+    // the statuses name the rows on the right
+    marginRight: marginFor(statuses, 16, 70, 160),
     x: { label: "duration of the attempt (s)", grid: true, tickFormat: amountTicks },
     y: { label: "attempts", ticks: 3, tickFormat: wholeTicks },
     fy: { domain: statuses, label: null, tickFormat: (s: string) => s, padding: 0.2 },
@@ -325,7 +341,8 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
         },
       ),
       Plot.ruleX(limits, { stroke: "#B00020", strokeWidth: 1.5, strokeDasharray: "4,3" }),
-      Plot.text(limits, { x: (l: number) => l, frameAnchor: "top", text: () => limitLabel, fill: "#B00020", textAnchor: "start", dx: 3, dy: 4 }),
+      limitText("right"),
+      limitText("left"),
       Plot.ruleY([0]),
     ],
   });
