@@ -202,6 +202,26 @@ describe("report --format html", () => {
     expect(document.querySelector("section#grid p.quote-line")?.textContent).toMatch(/^\* no figure for all 2 groups: each group's final\/total/);
   });
 
+  it("marks each group's figure to quote in the one-row-a-group table of many groups", async () => {
+    // 7 agents (more than the 6 shown side by side), one model: agent g1..g7 has 2 trials, g1..g3 pass both,
+    // g4..g7 pass one: final/total 2/2 100.0% three times, 1/2 50.0% four times
+    const records = [1, 2, 3, 4, 5, 6, 7].flatMap((g) =>
+      [0, 1].map((trial) => ({ task_id: "t", trial, agent: `g${g}`, model: "m", status: g <= 3 || trial === 0 ? "success" : "failure" })),
+    );
+    const dir = tempDir({ "groups.jsonl": jsonl(...records) });
+    const { document } = await htmlReport([join(dir, "groups.jsonl")], ["--by", "agent"]);
+    expect([...document.querySelectorAll("#table-groups thead th")].map((th) => th.textContent)).toEqual([
+      "group",
+      "trials",
+      "first/total",
+      "final/total *",
+      "final/attributable",
+    ]);
+    const marked = [...document.querySelectorAll("#table-groups td[data-quote]")].map((td) => td.textContent);
+    expect(marked).toEqual(["2/2 100.0%", "2/2 100.0%", "2/2 100.0%", "1/2 50.0%", "1/2 50.0%", "1/2 50.0%", "1/2 50.0%"]);
+    expect(document.querySelectorAll("#table-grid td[data-quote]").length).toBe(0);
+  });
+
   it("refuses --json beside --format html", async () => {
     const both = await denom(["report", SEED, "--format", "html", "--json"]);
     expect(both.code).toBe(2);
