@@ -100,7 +100,10 @@ nav { font-size: 12px; color: var(--muted); margin-bottom: 8px; }
 nav a { color: #1f5b99; text-decoration: none; }
 section { margin: 22px 0 0; }
 .pair { display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
-.pair .numbers { flex: 1 1 340px; min-width: 0; }
+/* the numbers sit beside the chart when their widest table fits there, else under it: the box is as wide as
+   its tables (notes and lists, contained, do not widen it; they wrap to the box) */
+.pair .numbers { flex: 1 1 auto; min-width: 0; }
+.pair .numbers > p, .pair .numbers > ul { contain: inline-size; }
 .pair.wide { flex-direction: column; }
 .pair > div { min-width: 0; max-width: 100%; }
 .pair.wide .numbers { flex: none; width: 100%; }
