@@ -24,6 +24,20 @@ export function count(n: number): string {
 }
 
 /**
+ * A chart's axis label for a count, short enough for a tick at any scale: below
+ * 10,000 the count with thousands separators (2500 -> "2,500"), from there a compact
+ * unit with at most one decimal, trailing zeros dropped (25000 -> "25k",
+ * 1500000 -> "1.5M", 2e9 -> "2G"); a value between two whole numbers (0.5 trials) -> "".
+ */
+export function compactCount(n: number): string {
+  if (!Number.isInteger(n)) return "";
+  const a = Math.abs(n);
+  if (a < 10_000) return count(n);
+  const [div, unit] = a < 999_950 ? [1e3, "k"] : a < 999_950_000 ? [1e6, "M"] : [1e9, "G"];
+  return `${n < 0 ? "-" : ""}${String(Number((a / div).toFixed(1)))}${unit}`;
+}
+
+/**
  * `v` with exactly `digits` decimals and thousands separators, as
  * `v.toLocaleString("en-US", {minimumFractionDigits: digits, maximumFractionDigits: digits})`
  * gives it: the shortest decimal that reads back as `v` (String(v)) rounded half

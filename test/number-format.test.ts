@@ -1,7 +1,7 @@
 // The renderers' number formatting without Intl (src/number-format.ts): every value
 // below is worked out by hand from en-US grouping and the rounding rule stated there.
 import { describe, expect, it } from "vitest";
-import { count, fixed } from "../src/number-format.js";
+import { compactCount, count, fixed } from "../src/number-format.js";
 
 describe("count", () => {
   it("groups the digits of an integer in threes", () => {
@@ -14,6 +14,28 @@ describe("count", () => {
   it("keeps the decimals of a fraction", () => {
     expect(count(0.5)).toBe("0.5");
     expect(count(12345.25)).toBe("12,345.25");
+  });
+});
+
+describe("compactCount", () => {
+  it("groups a count below 10,000 and shortens the larger ones to k, M and G with one decimal at most", () => {
+    expect(compactCount(0)).toBe("0");
+    expect(compactCount(2500)).toBe("2,500");
+    expect(compactCount(9999)).toBe("9,999");
+    expect(compactCount(10_000)).toBe("10k");
+    expect(compactCount(12_500)).toBe("12.5k");
+    expect(compactCount(100_000)).toBe("100k");
+    // 999,949 is 999.949k: one decimal, 999.9k; 999,950 would round to 1000.0k, so it is 1M
+    expect(compactCount(999_949)).toBe("999.9k");
+    expect(compactCount(999_950)).toBe("1M");
+    expect(compactCount(1_000_000)).toBe("1M");
+    expect(compactCount(1_500_000)).toBe("1.5M");
+    expect(compactCount(2_000_000_000)).toBe("2G");
+    expect(compactCount(-25_000)).toBe("-25k");
+  });
+  it("leaves a tick between two whole numbers without a label", () => {
+    expect(compactCount(0.5)).toBe("");
+    expect(compactCount(2.5)).toBe("");
   });
 });
 

@@ -44,8 +44,67 @@ describe("report --format html", () => {
     expect(document.querySelectorAll("section#waffle svg rect title").length).toBe(100);
     expect(document.querySelector("section#durations svg")).not.toBeNull();
     expect(html).toContain("limit 300 s");
-    // each of the 29 timeout attempts (20 first + 9 retried) listed with its evidence
-    expect(document.querySelectorAll("#table-timeout-evidence tbody tr").length).toBe(29);
+    // the 29 timeout attempts (20 first + 9 retried) have one evidence, "no agent events recorded"
+    // (seed-100 records no events): one row with their count
+    const rows = document.querySelectorAll("#table-timeout-evidence tbody tr");
+    expect(rows.length).toBe(1);
+    expect(text(document, '#table-timeout-evidence td[data-figure="attempts"]')).toBe("29");
+    expect(text(document, '#table-timeout-evidence td[data-figure="evidence"]')).toBe("no agent events recorded");
+    // their ids: 20 trials (one a task) whose first attempt timed out; of them 8 passed and 3 failed on the
+    // retry, 9 timed out again (README: "timeout -> success 8", "timeout -> failure 3", final timeouts 9)
+    const ids = [...document.querySelectorAll('#table-timeout-evidence td[data-figure="ids"] details li')].map((li) => li.textContent ?? "");
+    expect(ids).toHaveLength(20);
+    expect(ids.filter((l) => l.endsWith(": trial 0 (attempts 1, 2)"))).toHaveLength(9);
+    expect(ids.filter((l) => l.endsWith(": trial 0"))).toHaveLength(11);
+    expect(text(document, '#table-timeout-evidence td[data-figure="ids"] summary')).toMatch(/^t\d+: trial 0 and 19 more tasks$/);
+  });
+
+  it("marks the figure to quote in the grid: final/total's three cells, as the text report's *", () => {
+    const { document } = seed;
+    const marked = [...document.querySelectorAll("#table-grid td[data-quote]")].map(
+      (td) => `${td.getAttribute("data-cell")} ${td.getAttribute("data-figure")}`,
+    );
+    expect(marked).toEqual(["final/total ratio", "final/total rate", "final/total ci95"]);
+    expect(text(document, '#table-grid td[data-cell="final/total"][data-figure="ci95"]')).toMatch(/ \*$/);
+    expect(text(document, '#table-grid td[data-cell="final/total"][data-figure="rate"]')).toBe("82.0%");
+    // no other cell of the grid ends in the mark
+    expect([...document.querySelectorAll("#table-grid td")].filter((td) => (td.textContent ?? "").endsWith("*"))).toHaveLength(1);
+    expect(text(document, "section#grid p.quote-line")).toBe("* the figure to quote: 82/100 = 82.0% (final/total: every trial counted)");
+  });
+
+  it("groups timeout attempts identical in every shown column but their ids into one row with the count", async () => {
+    // timeouts-mix.jsonl: six timeouts, one per rule, each with its own evidence (README, denom timeouts);
+    // to-unknown-3 adds two attempts of one trial with no events, the evidence of to-unknown-1
+    const extra = jsonl(
+      ...[1, 2].map((attempt) => ({
+        task_id: "to-unknown-3",
+        attempt,
+        status: "timeout",
+        started_at: `2025-06-02T1${attempt}:00:00Z`,
+        ended_at: `2025-06-02T1${attempt}:05:00Z`,
+        timeout_limit_s: 300,
+      })),
+    );
+    const dir = tempDir({ "extra.jsonl": extra });
+    const { document } = await htmlReport([join(ROOT, "samples", "timeouts-mix.jsonl"), join(dir, "extra.jsonl")]);
+    const rows = [...document.querySelectorAll("#table-timeout-evidence tbody tr")].map((tr) =>
+      [...tr.querySelectorAll("td")].map((td) => (td.querySelector("summary")?.textContent ?? td.textContent ?? "").trim()),
+    );
+    expect(rows.map((r) => r.slice(0, 2))).toEqual([
+      ["queue", "1"],
+      ["external", "1"],
+      ["loop", "1"],
+      ["sluggish", "1"],
+      ["unknown", "3"],
+      ["unknown", "1"],
+    ]);
+    expect(rows[2].slice(2)).toEqual(["read_file {path: notes.txt} called 7 times in a row", "to-loop: trial 0"]);
+    expect(rows[4].slice(2)).toEqual(["no agent events recorded", "to-unknown-1: trial 0 and 1 more task"]);
+    expect([...document.querySelectorAll("#table-timeout-evidence tr:nth-child(5) li")].map((li) => li.textContent)).toEqual([
+      "to-unknown-1: trial 0",
+      "to-unknown-3: trial 0 (attempts 1, 2)",
+    ]);
+    expect(rows[5][3]).toBe("to-unknown-2: trial 0");
   });
 
   it("is self-contained: no script, no external resource, a policy that forbids fetching", () => {
@@ -65,6 +124,7 @@ describe("report --format html", () => {
       "runs.jsonl": jsonl(
         { task_id: evil, status: "failure", status_detail: "</title><script>alert(2)</script>" },
         { task_id: "b", status: "timeout" },
+        { task_id: evil, trial: 1, status: "timeout" },
         { task_id: "c", status: "success" },
       ),
     });
@@ -80,6 +140,9 @@ describe("report --format html", () => {
     // the task id reads as written in its waffle cell's title, the detail in the status table
     const titles = [...document.querySelectorAll("section#waffle svg title")].map((t) => t.textContent ?? "");
     expect(titles.some((t) => t.includes(`task ${evil}`))).toBe(true);
+    // and in the ids of the timeout row (b and the evil task time out with no events: one row, two tasks)
+    const ids = [...document.querySelectorAll('#table-timeout-evidence td[data-figure="ids"] li')].map((li) => li.textContent);
+    expect(ids.sort()).toEqual([`${evil}: trial 1`, "b: trial 0"].sort());
     expect(text(document, '#table-status td[data-status="failure"][data-detail="</title><script>alert(2)</script>"]:not([data-basis])')).toBe(
       "↳ </title><script>alert(2)</script>",
     );
@@ -132,6 +195,31 @@ describe("report --format html", () => {
       }),
     );
     expect(document.querySelector("section#groups svg")).not.toBeNull();
+    // those cells are the page's marked ones: each group's own, none in the pooled grid
+    const marked = [...document.querySelectorAll("td[data-quote]")];
+    expect(marked.map((td) => td.closest("tr")?.firstElementChild?.textContent)).toEqual(["final/total *", "final/total *"]);
+    expect(marked.map((td) => td.textContent)).toEqual(["7/24 29.2%", "19/24 79.2%"]);
+    expect(document.querySelector("section#grid p.quote-line")?.textContent).toMatch(/^\* no figure for all 2 groups: each group's final\/total/);
+  });
+
+  it("marks each group's figure to quote in the one-row-a-group table of many groups", async () => {
+    // 7 agents (more than the 6 shown side by side), one model: agent g1..g7 has 2 trials, g1..g3 pass both,
+    // g4..g7 pass one: final/total 2/2 100.0% three times, 1/2 50.0% four times
+    const records = [1, 2, 3, 4, 5, 6, 7].flatMap((g) =>
+      [0, 1].map((trial) => ({ task_id: "t", trial, agent: `g${g}`, model: "m", status: g <= 3 || trial === 0 ? "success" : "failure" })),
+    );
+    const dir = tempDir({ "groups.jsonl": jsonl(...records) });
+    const { document } = await htmlReport([join(dir, "groups.jsonl")], ["--by", "agent"]);
+    expect([...document.querySelectorAll("#table-groups thead th")].map((th) => th.textContent)).toEqual([
+      "group",
+      "trials",
+      "first/total",
+      "final/total *",
+      "final/attributable",
+    ]);
+    const marked = [...document.querySelectorAll("#table-groups td[data-quote]")].map((td) => td.textContent);
+    expect(marked).toEqual(["2/2 100.0%", "2/2 100.0%", "2/2 100.0%", "1/2 50.0%", "1/2 50.0%", "1/2 50.0%", "1/2 50.0%"]);
+    expect(document.querySelectorAll("#table-grid td[data-quote]").length).toBe(0);
   });
 
   it("refuses --json beside --format html", async () => {
@@ -153,6 +241,14 @@ describe.skipIf(!hasShared)("report --format html on Terminal-Bench 1 (../shared
     expect(text(document, '#table-waterfall td[data-cell="final/completable"][data-figure="reasons"]')).toBe("timeout, cause unknown 117");
     // 80 tasks x 5 trials: one cell each
     expect(document.querySelectorAll("section#waffle svg rect title").length).toBe(400);
+    // the 117 agent timeouts leave no agent event to read (the run keeps none): one row of 117,
+    // every one a first attempt (one attempt per trial), the trials listed by task add up to 117
+    expect(document.querySelectorAll("#table-timeout-evidence tbody tr").length).toBe(1);
+    expect(text(document, '#table-timeout-evidence td[data-figure="attempts"]')).toBe("117");
+    expect(text(document, '#table-timeout-evidence td[data-figure="evidence"]')).toBe("no agent events recorded");
+    const ids = [...document.querySelectorAll('#table-timeout-evidence td[data-figure="ids"] li')].map((li) => li.textContent ?? "");
+    expect(ids.join("\n")).not.toContain("attempt");
+    expect(ids.map((l) => l.replace(/^.*: trials? /, "").split(", ").length).reduce((a, b) => a + b, 0)).toBe(117);
   });
 });
 if (!hasShared) console.log("skipped: HTML report on Terminal-Bench 1 (../shared/data/real not present)");

@@ -11,9 +11,6 @@ import { readTimeouts, type TimeoutRow } from "./timeouts.js";
 
 /** A waffle draws one cell per trial up to this many trials; past it, blocks of tasks. */
 export const WAFFLE_CELLS = 2000;
-/** Timeout attempts listed with their evidence (all of them: `denom timeouts`). */
-export const TIMEOUTS_LISTED = 300;
-
 /** One bar of the waterfall: the trials a step kept (from 0), or what it removed for one reason (stacked above). Counts are trials. */
 export interface WaterfallBar {
   basis: "first" | "final";
@@ -72,7 +69,7 @@ export interface ChartData {
   waffle_trials: number;
   waffle: WaffleCell[];
   task_blocks: TaskBlock[];
-  /** the first TIMEOUTS_LISTED timeout attempts in `denom timeouts` order */
+  /** every timeout attempt in `denom timeouts` order (the page groups those with the same evidence and lists a part) */
   timeouts: TimeoutRow[];
   timeouts_total: number;
 }
@@ -98,6 +95,6 @@ export async function readChartData(session: Session): Promise<ChartData> {
   const large = waffle_trials > WAFFLE_CELLS;
   const waffle: WaffleCell[] = large ? [] : await session.select("report/trial_waffle");
   const task_blocks: TaskBlock[] = large ? await session.select("report/task_block_status") : [];
-  const all = await readTimeouts(session, null);
-  return { waterfall, duration_histogram, waffle_trials, waffle, task_blocks, timeouts: all.slice(0, TIMEOUTS_LISTED), timeouts_total: all.length };
+  const timeouts = await readTimeouts(session, null);
+  return { waterfall, duration_histogram, waffle_trials, waffle, task_blocks, timeouts, timeouts_total: timeouts.length };
 }

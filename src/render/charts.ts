@@ -13,7 +13,7 @@ import type { HistogramBin, TaskBlock, WaffleCell, WaterfallBar } from "../comma
 import type { GroupFigures, PassAtK } from "../commands/report-metrics.js";
 import type { RateCell } from "../commands/report.js";
 import { denominatorsOf } from "./chain.js";
-import { percent, seconds } from "../number-format.js";
+import { compactCount, count, percent, seconds } from "../number-format.js";
 import { ci } from "./metrics-text.js";
 
 /** Colours of the statuses (Okabe-Ito, readable with the common colour-vision deficiencies). */
@@ -37,8 +37,22 @@ const FAULT_COLORS: Record<string, string> = {
 };
 
 const BASIS_COLORS = { first: "#7A8B99", final: "#1F3B57" };
-/** Counts are whole: a tick between two integers (0.5 trials) is left without a label. */
-const wholeTicks = (v: number) => (Number.isInteger(v) ? String(v) : "");
+/**
+ * Counts are whole: a tick between two integers (0.5 trials) is left without a label;
+ * from 10,000 on a tick reads 25k, 1.5M (compactCount), so that 10^5-10^6 trials fit the margin.
+ */
+const wholeTicks = compactCount;
+/** A quantity that may be fractional (seconds): 0.5 as it is, whole values as wholeTicks. */
+const amountTicks = (v: number) => (Number.isInteger(v) ? compactCount(v) : count(v));
+/** Width of `text` in 11 px system-ui, estimated on the generous side (digits are about 6.1 px, most letters less). */
+const textWidth = (text: string) => Math.ceil(6.2 * text.length);
+/** A margin that holds the widest of `labels` plus `pad` (tick and gap), within [min, max]. */
+const marginFor = (labels: string[], pad: number, min: number, max: number) => Math.max(min, Math.min(max, pad + Math.max(0, ...labels.map(textWidth))));
+/** `text` cut to about `px` pixels with an ellipsis: a name longer than its margin (the full name is in the table and the titles). */
+const shorten = (px: number) => (text: string) => {
+  const chars = Math.floor(px / 6.2);
+  return text.length > chars ? `${text.slice(0, Math.max(1, chars - 1))}…` : text;
+};
 const FONT = { fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", fontSize: "11px" };
 
 /** Statuses in a fixed order (the known ones first), so every chart colours and orders them alike. */
@@ -68,6 +82,8 @@ function draw(options: Plot.PlotOptions): string {
 export function rateGridChart(rates: RateCell[]): string {
   const cells = rates.filter((r) => r.rate !== null);
   if (cells.length === 0) return "";
+  const label = (c: RateCell) => `${c.basis === "first" ? "first" : "final"} ${count(c.successes)}/${count(c.count)}`;
+  const names = denominatorsOf(rates);
   const marks = (["first", "final"] as const).flatMap((basis) => {
     const rows = cells.filter((c) => c.basis === basis);
     const dy = basis === "first" ? -6 : 6;
@@ -95,7 +111,7 @@ export function rateGridChart(rates: RateCell[]): string {
       Plot.text(rows, {
         y: "denominator",
         x: 100,
-        text: (c: RateCell) => `${c.basis === "first" ? "first" : "final"} ${c.successes}/${c.count}`,
+        text: label,
         textAnchor: "start",
         dx: 8,
         dy,
@@ -106,10 +122,11 @@ export function rateGridChart(rates: RateCell[]): string {
   return draw({
     width: 500,
     height: 230,
-    marginLeft: 90,
-    marginRight: 110,
+    marginLeft: marginFor(names, 14, 90, 160),
+    // the labels right of 100% hold the counts: "final 333,334/1,000,000" at 10^6 trials
+    marginRight: marginFor(cells.map(label), 14, 110, 200),
     x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
-    y: { domain: denominatorsOf(rates), label: null },
+    y: { domain: names, label: null, tickFormat: shorten(146) },
     color: {
       domain: ["first", "final"],
       range: [BASIS_COLORS.first, BASIS_COLORS.final],
@@ -158,7 +175,7 @@ export function waterfallChart(bars: WaterfallBar[]): string {
         fx: "basis",
         x: "denominator",
         y: "y_hi",
-        text: (b: WaterfallBar) => String(b.trials),
+        text: (b: WaterfallBar) => count(b.trials),
         dy: 6,
         fill: "white",
         fontWeight: "bold",
@@ -229,7 +246,7 @@ export function transitionsChart(rows: { first: string; final: string; count: nu
       Plot.text(rows, {
         x: "final",
         y: "first",
-        text: (r: { count: number }) => String(r.count),
+        text: (r: { count: number }) => count(r.count),
         fill: "black",
         stroke: "white",
         strokeWidth: 3,
@@ -251,7 +268,13 @@ export function timeoutCauseChart(causes: Record<string, number>): string {
     width: 420,
     height: 190,
     marginLeft: 70,
-    marginRight: 40,
+    // the longest bar's count is written past its end
+    marginRight: marginFor(
+      rows.map((r) => count(r.attempts)),
+      10,
+      40,
+      120,
+    ),
     y: { domain: rows.map((r) => r.cause), label: null },
     x: { label: "timeout attempts", grid: true, tickFormat: wholeTicks },
     color: {
@@ -268,7 +291,7 @@ export function timeoutCauseChart(causes: Record<string, number>): string {
         fill: "fault",
         title: (r: { cause: string; attempts: number }) => `${r.cause}: ${r.attempts} timeout attempts`,
       }),
-      Plot.text(rows, { y: "cause", x: "attempts", text: (r: { attempts: number }) => String(r.attempts), textAnchor: "start", dx: 4 }),
+      Plot.text(rows, { y: "cause", x: "attempts", text: (r: { attempts: number }) => count(r.attempts), textAnchor: "start", dx: 4 }),
       Plot.ruleX([0]),
     ],
   });
@@ -279,12 +302,28 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
   if (bins.length === 0) return "";
   const statuses = statusOrder(bins.map((b) => b.status));
   const limitLabel = limits.length === 1 ? `limit ${seconds(limits[0])}` : "limits";
+  // a limit's label reads right of its line, or left of it in the right half, where it would run off the chart
+  const right = Math.max(...bins.map((b) => b.bin_hi_s), ...limits);
+  const labelled = (side: "left" | "right") => limits.filter((l) => l > right / 2 === (side === "left"));
+  const limitText = (side: "left" | "right") =>
+    Plot.text(labelled(side), {
+      x: (l: number) => l,
+      frameAnchor: "top",
+      text: () => limitLabel,
+      fill: "#B00020",
+      stroke: "white",
+      strokeWidth: 3,
+      textAnchor: side === "right" ? "start" : "end",
+      dx: side === "right" ? 3 : -3,
+      dy: 4,
+    });
   return draw({
     width: 560,
     height: 50 + 80 * statuses.length,
     marginLeft: 40,
-    marginRight: 70,
-    x: { label: "duration of the attempt (s)", grid: true },
+    // the statuses name the rows on the right
+    marginRight: marginFor(statuses, 16, 70, 160),
+    x: { label: "duration of the attempt (s)", grid: true, tickFormat: amountTicks },
     y: { label: "attempts", ticks: 3, tickFormat: wholeTicks },
     fy: { domain: statuses, label: null, tickFormat: (s: string) => s, padding: 0.2 },
     color: statusScale(statuses, false),
@@ -302,7 +341,8 @@ export function durationHistogramChart(bins: HistogramBin[], limits: number[]): 
         },
       ),
       Plot.ruleX(limits, { stroke: "#B00020", strokeWidth: 1.5, strokeDasharray: "4,3" }),
-      Plot.text(limits, { x: (l: number) => l, frameAnchor: "top", text: () => limitLabel, fill: "#B00020", textAnchor: "start", dx: 3, dy: 4 }),
+      limitText("right"),
+      limitText("left"),
       Plot.ruleY([0]),
     ],
   });
@@ -325,7 +365,7 @@ export function waffleChart(cells: WaffleCell[], slotLabel: (c: WaffleCell) => s
     marginTop: 8,
     marginBottom: 30,
     x: { type: "band", domain: Array.from({ length: columns }, (_, i) => i), axis: null, padding: 0 },
-    y: { type: "band", domain: slots, label: null, padding: 0, tickSize: 0 },
+    y: { type: "band", domain: slots, label: null, padding: 0, tickSize: 0, tickFormat: shorten(left - 16) },
     fy: { domain: bands, axis: null, padding: 0.1 },
     color: statusScale(statuses),
     marks: [
@@ -430,10 +470,10 @@ export function groupRatesChart(groups: GroupFigures[]): string {
   return draw({
     width: 680,
     height: 60 + denominators.length * (names.length * 22 + 14),
-    marginLeft: 120,
+    marginLeft: marginFor(names, 14, 120, 220),
     marginRight: 90,
     x: { domain: [0, 100], label: "success rate (%), 95% interval", grid: true },
-    y: { domain: names, label: null },
+    y: { domain: names, label: null, tickFormat: shorten(206) },
     fy: { domain: denominators, label: null },
     fx: { domain: ["first", "final"], label: null, tickFormat: (b: string) => (b === "first" ? "first try" : "final") },
     color: { domain: ["first", "final"], range: [BASIS_COLORS.first, BASIS_COLORS.final] },
@@ -499,10 +539,10 @@ export function differenceChart(cells: DifferenceCell[]): string {
   return draw({
     width: 500,
     height: 230,
-    marginLeft: 90,
+    marginLeft: marginFor(denominatorsOf(cells), 14, 90, 160),
     marginRight: 20,
     x: { domain: [-reach, reach], label: "B - A (points), 95% interval", grid: true },
-    y: { domain: denominatorsOf(cells), label: null },
+    y: { domain: denominatorsOf(cells), label: null, tickFormat: shorten(146) },
     color: {
       domain: ["first", "final"],
       range: [BASIS_COLORS.first, BASIS_COLORS.final],

@@ -145,24 +145,25 @@ function sidesSection(c: Comparison, s: string, prefix: string): string {
 function cellsSection(c: Comparison, s: string, prefix: string): string {
   const rows = c.cells.map((x: CompareCell) => {
     const k = cellKey(x);
+    // the decision first (B - A, its interval, p), then the sides: on a phone the table scrolls, the cell's name stays
     return [
       { text: k, data: { cell: k } },
-      figure(k, "tasks", x.tasks, x.tasks),
+      figure(k, "difference", points(x.difference, ""), x.difference),
+      { text: pointsInterval(x.ci95), num: true, data: { cell: k, figure: "ci95", value: x.ci95 ? x.ci95.join(" ") : "" } },
+      figure(k, "p_value", pValue(x.p_value), x.p_value),
       figure(k, "baseline", sideFraction(x.baseline), x.baseline.trial_rate),
       figure(k, "candidate", sideFraction(x.candidate), x.candidate.trial_rate),
       figure(k, "baseline_mean", percent(x.baseline.rate), x.baseline.rate),
       figure(k, "candidate_mean", percent(x.candidate.rate), x.candidate.rate),
-      figure(k, "difference", points(x.difference, ""), x.difference),
-      { text: pointsInterval(x.ci95), num: true, data: { cell: k, figure: "ci95", value: x.ci95 ? x.ci95.join(" ") : "" } },
+      figure(k, "tasks", x.tasks, x.tasks),
       { text: testName(x), data: { cell: k, figure: "test", value: x.test ?? "" } },
-      figure(k, "p_value", pValue(x.p_value), x.p_value),
       figure(k, "discordant", `${x.discordant.baseline_only} / ${x.discordant.candidate_only}`, null),
       figure(k, "mde80", x.mde80 === null ? "n/a" : (x.mde80 * 100).toFixed(1), x.mde80),
       figure(k, "tasks_needed", x.tasks_needed ?? "n/a", x.tasks_needed),
     ];
   });
   const body = table(
-    ["cell", "tasks", "A", "B", "A mean", "B mean", "B - A (points)", "95% CI", "test", "p", "A only / B only", "mde80", "tasks needed"],
+    ["cell", "B - A (points)", "95% CI", "p", "A", "B", "A mean", "B mean", "tasks", "test", "A only / B only", "mde80", "tasks needed"],
     rows,
     `cells${s}`,
   );

@@ -5,11 +5,17 @@
  * `data-*` attributes naming the figure they show. Every text is HTML-escaped.
  */
 
-/** A table cell: text (escaped when rendered), optional `data-*` attributes, right-aligned when `num`. */
+/**
+ * A table cell: text (escaped when rendered), optional `data-*` attributes, right-aligned
+ * when `num`; `quote` marks a cell of the figure to quote (highlighted, `data-quote`);
+ * `html` is markup put after the text as it is (built by the renderer, every input text in it escaped).
+ */
 export interface Cell {
   text: string | number;
   data?: Record<string, string | number>;
   num?: boolean;
+  quote?: boolean;
+  html?: string;
 }
 export type CellLike = Cell | string | number;
 
@@ -54,16 +60,22 @@ export function num(text: string | number): Cell {
   return { text, num: true };
 }
 
+/**
+ * A table in a box of its own that scrolls sideways when the table is wider than the
+ * page (a phone): the page itself never does. The first column (the row's name)
+ * stays in view while the rest scrolls, so put the key columns first.
+ */
 export function table(head: string[], rows: CellLike[][], id?: string): string {
   const th = head.map((h) => `<th>${esc(h)}</th>`).join("");
   const td = (c: CellLike) => {
     const cell: Cell = typeof c === "object" ? c : { text: c, num: typeof c === "number" };
-    const attrs = Object.entries(cell.data ?? {})
+    const attrs = Object.entries({ ...cell.data, ...(cell.quote ? { quote: "true" } : {}) })
       .map(([k, v]) => ` data-${k}="${esc(String(v))}"`)
       .join("");
-    return `<td${cell.num ? ' class="num"' : ""}${attrs}>${esc(String(cell.text))}</td>`;
+    const classes = [cell.num ? "num" : "", cell.quote ? "quote" : ""].filter(Boolean).join(" ");
+    return `<td${classes ? ` class="${classes}"` : ""}${attrs}>${esc(String(cell.text))}${cell.html ?? ""}</td>`;
   };
-  return `<table${id ? ` id="table-${esc(id)}"` : ""}><thead><tr>${th}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map(td).join("")}</tr>`).join("")}</tbody></table>`;
+  return `<div class="scroll"><table${id ? ` id="table-${esc(id)}"` : ""}><thead><tr>${th}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map(td).join("")}</tr>`).join("")}</tbody></table></div>`;
 }
 
 export function list(lines: string[]): string {
@@ -80,6 +92,7 @@ const CSS = `
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 1180px; padding: 24px 28px 40px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
 h1 { font-size: 21px; margin: 0 0 4px; }
+h1, h2, h3, p, li, nav, summary, footer { overflow-wrap: anywhere; }
 h2 { font-size: 17px; margin: 0 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--rule); }
 h3 { font-size: 14px; margin: 16px 0 6px; }
 .lead { margin: 0 0 8px; font-size: 15px; }
@@ -87,31 +100,49 @@ nav { font-size: 12px; color: var(--muted); margin-bottom: 8px; }
 nav a { color: #1f5b99; text-decoration: none; }
 section { margin: 22px 0 0; }
 .pair { display: flex; flex-wrap: wrap; gap: 12px 28px; align-items: flex-start; }
-.pair .numbers { flex: 1 1 340px; min-width: 0; }
+/* the numbers sit beside the chart when their widest table fits there, else under it: the box is as wide as
+   its tables (notes and lists, contained, do not widen it; they wrap to the box) */
+.pair .numbers { flex: 1 1 auto; min-width: 0; }
+.pair .numbers > p, .pair .numbers > ul { contain: inline-size; }
 .pair.wide { flex-direction: column; }
-.pair.wide .numbers { flex: none; }
+.pair > div { min-width: 0; max-width: 100%; }
+.pair.wide .numbers { flex: none; width: 100%; }
 figure.chart { margin: 0; flex: 0 1 auto; max-width: 100%; }
 figure.chart svg { max-width: 100%; height: auto; }
 figure.chart figure { margin: 0; }
-table { border-collapse: collapse; font-size: 12.5px; margin: 0 0 8px; }
+.scroll { max-width: 100%; overflow-x: auto; margin: 0 0 8px; }
+table { border-collapse: collapse; font-size: 12.5px; }
+.scroll th:first-child, .scroll td:first-child { position: sticky; left: 0; z-index: 1; }
+.scroll td:first-child { background: #fff; }
+td.quote { font-weight: 700; background: #fff4cc; }
 th, td { padding: 3px 9px; border-bottom: 1px solid var(--rule); text-align: left; vertical-align: top; }
 thead th { background: var(--band); font-weight: 600; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-#table-sources td[data-kind="sha256"] { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; word-break: break-all; }
-#table-timeout-evidence td:last-child { max-width: 640px; }
+#table-sources td[data-kind="sha256"] { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 11px; white-space: nowrap; }
+#table-timeout-evidence td[data-figure="evidence"] { min-width: 200px; max-width: 420px; }
+#table-timeout-evidence td[data-figure="ids"] { min-width: 220px; max-width: 520px; }
 #table-timeout-evidence td, #table-histogram td { padding: 1px 9px; font-size: 12px; }
+details summary { cursor: pointer; }
+.ids { margin: 2px 0 0; padding-left: 16px; }
 ul { margin: 6px 0 8px; padding-left: 20px; }
 li { margin: 1px 0; }
 .note { color: var(--muted); font-size: 12.5px; margin: 4px 0 8px; }
 .defs p { margin: 2px 0 6px; font-size: 12.5px; }
 code { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 12px; }
 footer { margin-top: 30px; font-size: 12px; color: var(--muted); border-top: 1px solid var(--rule); padding-top: 8px; }
+@media (max-width: 640px) {
+  body { padding: 14px 12px 28px; }
+  h1 { font-size: 18px; }
+  .pair .numbers { flex-basis: 100%; }
+}
 @page { size: A4; margin: 12mm 11mm; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; }
   nav { display: none; }
   h2 { break-after: avoid; }
   figure.chart, table, .pair > div { break-inside: avoid; }
+  .scroll { overflow: visible; }
+  .scroll th:first-child, .scroll td:first-child { position: static; }
   #table-timeout-evidence, #table-rejects, #table-histogram { break-inside: auto; }
   .pair { gap: 8px 18px; }
   table { font-size: 8.5pt; }

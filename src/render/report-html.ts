@@ -15,11 +15,12 @@
  * Needs `data.charts` (runReport with `charts: true`); throws Error without it.
  */
 import type { ChartData, WaffleCell } from "../commands/report-charts.js";
+import type { TimeoutRow } from "../commands/timeouts.js";
 import type { ReportData } from "../commands/report.js";
 import * as charts from "./charts.js";
-import { bytes, percent, plural, ratio, seconds } from "../number-format.js";
+import { bytes, count, percent, plural, ratio, seconds } from "../number-format.js";
 import { ci, compactGroups, groupRows, intervalNote, metricsBlocks, SIDE_BY_SIDE_MAX, type Block } from "./metrics-text.js";
-import { diagnosticFacts, floorFacts, floorTable, metaFacts, statusRows, strictLine } from "./report-text.js";
+import { diagnosticFacts, floorFacts, floorTable, metaFacts, STRICT, statusRows, strictLine } from "./report-text.js";
 import { noticeLines } from "../ingest/notices.js";
 import { esc, list, num, page, pair, section, table, type Cell, type CellLike } from "./html.js";
 
@@ -105,18 +106,19 @@ function warningsSection(data: ReportData): string {
 
 function metaSection(data: ReportData): string {
   const m = data.meta;
+  // the counts beside the name, the long hash last: on a phone the table scrolls, the name stays
   const sources = table(
-    ["source", "format", "read as", "sha256", "bytes", "lines", "records", "blank", "rejected"],
+    ["source", "lines", "records", "blank", "rejected", "bytes", "format", "read as", "sha256"],
     m.sources.map((s) => [
       s.name + (s.problem ? ` (${s.problem})` : ""),
-      s.format,
-      s.adapter ?? "",
-      { text: s.sha256, data: { kind: "sha256" } },
-      num(bytes(s.bytes)),
       num(s.lines),
       num(s.records),
       num(s.blank),
       num(s.rejected),
+      num(bytes(s.bytes)),
+      s.format,
+      s.adapter ?? "",
+      { text: s.sha256, data: { kind: "sha256" } },
     ]),
     "sources",
   );
@@ -141,21 +143,25 @@ function floorSection(data: ReportData): string {
 
 function gridSection(data: ReportData): string {
   const cell = (basis: string, d: string) => data.rates.find((r) => r.basis === basis && r.denominator === d);
+  // the figure to quote marked * as in the text report: final/total, when the inputs hold one system
+  const quoted = data.meta.grouping.figure_to_quote === "overall";
   const rows = data.meta.definitions.denominators.map((d) => {
     const out: CellLike[] = [{ text: d.denominator, data: { denominator: d.denominator } }];
     for (const basis of ["first", "final"]) {
       const r = cell(basis, d.denominator);
       const key = `${basis}/${d.denominator}`;
+      const quote = quoted && basis === STRICT.basis && d.denominator === STRICT.denominator && r !== undefined && r.rate !== null;
       out.push(
-        { text: r ? `${r.successes}/${r.count}` : "", data: { cell: key, figure: "ratio" }, num: true },
-        { text: percent(r?.rate), data: { cell: key, figure: "rate" }, num: true },
-        { text: r ? ci(r.ci95) : "", data: { cell: key, figure: "ci95" }, num: true },
+        { text: r ? `${r.successes}/${r.count}` : "", data: { cell: key, figure: "ratio" }, num: true, quote },
+        { text: percent(r?.rate), data: { cell: key, figure: "rate" }, num: true, quote },
+        { text: r ? ci(r.ci95) : "", data: { cell: key, figure: "ci95" }, num: true, quote, html: quote ? ' <span class="mark">*</span>' : "" },
       );
     }
     return out;
   });
   const grid = table(["denominator", "first try", "rate", "95% CI", "final", "rate", "95% CI"], rows, "grid");
-  const note = `<p class="note">${esc(intervalNote(data))}. Rates over 0 trials are n/a.</p>`;
+  const strict = strictLine(data).replace(/\s+/g, " ");
+  const note = `<p class="quote-line">${esc(strict)}</p><p class="note">${esc(intervalNote(data))}. Rates over 0 trials are n/a.</p>`;
   return section("grid", "Success rate on both bases", pair(charts.rateGridChart(data.rates), grid + note));
 }
 
@@ -218,20 +224,80 @@ function timeoutsSection(data: ReportData, c: ChartData): string {
   const thresholds = data.meta.thresholds;
   const rules = `<p class="note">Rules in order, the first that fires wins: queue (wait >= ${percent(thresholds.queue_share, 0)} of the limit), external (a request still waiting), loop (>= ${thresholds.loop_min} identical calls), sluggish (gaps x${thresholds.sluggish_ratio}), unknown. Queue and external are the environment's.</p>`;
   const runs = new Set(c.timeouts.map((t) => t.run_id)).size > 1;
+  const groups = timeoutGroups(c.timeouts, runs);
+  const shown = groups.slice(0, TIMEOUT_GROUPS_LISTED);
   const evidence = table(
-    [...(runs ? ["run"] : []), "task", "trial", "attempt", "cause", "evidence"],
-    c.timeouts.map((t) => [...(runs ? [t.run_id ?? "(default)"] : []), t.task_id, num(t.trial), num(t.attempt), t.cause, t.evidence]),
+    [...(runs ? ["run"] : []), "cause", "attempts", "evidence", "task: trial (attempt)"],
+    shown.map((g): CellLike[] => [
+      ...(runs ? [g.run_id ?? "(default)"] : []),
+      { text: g.cause, data: { cause: g.cause } },
+      { text: count(g.rows.length), num: true, data: { cause: g.cause, figure: "attempts" } },
+      { text: g.evidence, data: { figure: "evidence" } },
+      { text: "", data: { figure: "ids" }, html: timeoutIds(g.rows) },
+    ]),
     "timeout-evidence",
   );
+  const grouped = `<p class="note">Attempts that differ only in task, trial and attempt are one row, with their count; their ids are listed in it (attempt 1 unless named).</p>`;
   const more =
-    c.timeouts_total > c.timeouts.length
-      ? `<p class="note">${c.timeouts.length} of ${c.timeouts_total} listed; <code>denom timeouts</code> lists them all.</p>`
-      : "";
+    groups.length > shown.length ? `<p class="note">${shown.length} of ${groups.length} rows listed; <code>denom timeouts</code> lists every attempt.</p>` : "";
   return section(
     "timeouts",
     `Timeouts by cause (${plural(total, "timeout attempt")})`,
-    `${pair(charts.timeoutCauseChart(data.timeout_causes), causes + rules)}<h3>Each timeout attempt and its evidence</h3>${evidence}${more}`,
+    `${pair(charts.timeoutCauseChart(data.timeout_causes), causes + rules)}<h3>Each timeout attempt and its evidence</h3>${grouped}${evidence}${more}`,
   );
+}
+
+/** Rows of the evidence table listed (each a group of attempts), and attempts named in one row: `denom timeouts` lists every one. */
+export const TIMEOUT_GROUPS_LISTED = 300;
+export const TIMEOUT_IDS_LISTED = 300;
+
+/** Timeout attempts with the same run (when the page shows runs), cause and evidence: one row of the table. */
+interface TimeoutGroup {
+  run_id: string | null;
+  cause: string;
+  evidence: string;
+  rows: TimeoutRow[];
+}
+
+/**
+ * The timeout attempts grouped for display (no figure: the rows as `denom timeouts`
+ * lists them, those identical in every shown column but the ids put together), in
+ * the order of each group's first attempt (cause in rule order, then run, task, trial).
+ */
+function timeoutGroups(rows: TimeoutRow[], runs: boolean): TimeoutGroup[] {
+  const groups = new Map<string, TimeoutGroup>();
+  for (const t of rows) {
+    const key = JSON.stringify([runs ? t.run_id : null, t.cause, t.evidence]);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { run_id: t.run_id, cause: t.cause, evidence: t.evidence, rows: [] }));
+    g.rows.push(t);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The ids of a group's attempts, one entry per task: "cartpole-rl-training: trials 1, 2, 3",
+ * "task-017: trial 0 (attempts 1, 2)" (attempt 1 unless named). One task in the cell as it
+ * is; more in a <details> whose summary names the first, at most TIMEOUT_IDS_LISTED attempts.
+ */
+function timeoutIds(rows: TimeoutRow[]): string {
+  const listed = rows.slice(0, TIMEOUT_IDS_LISTED);
+  const tasks = new Map<string, Map<number, number[]>>();
+  for (const t of listed) {
+    const trials = tasks.get(t.task_id) ?? tasks.set(t.task_id, new Map()).get(t.task_id)!;
+    (trials.get(t.trial) ?? trials.set(t.trial, []).get(t.trial)!).push(t.attempt);
+  }
+  const lines = [...tasks].map(([task, trials]) => {
+    const items = [...trials].map(([trial, attempts]) =>
+      attempts.length === 1 && attempts[0] === 1 ? String(trial) : `${trial} (${attempts.length === 1 ? "attempt" : "attempts"} ${attempts.join(", ")})`,
+    );
+    return `${task}: ${items.length === 1 ? "trial" : "trials"} ${items.join(", ")}`;
+  });
+  const rest = rows.length - listed.length;
+  const more = rest ? [`… and ${plural(rest, "more attempt")}: denom timeouts lists them all`] : [];
+  if (lines.length === 1 && !rest) return esc(lines[0]);
+  const summary = `${lines[0]}${lines.length > 1 ? ` and ${plural(lines.length - 1, "more task")}` : ""}${rest ? " …" : ""}`;
+  return `<details><summary>${esc(summary)}</summary><ul class="ids">${[...lines, ...more].map((l) => `<li>${esc(l)}</li>`).join("")}</ul></details>`;
 }
 
 function durationSection(data: ReportData, c: ChartData, block: Block | undefined): string {
@@ -288,12 +354,14 @@ function blockSection(id: string, block: Block): string {
   return section(id.replaceAll("_", "-"), block.title, blockBody(block, id));
 }
 
-/** A metrics block as an HTML table and a list, the text report's wording. */
-function blockBody(block: Block, id?: string): string {
+/** A metrics block as an HTML table and a list, the text report's wording; `quote(row, column)` marks the cells of a figure to quote. */
+function blockBody(block: Block, id?: string, quote: (row: number, column: number) => boolean = () => false): string {
   const t = block.table
     ? table(
         block.table.head,
-        block.table.rows.map((r) => r.map((x, i) => (block.table!.align[i] === "right" ? num(x) : x))),
+        block.table.rows.map((r, j) =>
+          r.map((x, i): CellLike => ({ text: x, num: block.table!.align[i] === "right", quote: quote(j, i) && !String(x).endsWith("n/a") })),
+        ),
         id,
       )
     : "";
@@ -312,9 +380,22 @@ function diagnosticsSection(data: ReportData): string {
 
 function groupsSection(data: ReportData): string {
   // many groups: one row each (the side-by-side table would be as wide as their count)
-  if (data.groups.length > SIDE_BY_SIDE_MAX) return section("groups", compactGroups(data).title, blockBody(compactGroups(data), "groups"));
+  // each group's own figure to quote is the row (or column) the text report marks *: highlighted
+  const marked = (label: string) => label.endsWith(" *");
+  if (data.groups.length > SIDE_BY_SIDE_MAX) {
+    const block = compactGroups(data);
+    const quoteColumn = block.table!.head.findIndex(marked);
+    return section(
+      "groups",
+      block.title,
+      blockBody(block, "groups", (_, i) => i === quoteColumn),
+    );
+  }
   const head = ["", ...data.groups.map((g) => g.value ?? "(none)")];
-  const rows = groupRows(data.groups, data).map(([label, ...cells]) => [label.startsWith("  ") ? `↳ ${label.trim()}` : label, ...cells.map(num)]);
+  const rows = groupRows(data.groups, data).map(([label, ...cells]) => [
+    label.startsWith("  ") ? `↳ ${label.trim()}` : label,
+    ...cells.map((text): Cell => ({ text, num: true, quote: marked(label) && text !== "" && !text.endsWith("n/a") })),
+  ]);
   const body = table(head, rows, "groups");
   return section(
     "groups",
