@@ -202,6 +202,22 @@ describe("report --format html", () => {
     expect(document.querySelector("section#grid p.quote-line")?.textContent).toMatch(/^\* no figure for all 2 groups: each group's final\/total/);
   });
 
+  it("draws each group at its cost per solved task and its rate, and no such chart without costs", async () => {
+    // alpha: 4 tasks, 3 pass, $0.50 an attempt: $2.00 / 3 = $0.6667 per solved task, 3/4 = 75.0%;
+    // bravo: 4 tasks, 2 pass, $0.25 an attempt: $1.00 / 2 = $0.5000, 2/4 = 50.0%
+    const rows = (agent: string, passes: number, cost_usd: number) =>
+      [0, 1, 2, 3].map((t) => ({ task_id: `t${t}`, agent, status: t < passes ? "success" : "failure", cost_usd }));
+    const dir = tempDir({ "cost.jsonl": jsonl(...rows("alpha", 3, 0.5), ...rows("bravo", 2, 0.25)) });
+    const { document } = await htmlReport([join(dir, "cost.jsonl")], ["--by", "agent"]);
+    const titles = [...document.querySelectorAll("section#groups svg title")].map((t) => t.textContent).filter((t) => t?.includes("per solved task"));
+    expect(titles).toEqual(["alpha: $0.6667 per solved task, 75.0% final/total", "bravo: $0.5000 per solved task, 50.0% final/total"]);
+    // the same runs without a cost: the groups section has its rate chart only
+    const bare = tempDir({ "bare.jsonl": jsonl(...[...rows("alpha", 3, 0), ...rows("bravo", 2, 0)].map(({ cost_usd: _, ...r }) => r)) });
+    const none = await htmlReport([join(bare, "bare.jsonl")], ["--by", "agent"]);
+    expect(none.html).toContain('id="groups"');
+    expect(none.html).not.toContain("cost per solved task (USD, final/total)");
+  });
+
   it("marks each group's figure to quote in the one-row-a-group table of many groups", async () => {
     // 7 agents (more than the 6 shown side by side), one model: agent g1..g7 has 2 trials, g1..g3 pass both,
     // g4..g7 pass one: final/total 2/2 100.0% three times, 1/2 50.0% four times

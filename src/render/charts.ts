@@ -496,6 +496,68 @@ export function groupRatesChart(groups: GroupFigures[]): string {
   });
 }
 
+/**
+ * With --by: each group as a point at its cost per solved task (final/total,
+ * USD, view per_success) and its final/total success rate, each with its 95%
+ * interval as a bar, so that a group's price for its figure shows beside the
+ * figure. Groups without a cost figure are left out (the table says n/a);
+ * "" when fewer than two have one. A cost that is a lower bound (some attempts
+ * recorded none) is drawn hollow.
+ */
+export function costSuccessChart(groups: GroupFigures[]): string {
+  const rows = groups.flatMap((g) => {
+    const cost = g.per_success.find((p) => p.denominator === "total");
+    const rate = g.rates.find((r) => r.basis === "final" && r.denominator === "total");
+    if (!cost || cost.cost_per_success_usd === null || !rate || rate.rate === null) return [];
+    return [
+      {
+        group: g.value ?? "(none)",
+        cost: cost.cost_per_success_usd,
+        costCi: cost.cost_per_success_usd_ci95,
+        lower: cost.cost_lower_bound,
+        rate: rate.rate * 100,
+        rateCi: rate.ci95,
+      },
+    ];
+  });
+  if (rows.length < 2) return "";
+  type Row = (typeof rows)[number];
+  const usd = (v: number) => `$${v >= 100 ? compactCount(Math.round(v)) : v.toFixed(v >= 1 ? 2 : 4)}`;
+  return draw({
+    width: 680,
+    height: 320,
+    marginLeft: 50,
+    marginRight: marginFor(
+      rows.map((r) => r.group),
+      16,
+      40,
+      160,
+    ),
+    x: { label: "cost per solved task (USD, final/total), 95% interval", grid: true, zero: true, tickFormat: usd },
+    y: { domain: [0, 100], label: "final/total success (%), 95% interval", grid: true },
+    marks: [
+      Plot.frame({ stroke: "#ddd" }),
+      Plot.ruleY(
+        rows.filter((r) => r.costCi),
+        { y: "rate", x1: (r: Row) => r.costCi![0], x2: (r: Row) => r.costCi![1], stroke: BASIS_COLORS.first, strokeWidth: 1.5 },
+      ),
+      Plot.ruleX(
+        rows.filter((r) => r.rateCi),
+        { x: "cost", y1: (r: Row) => r.rateCi![0] * 100, y2: (r: Row) => r.rateCi![1] * 100, stroke: BASIS_COLORS.first, strokeWidth: 1.5 },
+      ),
+      Plot.dot(rows, {
+        x: "cost",
+        y: "rate",
+        r: 4,
+        stroke: BASIS_COLORS.final,
+        fill: (r: Row) => (r.lower ? "white" : BASIS_COLORS.final),
+        title: (r: Row) => `${r.group}: ${usd(r.cost)}${r.lower ? " or more" : ""} per solved task, ${percent(r.rate / 100)} final/total`,
+      }),
+      Plot.text(rows, { x: "cost", y: "rate", text: (r: Row) => shorten(150)(r.group), dx: 8, textAnchor: "start", ...FONT }),
+    ],
+  });
+}
+
 /** One cell of a comparison as the difference chart reads it (docs/compare.md): B - A and its 95% interval, fractions. */
 export interface DifferenceCell {
   basis: string;

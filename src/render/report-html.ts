@@ -382,14 +382,18 @@ function groupsSection(data: ReportData): string {
   // many groups: one row each (the side-by-side table would be as wide as their count)
   // each group's own figure to quote is the row (or column) the text report marks *: highlighted
   const marked = (label: string) => label.endsWith(" *");
+  // what each group's figure costs: a point per group at its cost per solved task and its rate
+  const svg = charts.costSuccessChart(data.groups);
+  const cost = svg
+    ? pair(
+        svg,
+        `<p class="note">Each group at its cost per solved task (every attempt's spend, retries included, over final successes) and its final/total rate, both with their 95% intervals; a hollow point is a lower bound (some attempts recorded no cost).</p>`,
+      )
+    : "";
   if (data.groups.length > SIDE_BY_SIDE_MAX) {
     const block = compactGroups(data);
     const quoteColumn = block.table!.head.findIndex(marked);
-    return section(
-      "groups",
-      block.title,
-      blockBody(block, "groups", (_, i) => i === quoteColumn),
-    );
+    return section("groups", block.title, blockBody(block, "groups", (_, i) => i === quoteColumn) + cost);
   }
   const head = ["", ...data.groups.map((g) => g.value ?? "(none)")];
   const rows = groupRows(data.groups, data).map(([label, ...cells]) => [
@@ -400,7 +404,7 @@ function groupsSection(data: ReportData): string {
   return section(
     "groups",
     `By ${data.by}: the groups side by side`,
-    pair(charts.groupRatesChart(data.groups), `${body}<p class="note">n/a = no trial in that cell.</p>`),
+    pair(charts.groupRatesChart(data.groups), `${body}<p class="note">n/a = no trial in that cell.</p>`) + cost,
   );
 }
 
