@@ -9,7 +9,7 @@
  * Each page is laid out at 1280 px (a laptop) and 390 px (a phone) and measured in the
  * DOM: the page never scrolls sideways (wide tables scroll in their own box), no element
  * reaches past the viewport, and no text of a chart lies outside its SVG; also on a
- * generated input of 100,000 trials (report) and 2 x 25,000 (compare).
+ * generated input of 100,000 trials (report) and 2 x 50,000 (compare).
  * Skips with a message where Chromium is absent.
  */
 import { existsSync, mkdtempSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -303,20 +303,20 @@ describe.skipIf(!hasChromium)("the HTML report in headless Chromium", () => {
     expect(ids[300]).toBe("… and 33,033 more attempts: denom timeouts lists them all");
   });
 
-  // 2 x 25,000: compare is the slower command (2 x 50,000 take 8 s alone on the shared 2-core machine, twice that under load)
-  it("lays out the compare page of 2 x 25,000 trials at 1280 and 390 px", async () => {
+  // 2 x 50,000 = 10^5 trials: compare is the slower command (8 s alone on the shared 2-core machine, twice that under load)
+  it("lays out the compare page of 2 x 50,000 trials at 1280 and 390 px", async () => {
     const dir = mkdtempSync(join(tmpdir(), "denom-large-"));
-    writeFileSync(join(dir, "a.jsonl"), largeInput(25_000));
-    writeFileSync(join(dir, "b.jsonl"), largeInput(25_000, true));
+    writeFileSync(join(dir, "a.jsonl"), largeInput(50_000));
+    writeFileSync(join(dir, "b.jsonl"), largeInput(50_000, true));
     const file = join(dir, "compare.html");
     const r = await denom(["compare", join(dir, "a.jsonl"), join(dir, "b.jsonl"), "--format", "html", "-o", file]);
     expect(r.code, r.stderr).toBe(0);
     const wide = await open(file, null, [], WIDE, false);
-    expectFits(wide.layout, "compare of 2 x 25,000 trials at 1280 px");
-    expectFits((await open(file, null, [], PHONE)).layout, "compare of 2 x 25,000 trials at 390 px");
-    // by hand: i % 3 == 0 for 8,334 of i = 0..24,999 (A); i % 2 == 0 for 12,500 (B)
+    expectFits(wide.layout, "compare of 2 x 50,000 trials at 1280 px");
+    expectFits((await open(file, null, [], PHONE)).layout, "compare of 2 x 50,000 trials at 390 px");
+    // by hand: i % 3 == 0 for 16,667 of i = 0..49,999 (A: 0, 3, ..., 49,998); i % 2 == 0 for 25,000 (B)
     const cell = (figure: string) => text(wide.document, `#table-cells td[data-cell="final/total"][data-figure="${figure}"]`);
-    expect([cell("baseline"), cell("candidate")]).toEqual(["8,334/25,000 33.3%", "12,500/25,000 50.0%"]);
+    expect([cell("baseline"), cell("candidate")]).toEqual(["16,667/50,000 33.3%", "25,000/50,000 50.0%"]);
   });
 
   it("draws every chart at 1,000,000 trials with long names and no label outside its SVG, at 1280 and 390 px", async () => {
