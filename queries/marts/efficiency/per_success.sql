@@ -2,7 +2,7 @@
 --   and agent time of every attempt of the trials the denominator keeps (failed and retried
 --   attempts included) over the final successes among those trials, each with its
 --   task-clustered 95% interval (docs/metrics.md, "Per solved task").
--- Reads: trial_spend, scoped_trial_outcomes, denominators, kept_in, confidence_settings.
+-- Reads: trial_spend, scoped_trial_outcomes, denominators, kept_in, confidence_settings, ratio_interval.
 --
 -- Each figure is a ratio over the m tasks the denominator keeps a trial of: R = sum(num_i) /
 -- sum(den_i), num_i the task's recorded spend (tokens, seconds), den_i its final successes.
@@ -150,23 +150,17 @@ final as (
         f.cost_usd::double as cost_usd,
         coalesce(f.cost_missing_attempts, 0)::bigint as cost_missing_attempts,
         f.cost_ratio as cost_per_success_usd,
-        case when f.tasks >= 2 and f.cost_ratio is not null
-            then [greatest(f.cost_ratio - f.z * f.cost_se, 0.0), f.cost_ratio + f.z * f.cost_se] end
-            as cost_per_success_usd_ci95,
+        ratio_interval(f.cost_ratio, f.cost_se, f.z, f.tasks) as cost_per_success_usd_ci95,
         coalesce(f.cost_usd is not null and f.cost_missing_attempts > 0, false) as cost_lower_bound,
         f.llm_tokens::double as llm_tokens,
         coalesce(f.llm_tokens_missing_attempts, 0)::bigint as llm_tokens_missing_attempts,
         f.tokens_ratio as llm_tokens_per_success,
-        case when f.tasks >= 2 and f.tokens_ratio is not null
-            then [greatest(f.tokens_ratio - f.z * f.tokens_se, 0.0), f.tokens_ratio + f.z * f.tokens_se] end
-            as llm_tokens_per_success_ci95,
+        ratio_interval(f.tokens_ratio, f.tokens_se, f.z, f.tasks) as llm_tokens_per_success_ci95,
         coalesce(f.llm_tokens is not null and f.llm_tokens_missing_attempts > 0, false) as llm_tokens_lower_bound,
         f.agent_time_s::double as agent_time_s,
         coalesce(f.untimed_attempts, 0)::bigint as untimed_attempts,
         f.time_ratio as agent_time_per_success_s,
-        case when f.tasks >= 2 and f.time_ratio is not null
-            then [greatest(f.time_ratio - f.z * f.time_se, 0.0), f.time_ratio + f.z * f.time_se] end
-            as agent_time_per_success_s_ci95,
+        ratio_interval(f.time_ratio, f.time_se, f.z, f.tasks) as agent_time_per_success_s_ci95,
         coalesce(f.agent_time_s is not null and f.untimed_attempts > 0, false) as agent_time_lower_bound
     from scopes as s
     cross join denominators as d
