@@ -4,7 +4,13 @@
  * raw, so a record cannot clear the screen, retitle the window or hide a line.
  * Only the text renderers and stderr use this: JSON, CSV, Parquet and the
  * database keep the exact text.
+ *
+ * A rendering also bounds each string (an id, a name, a path) to SHOWN_MAX
+ * characters with a marker of what was cut: a table pads every row to its
+ * widest cell, so one task id of 100,000 characters made `timeouts` print
+ * 200 MB (issue 35).
  */
+import { count } from "../number-format.js";
 
 /**
  * C0 controls (ESC, BEL, backspace, CR, newline, tab...), DEL, C1 controls
@@ -37,17 +43,46 @@ export function escapeMessage(text: string): string {
 }
 
 /**
- * A copy of `value` (the data a command returned) with every string in it,
- * keys too, passed through escapeControls; numbers, booleans and null as they
- * are. For the text renderers, which then add their own colour.
+ * The most characters of one string a text, markdown or HTML rendering shows.
+ * Above denom's own longest sentence (a format's note, about 300 characters),
+ * so only what came from an input is ever cut.
  */
-export function terminalSafe<T>(value: T): T {
-  if (typeof value === "string") return escapeControls(value) as T;
-  if (Array.isArray(value)) return value.map((v) => terminalSafe(v)) as T;
+export const SHOWN_MAX = 500;
+
+/** `text` cut to SHOWN_MAX characters, with `…(+99,500 chars)` saying how many were left out. */
+export function shorten(text: string): string {
+  if (text.length <= SHOWN_MAX) return text;
+  // never half a surrogate pair
+  const keep = SHOWN_MAX - (isHighSurrogate(text.charCodeAt(SHOWN_MAX - 1)) ? 1 : 0);
+  return `${text.slice(0, keep)}…(+${count(text.length - keep)} chars)`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** A copy of `value` with `f` applied to every string in it, keys too; numbers, booleans and null as they are. */
+function mapStrings<T>(value: T, f: (s: string) => string): T {
+  if (typeof value === "string") return f(value) as T;
+  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f)) as T;
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[escapeControls(k)] = terminalSafe(v);
+    for (const [k, v] of Object.entries(value)) out[f(k)] = mapStrings(v, f);
     return out as T;
   }
   return value;
+}
+
+/**
+ * A copy of `value` (the data a command returned) with every string in it,
+ * keys too, shortened (shorten) and passed through escapeControls. For the
+ * text and markdown renderers, which then add their own colour.
+ */
+export function terminalSafe<T>(value: T): T {
+  return mapStrings(value, (s) => escapeControls(shorten(s)));
+}
+
+/** A copy of `value` with every string in it, keys too, shortened (shorten): for the HTML renderers, which escape for themselves. */
+export function shortened<T>(value: T): T {
+  return mapStrings(value, shorten);
 }
