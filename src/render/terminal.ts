@@ -30,6 +30,22 @@ function escapeOne(c: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
+/** The controls a data format does not use itself: CONTROL without tab, newline and the CR of a CRLF (TSV's and CSV's separators, JSON's lines). */
+const CONTROL_IN_DATA = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\r(?!\n)/g;
+
+/**
+ * CSV, TSV or JSON bound for a terminal (stdout a TTY): every control
+ * character but tab, newline and CRLF escaped, so a value cannot clear the screen or
+ * set the clipboard (OSC 52). In CSV and TSV as escapeControls writes it
+ * (`\x1b`); in JSON (`json`) as a JSON escape (`\u001b`), which parses to the
+ * same value. To a file or a pipe the bytes stay exact; this is for the eyes.
+ */
+export function terminalData(text: string, json: boolean): string {
+  CONTROL_IN_DATA.lastIndex = 0;
+  if (!CONTROL_IN_DATA.test(text)) return text;
+  return text.replace(CONTROL_IN_DATA, json ? (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}` : escapeOne);
+}
+
 /** `text` with every control character written as an escape: ESC -> `\x1b`, newline -> `\n`, U+202E -> `\u202e`. */
 export function escapeControls(text: string): string {
   CONTROL.lastIndex = 0;
