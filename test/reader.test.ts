@@ -160,6 +160,19 @@ describe("readUnits", () => {
     }
   }
 
+  for (const chunk of [7, 1 << 16]) {
+    it(`keeps all 1,000 elements before a bad token on one line of 170 KB, tokenized in several calls (${chunk}-byte chunks)`, async () => {
+      // each element 120 characters and a comma: the bad token at character 1 + 1,000 x 121 + 1 = 121,002, past the first 64 KiB call
+      const pad = "x".repeat(100);
+      const padded = Array.from({ length: 1500 }, (_, i) => `{"i": ${1000 + i}, "p": "${pad}"}`);
+      expect(padded[0].length).toBe(120);
+      const r = await read(`[${[...padded.slice(0, 1000), "}x", ...padded.slice(1000)].join(",")}]`, chunk);
+      expect(r.values.length).toBe(1000);
+      expect(r.values[999]).toEqual({ i: 1999, p: pad });
+      expect(r.rejects).toEqual([[1001, "[1000]", BROKE(1001)]]);
+    });
+  }
+
   for (const chunk of [1, 7, 1 << 16]) {
     it(`keeps both elements of a 3-element array broken after its 2nd (${chunk}-byte chunks)`, async () => {
       const r = await read('[{"a": 1}, {"b": 2}, }x, {"c": 3}]', chunk);

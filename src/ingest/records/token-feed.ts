@@ -30,7 +30,7 @@ export interface TokenizerKit {
 }
 
 /** Text held without a newline before it is tokenized anyway (a document written on one line). */
-const MAX_TAIL = 1 << 20;
+const MAX_TAIL = 64 << 10;
 /** Text since the last known state kept for a replay; past it, a bad token loses the tokens of its call. */
 const MAX_RETAIN = 16 << 20;
 
