@@ -187,6 +187,28 @@ describe("archives and files", () => {
   const A = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" });
   const C = jsonl({ task_id: "c", status: "success" }, { task_id: "d", status: "failure" });
 
+  it("lists the symbolic and hard links of a .tar.gz in meta.skipped_files, never following them (issue 35)", async () => {
+    const { default: tar } = await import("tar-stream");
+    const pack = tar.pack();
+    pack.entry({ name: "logs/a.jsonl" }, A);
+    pack.entry({ name: "logs/b.jsonl", type: "symlink", linkname: "../../etc/passwd" });
+    pack.entry({ name: "logs/c.jsonl", type: "link", linkname: "logs/a.jsonl" });
+    pack.finalize();
+    const parts: Buffer[] = [];
+    for await (const c of pack) parts.push(c as Buffer);
+    const dir = tempDir({ "runs.tar.gz": gzipSync(Buffer.concat(parts)) });
+    const archive = join(dir, "runs.tar.gz");
+    const r = await denom(["report", "--json", archive]);
+    expect(r.code).toBe(0);
+    const out = r.json();
+    // the 2 records of a.jsonl, read once
+    expect(out.accounting).toMatchObject({ lines: 2, records: 2, rejected: 0 });
+    expect(out.meta.skipped_files).toEqual([
+      { name: `${archive}!logs/b.jsonl`, reason: "symbolic link to ../../etc/passwd; a link in an archive is not followed", top_keys: null },
+      { name: `${archive}!logs/c.jsonl`, reason: "hard link to logs/a.jsonl; a link in an archive is not followed", top_keys: null },
+    ]);
+  });
+
   it("keeps the lines of a tar member read before the archive was cut, and reports the break", async () => {
     const archive = await tarOf({ "a.jsonl": A, "c.jsonl": C });
     // header (512 bytes), then the member: line 1 is 35 bytes with its newline, so 5 bytes of line 2

@@ -119,6 +119,20 @@ describe("query --db", () => {
     expect((await denom(["query", "--db", db, "--json", "--csv", "SELECT 1"])).code).toBe(2);
   });
 
+  it("SHOW TABLES lists each table and view once, the relations --schema lists, by name (issue 35)", async () => {
+    const schema = (await denom(["query", "--db", db, "--schema", "--json"])).json() as { name: string }[];
+    const names = schema.map((x) => x.name).sort();
+    const json = await denom(["query", "--db", db, "--json", "SHOW TABLES"]);
+    expect(json.code, json.stderr).toBe(0);
+    // before: trials three times (the view in memory, its copy and a table in the file)
+    expect((json.json() as { name: string }[]).map((x) => x.name)).toEqual(names);
+    const csv = await denom(["query", "--db", db, "--csv", "SHOW TABLES"]);
+    expect(csv.stdout).toBe(`name\r\n${names.join("\r\n")}\r\n`);
+    const text = await denom(["query", "--db", db, "SHOW TABLES"]);
+    expect(text.stdout.split("\n").filter((l) => l.trim() === "trials")).toHaveLength(1);
+    expect(text.stdout).toContain(`(${names.length} rows)`);
+  });
+
   it("lists the tables and views with their columns", async () => {
     const r = await denom(["query", "--db", db, "--schema", "--json"]);
     expect(r.code, r.stderr).toBe(0);

@@ -132,6 +132,79 @@ describe("readUnits", () => {
     expect(r.kinds).toEqual(["document"]);
   });
 
+  // issue 35: the tokenizer dropped the tokens of the call that met the bad token, so the
+  // elements that ended in that call were lost (208 of 1,500 read; none of a small array)
+  const elements = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `{"i": ${from + i}}`);
+  const BROKE = (n: number) =>
+    `invalid JSON document at element ${n} (Parser cannot parse input: expected a value): the elements before it are kept, the rest of the document was not read`;
+  for (const [name, sep] of [
+    ["one element a line", ",\n"],
+    ["one line", ","],
+  ] as const) {
+    for (const chunk of [7, 1 << 16]) {
+      it(`keeps all 1,000 elements before a bad token in an array of 1,500 (${name}, ${chunk}-byte chunks)`, async () => {
+        const doc = `[${[...elements(0, 1000), "}x", ...elements(1000, 1500)].join(sep)}]\n`;
+        const r = await read(doc, chunk);
+        expect(r.values.length).toBe(1000);
+        expect(r.values[0]).toEqual({ i: 0 });
+        expect(r.values[999]).toEqual({ i: 999 });
+        expect(r.rejects).toEqual([[1001, "[1000]", BROKE(1001)]]);
+      });
+
+      it(`keeps the elements before a bad token in a container array (${name}, ${chunk}-byte chunks)`, async () => {
+        const doc = `{"model": "m", "results": [${[...elements(0, 1000), "}x", ...elements(1000, 1500)].join(sep)}]}\n`;
+        const r = await read(doc, chunk);
+        expect(r.values.length).toBe(1000);
+        expect(r.rejects).toEqual([[1001, "results[1000]", BROKE(1001)]]);
+      });
+    }
+  }
+
+  for (const chunk of [7, 1 << 16]) {
+    it(`keeps all 1,000 elements before a bad token on one line of 170 KB, tokenized in several calls (${chunk}-byte chunks)`, async () => {
+      // each element 120 characters and a comma: the bad token at character 1 + 1,000 x 121 + 1 = 121,002, past the first 64 KiB call
+      const pad = "x".repeat(100);
+      const padded = Array.from({ length: 1500 }, (_, i) => `{"i": ${1000 + i}, "p": "${pad}"}`);
+      expect(padded[0].length).toBe(120);
+      const r = await read(`[${[...padded.slice(0, 1000), "}x", ...padded.slice(1000)].join(",")}]`, chunk);
+      expect(r.values.length).toBe(1000);
+      expect(r.values[999]).toEqual({ i: 1999, p: pad });
+      expect(r.rejects).toEqual([[1001, "[1000]", BROKE(1001)]]);
+    });
+  }
+
+  for (const chunk of [1, 7, 1 << 16]) {
+    it(`keeps both elements of a 3-element array broken after its 2nd (${chunk}-byte chunks)`, async () => {
+      const r = await read('[{"a": 1}, {"b": 2}, }x, {"c": 3}]', chunk);
+      expect(r.values).toEqual([{ a: 1 }, { b: 2 }]);
+      expect(r.rejects).toEqual([[3, "[2]", BROKE(3)]]);
+    });
+  }
+
+  // the last newline before the break leaves the tokenizer in each of its states between tokens;
+  // the elements that end after it, {"e": 5} among them, are read by the replay from that state
+  const NESTED: [string, unknown][] = [
+    ['[{"a": [1,\n 2]}', { a: [1, 2] }], // a comma in an array
+    ['[{"a": [1\n, 2]}', { a: [1, 2] }], // a value in an array
+    ['[{"a": [\n1, 2]}', { a: [1, 2] }], // an array opened
+    ['[{"a": {"b":\n 2}}', { a: { b: 2 } }], // a colon
+    ['[{"a": {"b"\n: 2}}', { a: { b: 2 } }], // a key
+    ['[{"a": {"b": 1,\n "c": 2}}', { a: { b: 1, c: 2 } }], // a comma in an object
+    ['[{"a": {"b": 1\n, "c": 2}}', { a: { b: 1, c: 2 } }], // a value in an object
+    ['[{"a": {\n"b": 1}}', { a: { b: 1 } }], // an object opened
+    ['[{"a": 1},\n {"b": 2}', { b: 2 }], // a comma in the top-level array
+  ];
+  for (const [start, value] of NESTED) {
+    for (const chunk of [1, 1 << 16]) {
+      it(`replays from the state after ${JSON.stringify(start)} (${chunk}-byte chunks)`, async () => {
+        const r = await read(`${start}, {"e": 5}, }x, {"f": 6}]`, chunk);
+        const before = start.startsWith('[{"a": 1},') ? [{ a: 1 }] : [];
+        expect(r.values).toEqual([...before, value, { e: 5 }]);
+        expect(r.rejects).toEqual([[before.length + 3, `[${before.length + 2}]`, BROKE(before.length + 3)]]);
+      });
+    }
+  }
+
   it("tells a skipped element from a document break", async () => {
     const r = await read('[{"a": 1}, 7, {"b": 2}, ');
     // the bare 7 is skipped and reading goes on to {"b": 2}; then the document ends early

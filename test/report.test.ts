@@ -186,6 +186,30 @@ describe("bad input (DESIGN section 8)", () => {
     expect(r.json().accounting).toMatchObject({ lines: 3, records: 1, blank: 0, rejected: 2, unaccounted: 0 });
   });
 
+  it("keeps the 1,000 elements before a bad token of a 1,500-element document and counts each (issue 35)", async () => {
+    const element = (i: number) => `{"task_id":"t${i}","status":"success"}`;
+    const all = Array.from({ length: 1500 }, (_, i) => element(i));
+    const dir = tempDir({
+      "run.json": `[\n${[...all.slice(0, 1000), "}x", ...all.slice(1000)].join(",\n")}\n]\n`,
+      "small.json": `[${element(0)}, ${element(1)}, }x, ${element(2)}]`,
+    });
+    for (const [name, records] of [
+      ["run.json", 1000],
+      ["small.json", 2],
+    ] as const) {
+      const file = join(dir, name);
+      const r = await denom(["report", "--json", file]);
+      expect(r.code).toBe(0);
+      expect(r.stderr.trim()).toBe(
+        `denom: ${file} ([${records}]): invalid JSON document at element ${records + 1} (Parser cannot parse input: expected a value): ` +
+          "the elements before it are kept, the rest of the document was not read; --strict makes this fatal",
+      );
+      // the elements read = the records before the bad token + the one reject of the rest
+      expect(r.json().accounting).toMatchObject({ lines: records + 1, records, blank: 0, rejected: 1, unaccounted: 0 });
+      expect(r.json().meta.trials).toBe(records);
+    }
+  });
+
   it("warns when the lines of a source do not add up", async () => {
     const dir = tempDir({ "run.jsonl": input });
     const db = join(dir, "runs.duckdb");

@@ -13,7 +13,7 @@ import type { RunsOptions } from "../ingest/runs.js";
 import type { Io } from "../io.js";
 import { strictProblems } from "../number-format.js";
 import { outputOf } from "../render/output.js";
-import { escapeMessage, terminalSafe } from "../render/terminal.js";
+import { escapeMessage, terminalData, terminalSafe } from "../render/terminal.js";
 import {
   auditClaims,
   type CommonFlags,
@@ -210,7 +210,12 @@ export async function exportAction(
     stdout: io.stdout,
   };
   const { exportFormat, exportStaging, runExport } = await import("../commands/export.js");
-  exportFormat(options); // a bad --out, --format or flag pair is a usage error before anything is read
+  const format = exportFormat(options); // a bad --out, --format or flag pair is a usage error before anything is read
+  // rows to a terminal: CSV, TSV and JSON with their control characters shown escaped (Parquet is refused there)
+  if (options.out === "-" && io.stdout.isTTY) {
+    const json = format === "json" || format === "jsonl";
+    options.stdout = { isTTY: true, write: (text) => io.stdout.write(typeof text === "string" ? terminalData(text, json) : text) };
+  }
   const staged = exportStaging(options);
   const data = await withProgress(io, out.notices, staged, () => inSession(staged, (session) => runExport(session, staged)));
   if (flags.rawCsv && data.format !== "csv" && data.format !== "tsv")

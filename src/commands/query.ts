@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Database, cellConverter, copyTo, isLockedDown, lockDown, refusal, type Cell, type CopiedColumn, type Session } from "../db/session.js";
+import { Database, cellConverter, copyTo, isLockedDown, isShowTables, lockDown, refusal, type Cell, type CopiedColumn, type Session } from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
@@ -36,7 +36,10 @@ export async function runQuery(session: Session, sql: string): Promise<QueryRows
       const reader = await db.connection.runAndReadAll(sql);
       const names = reader.columnNames();
       const types = reader.columnTypes();
-      return { columns: names.map((name, i) => ({ name, type: String(types[i]) })), rows: reader.convertRows(cellConverter) as Cell[][] };
+      let rows = reader.convertRows(cellConverter) as Cell[][];
+      // SHOW TABLES: each name once (sorted by name, so a repeat follows its first)
+      if (await isShowTables(db, sql)) rows = rows.filter((row, i) => i === 0 || row[0] !== rows[i - 1][0]);
+      return { columns: names.map((name, i) => ({ name, type: String(types[i]) })), rows };
     } catch (e) {
       throw queryError(e);
     }
@@ -57,7 +60,11 @@ export async function runQueryCsv(session: Session, sql: string, neutraliseFormu
     await copyTo(db, { select: sql.trim().replace(/;\s*$/, ""), path, format: "csv", neutraliseFormulas }).catch((e) => {
       throw queryError(e);
     });
-    return readFileSync(path, "utf8");
+    const csv = readFileSync(path, "utf8");
+    if (!(await isShowTables(db, sql))) return csv;
+    // SHOW TABLES: each name once, as runQuery lists them
+    const lines = csv.split("\r\n");
+    return lines.filter((line, i) => i === 0 || line !== lines[i - 1]).join("\r\n");
   });
 }
 

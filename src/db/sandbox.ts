@@ -145,6 +145,19 @@ function statementName(sql: string): string {
 }
 
 /**
+ * True when `sql` is `SHOW TABLES` (its parse: a SHOW_REF of "tables",
+ * unqualified). DuckDB lists each relation once per database of the search
+ * path, and a --db session has its views both in memory and in the stored
+ * file, so the caller lists each name once. The SQL is a bound value.
+ */
+export async function isShowTables(db: Database, sql: string): Promise<boolean> {
+  const row = await db.one("SELECT json_serialize_sql($query::VARCHAR) AS tree", { query: sql });
+  const tree = JSON.parse(String(row?.tree ?? "{}")) as { error?: boolean; statements?: { node?: { from_table?: Record<string, unknown> } }[] };
+  const from = tree.error ? undefined : tree.statements?.[0]?.node?.from_table;
+  return from?.type === "SHOW_REF" && from.show_type === "SHOW_UNQUALIFIED" && from.table_name === '"tables"';
+}
+
+/**
  * Why `sql` may not run in `denom query`, in words (`COPY`, `2 statements`,
  * `the table function read_text()`, `duckdb_databases (...)`), or null when it
  * is one read-only query. `relations` are the names a query may read (the

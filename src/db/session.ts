@@ -45,7 +45,7 @@ export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
 export { copyFormatOf, copyTo, extensionFormat, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
 export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
-export { isLockedDown, lockDown, refusal } from "./sandbox.js";
+export { isLockedDown, isShowTables, lockDown, refusal } from "./sandbox.js";
 
 /** How to open a session, and what to load into it. */
 export interface SessionOptions<T> {

@@ -180,8 +180,10 @@ class IngestRun {
   /** A file or member left out by its name (openSources): told to its container, listed once in meta.skipped_files. */
   skippedFile(src: SkippedMember): void {
     const skipped = maskSecrets(src.skipped).text;
-    if (src.container !== undefined) this.containers.found(src.container, `${skipped} (${src.reason})`);
-    this.listSkipped(skipped, src.reason, null);
+    // a reason may name a path from the input (a link's target)
+    const reason = maskSecrets(src.reason).text;
+    if (src.container !== undefined) this.containers.found(src.container, `${skipped} (${reason})`);
+    this.listSkipped(skipped, reason, null);
   }
 
   /**

@@ -21,7 +21,7 @@ import type { CopyFormat } from "../db/copy.js";
 import { DataError, UsageError } from "../errors.js";
 import { formatNamed } from "../formats/index.js";
 import { type Io, Notices, useColor, writeFileAtomic } from "../io.js";
-import { terminalSafe } from "./terminal.js";
+import { shortened, terminalData, terminalSafe } from "./terminal.js";
 
 /** What a renderer is told besides the data. */
 export interface RenderContext {
@@ -54,7 +54,7 @@ const json = async <D>(pick: (d: D) => unknown = (d) => d): Promise<Renderer<D>>
   return (d) => renderJson(pick(d));
 };
 
-/** Per command: output format -> its renderer (text renderers get terminal-safe data: no raw escape from an input reaches a terminal). */
+/** Per command: output format -> its renderer (text and markdown renderers get terminal-safe data: no raw escape from an input reaches a terminal; they and HTML get every string shortened to SHOWN_MAX). */
 const RENDERERS: { [K in CommandName]: Renderers<CommandData[K]> } = {
   report: {
     table: async () =>
@@ -75,7 +75,7 @@ const RENDERERS: { [K in CommandName]: Renderers<CommandData[K]> } = {
     html: async () =>
       (
         (m) => (d) =>
-          m.renderReportHtml(d)
+          m.renderReportHtml(shortened(d))
       )(await import("./report-html.js")),
   },
   timeouts: {
@@ -123,7 +123,7 @@ const RENDERERS: { [K in CommandName]: Renderers<CommandData[K]> } = {
     html: async () =>
       (
         (m) => (d) =>
-          m.renderCompareHtml(d)
+          m.renderCompareHtml(shortened(d))
       )(await import("./compare-html.js")),
   },
   gate: {
@@ -251,9 +251,11 @@ export function outputOf<K extends CommandName | "export">(flags: OutputFlags, i
   // export without --format takes -o's extension (src/commands/export.ts), the others their first format
   if (format === null && command !== "export") format = formats[0];
   const color = !toFile && useColor(io.stdout, io.env, flags.color !== false);
+  // JSON and CSV are data, written exact; on a terminal their control characters are shown escaped
+  const escapeData = !toFile && Boolean(io.stdout.isTTY) && (format === "json" || format === "csv");
   const emit = (text: string) => {
     if (!toFile) {
-      io.stdout.write(text);
+      io.stdout.write(escapeData ? terminalData(text, format === "json") : text);
       return;
     }
     try {

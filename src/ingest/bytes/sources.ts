@@ -482,6 +482,12 @@ async function* tarMembers(
     for await (const entry of extract) {
       const member = `${archive}!${entry.header.name}`;
       try {
+        const link = entry.header.type === "symlink" ? "symbolic link" : entry.header.type === "link" ? "hard link" : null;
+        if (link) {
+          // never followed: its target may be outside the archive, or a member read anyway
+          yield { skipped: member, reason: `${link} to ${entry.header.linkname ?? "(no target)"}; a link in an archive is not followed` };
+          continue;
+        }
         if (entry.header.type !== "file") continue;
         const base = basename(entry.header.name);
         if (base.startsWith("._")) {

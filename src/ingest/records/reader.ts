@@ -11,6 +11,7 @@ import { jsonlSummary, LineSplitter, type PhysicalLine } from "../bytes/lines.js
 import { lineOutcome, parseLine } from "./parse-line.js";
 import { NonFiniteFilter } from "../../json-text.js";
 import { peek } from "../bytes/peek.js";
+import { type Token, TokenFeed, type TokenizerKit } from "./token-feed.js";
 import { DETECT_ENTRIES, type DocumentAdapter, type DocumentEntry } from "../../formats/types.js";
 import type { ContainerKeys, DocumentChooser, DocumentOptions, ReadSummary, UnitSink } from "../types.js";
 
@@ -167,7 +168,6 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
   // The bare tokenizer, driven by hand: every token of a chunk is walked before
   // the next chunk is parsed, so an error keeps everything before it.
   const { jsonParser, getManyValues, isMany, none, LiteralAssembler } = await loadJsonStream();
-  const tokenize = jsonParser({ jsonStreaming: true, packValues: true, streamValues: false });
   const walker = new DocumentWalker(
     LiteralAssembler,
     containers,
@@ -178,16 +178,19 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
     (value, location, n, entry, document) => emitUnit(sink, walker, value, location, n, entry, document),
     (header, before) => sink.header?.(header, before),
   );
-  const feed = (input: string | typeof none) => {
-    const out = tokenize(input as string);
-    if (isMany(out)) for (const tok of getManyValues(out)) walker.consume(tok as Token);
+  const kit: TokenizerKit = {
+    make: () => jsonParser({ jsonStreaming: true, packValues: true, streamValues: false }) as (input: string | symbol) => unknown,
+    tokensOf: (out) => (isMany(out) ? (getManyValues(out) as Token[]) : []),
+    none,
   };
+  const tokens = new TokenFeed(kit, (tok) => walker.consume(tok));
+  const feed = (input: string, flush = false) => tokens.push(input, flush);
   const decode = (chunk: Buffer | null): string => {
     try {
       return chunk === null ? decoder.decode() : decoder.decode(chunk, { stream: true });
     } catch {
       // keep the elements that end before the bad bytes: read the chunk up to them
-      if (chunk !== null) feed(filter.push(validPrefix(chunk), true));
+      feed(filter.push(chunk === null ? "" : validPrefix(chunk), true), true);
       throw new NotUtf8();
     }
   };
@@ -212,7 +215,7 @@ async function readDocument(chunks: AsyncIterable<Buffer>, containers: Container
   if (!broken) {
     try {
       feed(filter.push(decode(null), true));
-      feed(none);
+      tokens.end();
       if (!walker.atTopLevel()) throw new Error("the document ends in the middle of a value");
     } catch (e) {
       breakAt(e);
@@ -278,8 +281,6 @@ function validPrefix(chunk: Buffer): string {
   const cut = text.indexOf("\uFFFD");
   return cut > 0 ? text.slice(0, cut) : "";
 }
-
-type Token = { name: string; value?: unknown };
 
 let jsonStream: Promise<typeof import("./json-stream.js")> | null = null;
 
