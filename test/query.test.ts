@@ -119,7 +119,7 @@ describe("query --db", () => {
     expect((await denom(["query", "--db", db, "--json", "--csv", "SELECT 1"])).code).toBe(2);
   });
 
-  it("SHOW TABLES lists each table and view once, the relations --schema lists, by name (issue 35)", async () => {
+  it("SHOW TABLES lists each table and view once, the relations --schema lists, by name", async () => {
     const schema = (await denom(["query", "--db", db, "--schema", "--json"])).json() as { name: string }[];
     const names = schema.map((x) => x.name).sort();
     const json = await denom(["query", "--db", db, "--json", "SHOW TABLES"]);

@@ -8,7 +8,7 @@
  * A rendering also bounds each string (an id, a name, a path) to SHOWN_MAX
  * characters with a marker of what was cut: a table pads every row to its
  * widest cell, so one task id of 100,000 characters made `timeouts` print
- * 200 MB (issue 35).
+ * 200 MB.
  */
 import { count } from "../number-format.js";
 

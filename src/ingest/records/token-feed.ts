@@ -3,7 +3,7 @@
  * token keeps every token before it. The tokenizer collects a call's tokens in
  * an array of its own and throws it away with the error, so an element that
  * ended in the same call as the bad token would be lost although the message
- * says the elements before it are kept (issue 35: 208 of 1,500 elements, or all
+ * says the elements before it are kept (208 of 1,500 elements were, or all
  * of a small array, gone).
  *
  * So text is tokenized up to its last newline, and the rest held until more
