@@ -187,7 +187,7 @@ describe("archives and files", () => {
   const A = jsonl({ task_id: "a", status: "success" }, { task_id: "b", status: "failure" });
   const C = jsonl({ task_id: "c", status: "success" }, { task_id: "d", status: "failure" });
 
-  it("lists the symbolic and hard links of a .tar.gz in meta.skipped_files, never following them (issue 35)", async () => {
+  it("lists the symbolic and hard links of a .tar.gz in meta.skipped_files, never following them", async () => {
     const { default: tar } = await import("tar-stream");
     const pack = tar.pack();
     pack.entry({ name: "logs/a.jsonl" }, A);

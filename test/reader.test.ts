@@ -132,7 +132,7 @@ describe("readUnits", () => {
     expect(r.kinds).toEqual(["document"]);
   });
 
-  // issue 35: the tokenizer dropped the tokens of the call that met the bad token, so the
+  // the tokenizer once dropped the tokens of the call that met the bad token, so the
   // elements that ended in that call were lost (208 of 1,500 read; none of a small array)
   const elements = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `{"i": ${from + i}}`);
   const BROKE = (n: number) =>
