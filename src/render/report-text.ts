@@ -6,6 +6,7 @@
 import { noticeLines } from "../ingest/notices.js";
 import type { FloorReport, ReportData } from "../commands/report.js";
 import { bytes, count, fraction, percent, plural, ratio, seconds } from "../number-format.js";
+import { points } from "./compare-words.js";
 import { ci, intervalNote, renderMetricsText } from "./metrics-text.js";
 import { heading, table, type TextOptions } from "./table.js";
 
@@ -215,7 +216,7 @@ export function floorTable(floor: FloorReport): { title: string; head: string[];
   const byDenominator = new Map<string, FloorReport["cells"]>();
   for (const c of floor.cells) byDenominator.set(c.denominator, [...(byDenominator.get(c.denominator) ?? []), c]);
   const side = (c: FloorReport["cells"][number] | undefined) =>
-    c ? [percent(c.rate), ratio({ successes: c.floor_successes, count: c.floor_count, rate: c.floor_rate }), lift(c.lift)] : ["", "", ""];
+    c ? [percent(c.rate), ratio({ successes: c.floor_successes, count: c.floor_count, rate: c.floor_rate }), points(c.lift, "")] : ["", "", ""];
   return {
     title: `Against the floor: ${floor.inputs.join(", ")}`,
     head: ["denominator", "first try", "floor", "lift", "final", "floor", "lift"],
@@ -232,11 +233,6 @@ export function floorTable(floor: FloorReport): { title: string; head: string[];
 function floorSection(floor: FloorReport, options: TextOptions): string {
   const t = floorTable(floor);
   return [heading(t.title, options), table(t.head, t.rows, t.align, options), ...floorFacts(floor).map((l) => `  ${l}`)].join("\n");
-}
-
-/** A lift in points with its sign (`+62.0`), `n/a` when either rate is. */
-export function lift(x: number | null): string {
-  return x === null ? "n/a" : `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)}`;
 }
 
 /** What the floor block says under its table: what the lift is, and the tasks of the run and the floor (a mismatch loudly). */

@@ -8,7 +8,7 @@ create or replace view floor_lift as
 with
 
 floor_cells as (
-    select f.basis, f.denominator, f.successes, f.count
+    select f.basis, f.denominator, f.successes, f.count, f.successes::double / nullif(f.count, 0) as rate
     from (select unnest(getvariable('floor_cells')) as f)
 ),
 
@@ -23,8 +23,8 @@ final as (
         g.rate,
         coalesce(f.successes, 0) as floor_successes,
         coalesce(f.count, 0) as floor_count,
-        f.successes::double / nullif(f.count, 0) as floor_rate,
-        g.rate - f.successes::double / nullif(f.count, 0) as lift
+        f.rate as floor_rate,
+        g.rate - f.rate as lift
     from rate_grid as g
     join floor_cells as f using (basis, denominator)
 )
