@@ -11,10 +11,11 @@
  * Unlike the other commands, ingest opens its session itself: adding the
  * inputs to FILE is the session's load step.
  */
+import { createLake, lakeSources, writeLake } from "../db/lake.js";
 import { DEFAULT_DEFINITIONS, openSession } from "../db/session.js";
 import { DataError } from "../errors.js";
-import { ingestSpecs, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
-import type { RunsOptions } from "../ingest/runs.js";
+import { ingestSpecs, withoutKnownFiles, type IngestResult, type SkippedSource } from "../ingest/ingest.js";
+import { needsDisk, type RunsOptions } from "../ingest/runs.js";
 import { expandInputs } from "../ingest/bytes/sources.js";
 import { offScaleLine, readOffScaleRuns } from "../ingest/notices.js";
 
@@ -23,8 +24,10 @@ export interface IngestCommandOptions
     RunsOptions,
     "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile" | "successThreshold"
   > {
-  /** the database file; created when missing */
-  db: string;
+  /** the database file; created when missing (one of db and lake) */
+  db?: string;
+  /** `--lake DIR`: the lake folder the sources are written to as Parquet; made a lake when missing */
+  lake?: string;
   /** any rejected line or broken source (a truncated gzip or tar) makes the call add nothing (rolled back) */
   strict: boolean;
 }
@@ -42,7 +45,10 @@ export interface AddedSource {
 }
 
 export interface IngestData {
+  /** the database file, or the lake folder (with `lake`) */
   db: string;
+  /** present (true) when the runs went to a lake folder (`--lake DIR`) */
+  lake?: true;
   added: AddedSource[];
   skipped: SkippedSource[];
   /** lines rejected in the added sources (each printed on stderr as it was read) */
@@ -66,12 +72,14 @@ export interface IngestData {
  * layer was stored, so readers compute (Session.createViews).
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
+  if (options.lake !== undefined) return runLakeIngest({ ...options, lake: options.lake });
+  const file = options.db!;
   // inputs first: a missing path or an empty folder must not leave a new empty FILE behind
   const specs = expandInputs(options.inputs, options.onWarning);
   let first = 0;
   let stored = false;
   const session = await openSession({
-    write: options.db,
+    write: file,
     // the kept figures are computed under --success-threshold when given (their key says so)
     definitions: { ...DEFAULT_DEFINITIONS, successThreshold: options.successThreshold ?? null },
     load: async (db) => {
@@ -94,8 +102,8 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
     if (!/no space left on device/i.test((e as Error)?.message ?? "")) throw e;
     throw new DataError(
       stored
-        ? `cannot write ${options.db}: no space left on device; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`
-        : `cannot write ${options.db}: no space left on device; none of the runs of this call were added`,
+        ? `cannot write ${file}: no space left on device; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`
+        : `cannot write ${file}: no space left on device; none of the runs of this call were added`,
       { cause: e },
     );
   });
@@ -107,13 +115,64 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
     const offScale = committed ? offScaleLine(await readOffScaleRuns(session)) : null;
     if (offScale) options.onWarning?.(offScale);
     return {
-      db: options.db,
+      db: file,
       added,
       skipped: result.skipped,
       rejected: result.rejected,
       broken_sources: result.broken,
       committed,
       database: summary,
+    };
+  } finally {
+    session.close();
+  }
+}
+
+/**
+ * `denom ingest INPUT... --lake DIR`: reads the inputs into a session of their
+ * own (in memory, or a temporary file for big inputs), then writes each source
+ * to the lake (src/db/lake.ts writeLake), each committed on its own. A plain
+ * file whose sha256 the lake holds is not read at all; any other source already
+ * there (an archive member, or one another process committed meanwhile) is read
+ * and not written. Nothing is written under --strict with a rejected line or a
+ * broken source. Several processes may write into one DIR at once. Throws
+ * DataError when an input cannot be read or the lake cannot be written.
+ */
+async function runLakeIngest(options: IngestCommandOptions & { lake: string }): Promise<IngestData> {
+  const specs = expandInputs(options.inputs, options.onWarning);
+  createLake(options.lake);
+  const known = new Map(lakeSources([options.lake]).map(({ manifest: m }) => [m.sha256, m.name]));
+  const skipped: SkippedSource[] = [];
+  const fresh = await withoutKnownFiles(specs, known, new Set(lakeSources([options.lake]).map(({ manifest: m }) => m.bytes)), skipped);
+  const session = await openSession({
+    temporary: needsDisk(fresh),
+    oneConnection: true,
+    definitions: DEFAULT_DEFINITIONS,
+    load: async (db) => {
+      const result = fresh.length ? await ingestSpecs(db, fresh, { ...options, skipKnownSources: true }) : null;
+      const committed = !(options.strict && result && (result.rejected > 0 || result.broken > 0));
+      const wrote = committed && result ? await writeLake(db, options.lake) : { written: [], present: [] };
+      return { result, committed, wrote };
+    },
+  });
+  try {
+    const { result, committed, wrote } = session.loaded;
+    const written = new Set(wrote.written.map((m) => m.sha256));
+    const added = committed ? (await session.select("ingest/added_sources", { first: 1 })).filter((s) => written.has(s.sha256)) : [];
+    const all = lakeSources([options.lake]);
+    return {
+      db: options.lake,
+      lake: true,
+      added,
+      skipped: [...skipped, ...(result?.skipped ?? []), ...wrote.present],
+      rejected: committed ? added.reduce((n, s) => n + s.rejected, 0) : (result?.rejected ?? 0),
+      broken_sources: result?.broken ?? 0,
+      committed,
+      database: {
+        sources: all.length,
+        records: all.reduce((n, s) => n + s.manifest.records, 0),
+        attempts: all.reduce((n, s) => n + s.manifest.attempts, 0),
+      },
     };
   } finally {
     session.close();
