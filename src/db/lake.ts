@@ -107,8 +107,9 @@ export function createLake(dir: string): void {
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new DataError(`--lake ${dir}: a file, not a folder; name a folder (created when missing)`);
   if (!existsSync(join(dir, LAKE_FILE))) {
     mkdirSync(dir, { recursive: true });
-    const others = readdirSync(dir).filter((n) => n !== STAGING);
-    if (others.length)
+    // another writer may be making it a lake at this moment: its files are no reason to refuse
+    const others = readdirSync(dir).filter((n) => n !== STAGING && n !== LAKE_FILE && !n.startsWith("_") && !KNOWN_TABLE_FOLDERS.has(n));
+    if (others.length && !existsSync(join(dir, LAKE_FILE)))
       throw new DataError(`--lake ${dir}: a folder of other files (${others.slice(0, 3).join(", ")}), not a lake; name an empty or new folder`);
     mkdirSync(join(dir, STAGING), { recursive: true });
     const temporary = join(dir, STAGING, `${LAKE_FILE}.${token()}`);
@@ -123,6 +124,9 @@ export function createLake(dir: string): void {
   }
   checkLake(dir);
 }
+
+/** The folders a lake holds besides `_`-named ones: its tables'. */
+const KNOWN_TABLE_FOLDERS = new Set([...Object.keys(TABLES)]);
 
 /** A fresh random name part: no two writers share one. */
 function token(): string {

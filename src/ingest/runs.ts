@@ -132,7 +132,12 @@ async function openLakes(options: RunsOptions, lakes: string[], definitions: Def
     oneConnection: options.oneConnection,
     definitions,
     onComputing: options.onComputing,
-    load: async (db) => ({ ...(await loadLakes(db, lakes, options.lakeFilter)), skipped: [] }),
+    load: async (db) => {
+      const loaded = await loadLakes(db, lakes, options.lakeFilter);
+      if (loaded.sources === 0 && options.lakeFilter && Object.keys(options.lakeFilter).length)
+        options.onWarning?.(`--lake-filter: no source of ${lakes.join(", ")} has a partition with those values`);
+      return { ...loaded, skipped: [] };
+    },
   });
 }
 
