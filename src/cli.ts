@@ -169,7 +169,7 @@ function addStoreCommands(program: Command, run: Run): void {
   addOutputFlags(
     program
       .command("ingest")
-      .summary("keep loaded runs in a DuckDB file; later commands read it with --db")
+      .summary("keep loaded runs in a DuckDB file (--db) or a Parquet lake folder (--lake)")
       .description("Loads run records into a DuckDB file that keeps the tables and the views. Sources already in the file (same sha256) are skipped.")
       .argument("<inputs...>", INPUTS)
       .option("--db <file>", "the DuckDB file to add to (created when missing)")

@@ -188,13 +188,13 @@ export interface LakeWrite {
  * first): per source, each table's rows into its files under `_tmp/`, renamed
  * into place, then its manifest linked into `_sources/` (the commit). A source
  * whose manifest exists is left as it is; losing the link to another writer
- * removes this writer's files of it. Then the skipped files the call listed, the
- * same way (keyed by the sha256 of their rows). Throws DataError when a file
- * cannot be written (what was committed before stays).
+ * removes this writer's files of it. Only sources from id `from` on (a batch).
+ * Throws DataError when a file cannot be written (what was committed before stays).
  */
-export async function writeLake(db: Database, dir: string, onSource?: (done: number, total: number) => void): Promise<LakeWrite> {
+export async function writeLake(db: Database, dir: string, from = 1, onSource?: (done: number, total: number) => void): Promise<LakeWrite> {
   const sources = (await db.all(
-    "SELECT source_id, name, sha256, bytes, records, rejected, attempts, problem FROM sources ORDER BY source_id",
+    "SELECT source_id, name, sha256, bytes, records, rejected, attempts, problem FROM sources WHERE source_id >= $from ORDER BY source_id",
+    { from },
   )) as unknown as LoadedSource[];
   const result: LakeWrite = { written: [], present: [] };
   const mine = token();
@@ -204,7 +204,6 @@ export async function writeLake(db: Database, dir: string, onSource?: (done: num
     else result.written.push(manifest);
     onSource?.(i + 1, sources.length);
   }
-  await writeSkipped(db, dir, mine);
   return result;
 }
 
@@ -280,8 +279,14 @@ async function writeSource(db: Database, dir: string, s: LoadedSource, mine: str
 /** The benchmark of an attempts row as a partition: its format, and its category when the harness names one (trial_identities). */
 const BENCHMARK = "(format || coalesce(' ' || category, ''))";
 
-/** The files the call listed as skipped (side files no format reads), as one entry keyed by their rows' sha256. */
-async function writeSkipped(db: Database, dir: string, mine: string): Promise<void> {
+/**
+ * Writes the files the call listed as skipped (table skipped_files: side files no
+ * format reads) to lake `dir`, as one entry keyed by their rows' sha256 and
+ * committed as a source is (writeLake); nothing when there are none or the lake
+ * holds the same list. Throws DataError when a file cannot be written.
+ */
+export async function writeLakeSkipped(db: Database, dir: string): Promise<void> {
+  const mine = token();
   const rows = await db.all("SELECT name, reason, top_keys FROM skipped_files ORDER BY name, reason");
   if (rows.length === 0) return;
   const key = createHash("sha256").update(JSON.stringify(rows)).digest("hex");
