@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
@@ -217,6 +217,22 @@ describe("a small lake, worked by hand", () => {
     expect(existsSync(join(lake, "_sources", `${sha256(RUN_2)}.json`))).toBe(false);
     const notLake = tempDir({ "notes.txt": "x" });
     expect((await denom(["ingest", r1, "--lake", notLake])).stderr).toContain("a folder of other files (notes.txt), not a lake");
+  });
+
+  it("removes what a writer killed a day ago left in _tmp/, and nothing newer", async () => {
+    const lake = join(tempDir(), "lake");
+    expect((await denom(["ingest", r1, "--lake", lake])).code).toBe(0);
+    const stale = join(lake, "_tmp", "dead.0000000000000000");
+    const fresh = join(lake, "_tmp", "live.0000000000000000");
+    for (const d of [stale, fresh]) {
+      mkdirSync(d);
+      writeFileSync(join(d, "0.parquet"), "partial");
+    }
+    // 25 hours old; the limit is 24
+    const old = new Date(Date.now() - 25 * 3600 * 1000);
+    utimesSync(stale, old, old);
+    expect((await denom(["ingest", r2, "--lake", lake])).code).toBe(0);
+    expect(readdirSync(join(lake, "_tmp")).sort()).toEqual(["live.0000000000000000"]);
   });
 
   it("takes one of --db and --lake", async () => {

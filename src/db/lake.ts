@@ -123,6 +123,34 @@ export function createLake(dir: string): void {
     }
   }
   checkLake(dir);
+  removeStaleStaging(dir);
+}
+
+/** How old a staging entry under `_tmp/` is before a writer takes it for a dead writer's (killed mid-source) and removes it. */
+export const STALE_STAGING_MS = 24 * 3600 * 1000;
+
+/**
+ * Removes what writers killed mid-source left under `_tmp/`: entries not
+ * modified for STALE_STAGING_MS. No reader reads them; a live writer touches its
+ * own entry while it writes a source, which takes seconds, not a day.
+ */
+function removeStaleStaging(dir: string): void {
+  const staging = join(dir, STAGING);
+  let names: string[];
+  try {
+    names = readdirSync(staging);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const path = join(staging, name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_STAGING_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile (its writer finished, or another removed it)
+    }
+  }
 }
 
 /** The folders a lake holds besides `_`-named ones: its tables'. */
