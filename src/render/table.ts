@@ -34,7 +34,7 @@ export function table(head: string[], rows: (string | number)[][], align: ("left
   );
   // loops, not Math.max(...spread): a spread of 300,000 rows overflows the stack
   const widths: number[] = [];
-  for (const r of cells) r.forEach((c, i) => c.forEach((l) => (widths[i] = Math.max(widths[i] ?? 0, l.width))));
+  for (const r of cells) for (const [i, c] of r.entries()) for (const l of c) widths[i] = Math.max(widths[i] ?? 0, l.width);
   const columns = widths.length;
   const out: string[] = [];
   for (const r of cells) {

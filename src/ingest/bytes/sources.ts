@@ -20,7 +20,7 @@ import {
   type Stats,
 } from "node:fs";
 import { basename, join } from "node:path";
-import { finished } from "node:stream/promises";
+import { pipeline as pipelineAsync } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
 import { DataError } from "../../errors.js";
 import { makeScratch, removeScratch } from "../../scratch.js";
@@ -550,10 +550,8 @@ async function spooledZip(name: string, chunks: AsyncIterable<Buffer>, digest: D
   const path = join(dir, "archive.zip");
   const cleanup = () => removeScratch(dir);
   try {
-    const out = createWriteStream(path);
-    for await (const chunk of chunks) if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
-    out.end();
-    await finished(out);
+    // pipeline: a write that fails (ENOSPC) rejects here, never an unhandled 'error' event
+    await pipelineAsync(Readable.from(chunks), createWriteStream(path));
   } catch (e) {
     cleanup();
     throw e;
