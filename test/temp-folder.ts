@@ -7,7 +7,9 @@
  *
  * The teardown also checks that promise: the real temporary folder must hold no
  * `denom-*` entry the run did not find there (a spawned process or a test that
- * wrote past TMPDIR); one left fails the run, naming it. Other runs' suite
+ * wrote past TMPDIR): a new entry of denom's own (`denom-<pid>-<host>-*` of an
+ * ended process, `denom-test-*`) fails the run, naming it; another `denom-*`
+ * name is reported (programs beside the run may use the prefix). Other runs' suite
  * folders (`denom-suite-*`, a run beside this one) and the folders of denom
  * processes still running are not counted; a leaked folder of a process that
  * has ended is removed.
@@ -15,7 +17,10 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sweepStale } from "../src/scratch.js";
+import { scratchPrefix, sweepStale } from "../src/scratch.js";
+
+/** The name of a temporary entry of any denom process of this host (scratch.ts: denom-<pid>-<host>-...). */
+const SCRATCH = new RegExp(`^${scratchPrefix(0).replace("-0-", "-\\d+-")}`);
 
 /** True when `name` is a scratch entry (denom-<pid>-...) of a process that still runs. */
 function ofLiveProcess(name: string): boolean {
@@ -51,7 +56,12 @@ export default function setup(): () => void {
     rmSync(dir, { recursive: true, force: true });
     delete process.env.DENOM_SUITE_TMPDIR;
     process.env.TMPDIR = real;
-    const leaked = denomEntries(real).filter((n) => !before.has(n) && !n.startsWith("denom-suite-") && !ofLiveProcess(n));
+    const fresh = denomEntries(real).filter((n) => !before.has(n) && !n.startsWith("denom-suite-") && !ofLiveProcess(n));
+    // denom's own temporary entries (denom-<pid>-<host>-, their process ended) and the tests' folders fail the
+    // run; another denom-* name is reported only (other programs on the machine may use the prefix)
+    const leaked = fresh.filter((n) => SCRATCH.test(n) || n.startsWith("denom-test-"));
+    const other = fresh.filter((n) => !leaked.includes(n));
+    if (other.length) console.warn(`new entries in ${real} during the test run, not denom's own: ${other.join(", ")}`);
     sweepStale(real);
     if (!leaked.length) return;
     // a teardown's throw is only logged by vitest: the exit code says it too
