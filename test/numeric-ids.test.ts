@@ -25,6 +25,14 @@ describe("numeric ids keep their text", () => {
     expect(report.json().accounting).toMatchObject({ lines: 6, records: 6, rejected: 0, duplicates: 1 });
   });
 
+  it("in a JSON document (read by stream-json) too: 0, -0, 1, 1.0, 1e0 are five tasks", async () => {
+    const ids = ["0", "-0", "1", "1.0", "1e0"];
+    const d = tempDir({ "run.json": `[${ids.map((id) => line(id, "success")).join(",\n")}]\n` });
+    const r = await denom(["export", join(d, "run.json"), "--what", "trials", "--format", "json", "-o", "-"]);
+    expect(r.code).toBe(0);
+    expect((r.json() as { task_id: string }[]).map((t) => t.task_id).sort()).toEqual(["-0", "0", "1", "1.0", "1e0"]);
+  });
+
   it("the parsed value: a BigLiteral holding the text, only for a top-level id not in its shortest form", () => {
     const read = (text: string) => {
       const r = parseLine(text);
