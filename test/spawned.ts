@@ -45,3 +45,16 @@ export async function evalBytes(n: number, note: (i: number) => string = () => "
     ...ids.map((id) => ({ name: `samples/${id}_epoch_1.json`, content: sample(id, 1, "C", { note: note(Number(id.slice(1))) }) })),
   ]);
 }
+
+/** Runs a command to its end without blocking the test worker (spawnSync would hold the tests that run beside it): its exit code, stdout and stderr. */
+export function run(
+  command: string,
+  args: string[],
+  options: { input?: string | Buffer; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], env: options.env ?? process.env });
+  const end = ended(child);
+  child.stdin!.on("error", () => {}); // a process that ends before reading all its input
+  child.stdin!.end(options.input ?? "");
+  return end.then((r) => ({ status: r.code, stdout: r.stdout, stderr: r.stderr }));
+}

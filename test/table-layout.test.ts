@@ -76,6 +76,6 @@ describe("text tables", () => {
     const started = Date.now();
     const text = table(["task", "n"], rows, ["left", "right"]);
     expect(text.split("\n").length).toBe(300_001);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
