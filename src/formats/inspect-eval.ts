@@ -179,6 +179,9 @@ interface MemberRead {
   pos: { bytes: number };
 }
 
+/** Bytes of a member tokenized at a time: the grain at which a value's length is measured. */
+const VALUE_PIECE = 64 * 1024;
+
 /** The error of a value held whole past the line limit. */
 function tooLong(read: MemberRead): Error {
   const mib = read.maxValue / 1024 / 1024;
@@ -207,8 +210,12 @@ async function tokens(chunks: AsyncIterable<Buffer>, read: MemberRead, consume: 
     } else if ((quiet += bytes) > read.maxValue) throw tooLong(read);
   };
   for await (const chunk of chunks) {
-    pos.bytes += chunk.length;
-    feed(filter.push(decoder.decode(chunk, { stream: true })), chunk.length);
+    // in pieces: a small member comes whole, and a value is measured piece by piece
+    for (let at = 0; at < chunk.length; at += VALUE_PIECE) {
+      const piece = chunk.subarray(at, at + VALUE_PIECE);
+      pos.bytes += piece.length;
+      feed(filter.push(decoder.decode(piece, { stream: true })), piece.length);
+    }
   }
   feed(filter.push(decoder.decode(), true), 0);
   feed(none, 0);

@@ -71,11 +71,12 @@ export class ExpansionError extends DataError {}
  */
 export class MemberBoundError extends Error {}
 
-/** `n` bytes as the messages show them: `64 GiB`, `16 MiB`, `512 bytes`. */
+/** `n` bytes as the messages show them: `64 GiB`, `16 MiB`, `64 KiB`, `500 bytes`. */
 export function showBytes(n: number): string {
   if (n >= GiB && n % GiB === 0) return `${n / GiB} GiB`;
   if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
   if (n >= MiB) return `${(n / MiB).toFixed(1)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;
 }
 

@@ -184,6 +184,12 @@ interface Pending {
   overlong: Map<number, { reason: string; head: string }>;
 }
 
+/** A run of empty lines (LineSplitter onBlanks), counted in the main thread in its turn: no worker needs to see it. */
+interface BlankRun {
+  blanks: number;
+  firstLine: number;
+}
+
 async function readBlocks(
   chunks: AsyncIterable<Buffer>,
   sink: PreparedSink,
@@ -192,7 +198,7 @@ async function readBlocks(
   pool: LinePool,
 ): Promise<ReadSummary> {
   const splitter = new LineSplitter(maxLineBytes, true);
-  const queue: Pending[] = [];
+  const queue: (Pending | BlankRun)[] = [];
   let block = new BlockBuilder(1);
   const post = () => {
     const b = block;
@@ -220,7 +226,16 @@ async function readBlocks(
     block.ends.push(block.length);
     if (block.lines >= settings.blockLines) post();
   };
-  const apply = () => applyBlock(queue.shift()!, sink);
+  const onBlanks = (first: number, count: number) => {
+    post();
+    queue.push({ blanks: count, firstLine: first });
+    block = new BlockBuilder(first + count);
+  };
+  const apply = async () => {
+    const p = queue.shift()!;
+    if ("blanks" in p) for (let no = p.firstLine; no < p.firstLine + p.blanks; no++) sink.blank(no);
+    else await applyBlock(p, sink);
+  };
   const limit = pool.size * IN_FLIGHT_PER_WORKER;
   const it = chunks[Symbol.asyncIterator]();
   for (;;) {
@@ -234,7 +249,7 @@ async function readBlocks(
       throw e;
     }
     if (next.done) break;
-    splitter.push(next.value, onLine);
+    splitter.push(next.value, onLine, onBlanks);
     try {
       while (queue.length > limit) await apply();
     } catch (e) {
