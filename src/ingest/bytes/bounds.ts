@@ -4,8 +4,8 @@
  * decoded, never on a size an archive declares: a zip's uncompressed size or a
  * zstd frame's content size can lie. Passing one is an ExpansionError (a
  * DataError, exit 1) whose message names the bound, its value and where it was
- * passed; a bound of one zip member is a MemberBoundError, which an Inspect `.eval`
- * sample member turns into that sample's reject.
+ * passed; a bound of one zip member is a MemberBoundError, which an archive
+ * reader may turn into a reject of that member's record.
  */
 import { DataError } from "../../errors.js";
 
@@ -31,7 +31,7 @@ const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 
 /**
- * The defaults: far above any real log seen (the largest real `.eval` member
+ * The defaults: far above any real log seen (the largest real zip log member
  * decodes to 0.7 MB at 15x; a real `.tar.gz` of runs holds some thousands of
  * members, nested 3 deep at most: a `.jsonl.gz` in a `.tar.gz`), and low enough
  * that no bomb holds more than a few hundred MB of memory or runs for minutes.
@@ -66,8 +66,8 @@ export class ExpansionError extends DataError {}
 
 /**
  * A bound of one zip member passed (its decoded size, ratio, declared size, a
- * zstd window): that member cannot be read, as a corrupt one cannot (an
- * Inspect `.eval` sample member is then a reject, its header a refused input).
+ * zstd window): that member cannot be read, as a corrupt one cannot (a
+ * sample member is then a reject, the log's header a refused input).
  */
 export class MemberBoundError extends Error {}
 
