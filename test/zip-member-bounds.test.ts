@@ -88,7 +88,7 @@ describe("one zip member: decoded size, declared size, ratio, zstd window", () =
     const path = await evalWith({ name: "samples/3_epoch_1.json", content: "x".repeat(200), method: "zstd", zstd: bomb.frame });
     const started = Date.now();
     await expectSampleRejected(path, "member samples/3_epoch_1.json decodes to more than the 200 bytes the archive declares; refused");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("rejects a deflate sample that decodes past the size it declares", async () => {

@@ -21,6 +21,7 @@ import {
   definitionOptions,
   inputFormat,
   type OutputFlags,
+  parseExpansion,
   parseLineLimit,
   rejectPrinter,
   runsOptions,
@@ -234,6 +235,8 @@ type IngestFlags = OutputFlags & {
   strict?: boolean;
   inputFormat?: string;
   maxLineBytes?: string;
+  maxDecodedBytes?: string;
+  maxMembers?: string;
   scoreKey?: string;
   successThreshold?: string;
   runPerFile?: boolean;
@@ -247,6 +250,7 @@ export async function ingestAction(io: Io, inputs: string[], flags: IngestFlags)
     inputs,
     format: inputFormat(flags, out),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
+    expansion: parseExpansion(flags),
     scoreKey: flags.scoreKey ?? null,
     successThreshold: parseSuccessThreshold(flags.successThreshold),
     runPerFile: Boolean(flags.runPerFile),

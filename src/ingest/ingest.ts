@@ -11,7 +11,7 @@ import type { FormatAdapter, RunLog } from "../formats/types.js";
 import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SkippedMember, type SourceStream } from "./bytes/sources.js";
 import { ZipArchive } from "./bytes/zip.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./bytes/lines.js";
-import { ExpansionError } from "./bytes/bounds.js";
+import { ExpansionError, type ExpansionBounds, expansionBounds, setExpansionBounds } from "./bytes/bounds.js";
 import type { LongBytes, TableColumns } from "./load/columns.js";
 import { Loader } from "./load/loader.js";
 import type { GatheredTable } from "./load/packed.js";
@@ -67,6 +67,8 @@ export interface IngestOptions {
   runPerFile?: boolean;
   /** `--max-line-bytes N`: the longest JSONL line read (bytes/lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
+  /** `--max-decoded-bytes`, `--max-members`: the expansion bounds (bytes/bounds.ts) in force while reading; absent ones keep their default */
+  expansion?: Partial<ExpansionBounds>;
   /** `--score-key KEY`: the key of a dict-valued score that decides success */
   scoreKey?: string | null;
 }
@@ -107,6 +109,7 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
  */
 export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
   const run = await IngestRun.open(db, options);
+  const bounds = setExpansionBounds({ ...expansionBounds(), ...options.expansion });
   try {
     // a file loaded before is skipped on its hash alone, without parsing it again;
     // archive members, stdin and repeats within this call are caught once read (IngestRun.source)
@@ -117,6 +120,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     }
     run.finish();
   } finally {
+    setExpansionBounds(bounds);
     closeLineWorkers();
     run.close();
   }
