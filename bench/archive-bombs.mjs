@@ -67,7 +67,12 @@ export function zipOf(members) {
 }
 
 const header = Buffer.from(
-  JSON.stringify({ version: 2, status: "success", eval: { eval_id: "E", run_id: "R", task: "t", model: "m" }, results: { completed_samples: 1 } }),
+  JSON.stringify({
+    version: 2,
+    status: "success",
+    eval: { eval_id: "E", run_id: "R", task: "t", task_id: "t-id", model: "m", dataset: { name: "t" }, config: { epochs: 1 }, packages: { inspect_ai: "0.3.160" } },
+    results: { total_samples: 1, completed_samples: 1 },
+  }),
 );
 const deflated = (name, text) => ({ name, data: deflateRawSync(text, { level: 9 }), method: 8, size: text.length, crc: crc32(text) });
 
@@ -110,7 +115,7 @@ const bombs = {
   "eval-many": (dir) => {
     const n = Math.min(65534, Number(arg("samples", 65000))); // more needs zip64
     const members = [deflated("header.json", header)];
-    for (let i = 0; i < n; i++) members.push(deflated(`samples/${i}_epoch_1.json`, Buffer.from(`{"id":${i},"epoch":1,"scores":{"m":{"value":"C"}}}`)));
+    for (let i = 0; i < n; i++) members.push(deflated(`samples/${i}_epoch_1.json`, Buffer.from(`{"id":${i},"epoch":1,"input":"q","target":"T","scores":{"match":{"value":"C"}}}`)));
     const path = join(dir, "many.eval");
     writeFileSync(path, zipOf(members));
     return path;
