@@ -70,7 +70,16 @@ const header = Buffer.from(
   JSON.stringify({
     version: 2,
     status: "success",
-    eval: { eval_id: "E", run_id: "R", task: "t", task_id: "t-id", model: "m", dataset: { name: "t" }, config: { epochs: 1 }, packages: { inspect_ai: "0.3.160" } },
+    eval: {
+      eval_id: "E",
+      run_id: "R",
+      task: "t",
+      task_id: "t-id",
+      model: "m",
+      dataset: { name: "t" },
+      config: { epochs: 1 },
+      packages: { inspect_ai: "0.3.160" },
+    },
     results: { total_samples: 1, completed_samples: 1 },
   }),
 );
@@ -115,7 +124,8 @@ const bombs = {
   "eval-many": (dir) => {
     const n = Math.min(65534, Number(arg("samples", 65000))); // more needs zip64
     const members = [deflated("header.json", header)];
-    for (let i = 0; i < n; i++) members.push(deflated(`samples/${i}_epoch_1.json`, Buffer.from(`{"id":${i},"epoch":1,"input":"q","target":"T","scores":{"match":{"value":"C"}}}`)));
+    for (let i = 0; i < n; i++)
+      members.push(deflated(`samples/${i}_epoch_1.json`, Buffer.from(`{"id":${i},"epoch":1,"input":"q","target":"T","scores":{"match":{"value":"C"}}}`)));
     const path = join(dir, "many.eval");
     writeFileSync(path, zipOf(members));
     return path;
@@ -172,8 +182,10 @@ try {
     if (only && !only.includes(name)) continue;
     const path = build(dir);
     const before = denomDirs();
+    // the report itself is not kept: listing 10^5 sources is tens of MB
     const t = spawnSync("/usr/bin/time", ["-v", "timeout", String(timeout), process.execPath, bin, "report", "--json", path], {
       encoding: "utf8",
+      stdio: ["ignore", "ignore", "pipe"],
       maxBuffer: 1 << 26,
     });
     const rss = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(t.stderr)?.[1] ?? 0) / 1024;
