@@ -105,6 +105,10 @@ describe("one zip member: decoded size, declared size, ratio, zstd window", () =
     const wide = zstdBomb('{"id":3,"epoch":1,"scores":{"m":{"value":"C"}}', 0, "}", 19 << 3);
     const path = await evalWith({ name: "samples/3_epoch_1.json", content: "x".repeat(wide.plain), method: "zstd", zstd: wide.frame });
     await expectSampleRejected(path, "member samples/3_epoch_1.json: a zstd frame asks for a window of 512 MiB (bound: zstd window, 128 MiB); refused");
+    // the largest window a frame can ask for, 2^41 bytes (a 32-bit shift would wrap it to 512 bytes)
+    const widest = zstdBomb('{"id":3,"epoch":1,"scores":{"m":{"value":"C"}}', 0, "}", 31 << 3);
+    const path3 = await evalWith({ name: "samples/3_epoch_1.json", content: "x".repeat(widest.plain), method: "zstd", zstd: widest.frame });
+    await expectSampleRejected(path3, "member samples/3_epoch_1.json: a zstd frame asks for a window of 2048 GiB (bound: zstd window, 128 MiB); refused");
     // single segment (0x20), content size in 4 bytes (0x80): 1 GiB, for a member of 47 bytes
     const text = '{"id":3,"epoch":1,"scores":{"m":{"value":"C"}}}';
     const single = Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0, 0, 0, 0, 0x40]), block(0, text.length, true), Buffer.from(text)]);

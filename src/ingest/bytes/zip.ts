@@ -267,7 +267,7 @@ class FrameScanner {
     let size = 0;
     for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + h[length - sizeBytes + i];
     if (sizeBytes === 2) size += 256;
-    const window = single ? size : (1 << (10 + (h[5] >> 3))) * (1 + (h[5] & 7) / 8);
+    const window = single ? size : 2 ** (10 + (h[5] >> 3)) * (1 + (h[5] & 7) / 8);
     const bound = expansionBounds().zstdWindow;
     if (single && size > this.declared)
       throw new MemberBoundError(`member ${this.name}: a zstd frame declares ${size} bytes, more than the ${this.declared} the archive declares; refused`);
