@@ -82,6 +82,7 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
   let n = 0;
   let nonFinite = 0;
   const seen = new Set<string>();
+  let parts: Map<string, string[]> | null = null;
   for (const name of zip.names) {
     const monolith = MONOLITH.exec(name);
     const chunked = monolith ? null : CHUNKED_SHELL.exec(name);
@@ -95,7 +96,9 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
       const read = { json, filter, maxValue: sink.maxValueBytes, pos: { bytes: 0 } };
       const sample = await readObject(zip.chunks(name), read, (e) => pushEvent(events, e));
       if (chunked) {
-        for (const part of eventParts(zip, name)) await readArray(zip.chunks(part), { ...read, pos: { bytes: 0 } }, (e) => pushEvent(events, e));
+        parts ??= eventPartsByShell(zip);
+        for (const part of parts.get(name.slice(0, -"sample.json".length)) ?? [])
+          await readArray(zip.chunks(part), { ...read, pos: { bytes: 0 } }, (e) => pushEvent(events, e));
       }
       sample.events = events;
       nonFinite += filter.count;
@@ -117,12 +120,23 @@ function pushEvent(events: Record<string, unknown>[], raw: unknown): void {
   if (e) events.push(e);
 }
 
-/** The event chunks of a chunked sample (`.../events/{start}.json`), in order of start. */
-function eventParts(zip: ZipArchive, shell: string): string[] {
-  const prefix = `${shell.slice(0, -"sample.json".length)}events/`;
-  return zip.names
-    .filter((n) => n.startsWith(prefix) && /^\d+\.json$/.test(n.slice(prefix.length)))
-    .sort((a, b) => Number(a.slice(prefix.length, -5)) - Number(b.slice(prefix.length, -5)));
+/**
+ * The event chunks of every chunked sample (`.../events/{start}.json`), in
+ * order of start, by the sample's folder (`samples/{id}_epoch_{n}/`): one pass
+ * over the names, not one a sample (a log of 10^5 samples would take 10^10 steps).
+ */
+function eventPartsByShell(zip: ZipArchive): Map<string, string[]> {
+  const bySample = new Map<string, string[]>();
+  for (const name of zip.names) {
+    const m = /^(samples\/.+\/)events\/(\d+)\.json$/.exec(name);
+    if (!m || m[1].slice(0, -1).includes("/", "samples/".length)) continue;
+    const parts = bySample.get(m[1]);
+    if (parts) parts.push(name);
+    else bySample.set(m[1], [name]);
+  }
+  const start = (n: string) => Number(n.slice(n.lastIndexOf("/") + 1, -5));
+  for (const parts of bySample.values()) parts.sort((a, b) => start(a) - start(b));
+  return bySample;
 }
 
 /**
