@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The executable: hands argv and the process's streams to main and sets the exit code.
 import { ExitCode } from "./errors.js";
-import { removeAllScratch } from "./scratch.js";
+import { removeAllScratch, stopAll } from "./scratch.js";
 
 // `denom report INPUT...` loads DuckDB before the rest of denom and starts its in-memory
 // database and the schema's tables, which DuckDB makes on a thread of its own while the
@@ -14,26 +14,35 @@ if (argv[0] === "report" && !argv.some((a) => a === "-" || a === "-h" || a === "
 }
 const { main } = await import("./cli.js");
 
-// Ctrl-C (SIGINT) and SIGTERM end the run at once with 130 or 143: nothing is written to a
-// --db file outside its transaction, and an in-memory database has nothing to keep. The
-// temporary database, spill files and half-written exports are removed first (scratch.ts);
-// after a kill -9 the next denom removes them. This file is the one place that ends the process.
-for (const [signal, code] of [
-  ["SIGINT", ExitCode.interrupted],
-  ["SIGTERM", 143],
+// Nothing is left behind however the process ends (scratch.ts holds the one registry of
+// temporary paths): on the `exit` event (a normal end, an error, a closed pipe below) the
+// registry is emptied. Ctrl-C (SIGINT), SIGTERM and SIGHUP end the run at once with 128 +
+// the signal's number (130, 143, 129): a statement running in DuckDB is interrupted first
+// (else its threads keep the process alive), nothing is written to a --db file outside its
+// transaction, and an in-memory database has nothing to keep. After a kill -9 the next
+// denom removes what is left. This file is the one place that ends the process.
+process.on("exit", removeAllScratch);
+for (const [signal, code, word] of [
+  ["SIGINT", ExitCode.interrupted, "interrupted"],
+  ["SIGTERM", ExitCode.terminated, "terminated"],
+  ["SIGHUP", ExitCode.hangup, "hung up"],
 ] as const) {
   process.once(signal, () => {
-    removeAllScratch();
-    process.stderr.write(`\ndenom: ${signal === "SIGINT" ? "interrupted" : "terminated"}; temporary files removed\n`);
+    stopAll();
+    process.stderr.write(`\ndenom: ${word}; temporary files removed\n`);
     process.exit(code);
   });
 }
 
 // A reader that stops early (`denom report ... | head`) closes the pipe: stop quietly, as
-// other command-line tools do, instead of failing on the write.
+// other command-line tools do, instead of failing on the write (the exit event removes the
+// temporary files; a running statement is interrupted first).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? ExitCode.ok);
+    if (e.code === "EPIPE") {
+      stopAll();
+      process.exit(process.exitCode ?? ExitCode.ok);
+    }
     throw e;
   });
 }

@@ -169,10 +169,11 @@ function addStoreCommands(program: Command, run: Run): void {
   addOutputFlags(
     program
       .command("ingest")
-      .summary("keep loaded runs in a DuckDB file; later commands read it with --db")
+      .summary("keep loaded runs in a DuckDB file (--db) or a Parquet lake folder (--lake)")
       .description("Loads run records into a DuckDB file that keeps the tables and the views. Sources already in the file (same sha256) are skipped.")
       .argument("<inputs...>", INPUTS)
-      .requiredOption("--db <file>", "the DuckDB file to add to (created when missing)")
+      .option("--db <file>", "the DuckDB file to add to (created when missing)")
+      .option("--lake <dir>", "write the runs as Parquet into lake folder DIR instead (docs/lake.md; several processes may write at once)")
       .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
       .option("--max-line-bytes <size>", help.MAX_LINE_HELP)

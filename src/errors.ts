@@ -14,7 +14,12 @@ export const ExitCode = {
   notReproduced: 3,
   /** `denom gate`: a condition failed; `denom compare --fail-if-worse`: the candidate is worse there */
   gateFailed: 4,
+  /** ended by SIGHUP (128 + 1) */
+  hangup: 129,
+  /** ended by SIGINT, Ctrl-C (128 + 2) */
   interrupted: 130,
+  /** ended by SIGTERM (128 + 15) */
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 

@@ -21,6 +21,9 @@
  * Number object: arithmetic and comparisons see the (rounded) double, while
  * `String(x)` and template strings give the literal, so an id built from it
  * keeps every digit; formats/canonical-record.ts reads an id field as its `text`.
+ * A top-level id written as a number in another form than its shortest
+ * (`-0`, `1.0`, `1e0`) is one too (readLiterals' `idKeys`), so it stays
+ * another id than `0` or `1`.
  */
 export class BigLiteral extends Number {
   constructor(readonly text: string) {
@@ -31,6 +34,8 @@ export class BigLiteral extends Number {
     return this.text;
   }
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set();
 
 /** A number value as a plain number (a BigLiteral gives its double), else the value itself. */
 export function plainNumber(v: unknown): unknown {
@@ -49,8 +54,10 @@ export interface LiteralRead {
  * may write (keyMarks: a key repeated in one object). False for a value nested
  * too deeply to walk (it cannot be stored either).
  */
-export function needsLiteralRead(value: unknown, text: string): boolean {
+export function needsLiteralRead(value: unknown, text: string, idKeys: ReadonlySet<string> = NO_KEYS): boolean {
   unsafeSeen = false;
+  // a number under a top-level id key: its text decides the id (`1.0`, `-0` and `1e0` are not `1` and `0`)
+  for (const k of idKeys) if (typeof (value as Record<string, unknown>)?.[k] === "number") return true;
   let keys: number;
   try {
     keys = countKeys(value);
@@ -134,8 +141,8 @@ function escaped(text: string, i: number): boolean {
  * one object (the last value kept, as JSON.parse does). Null when the value is
  * nested too deeply for this parser's recursion (the JSON.parse result stands).
  */
-export function readLiterals(text: string): LiteralRead | null {
-  const p = new Parser(text);
+export function readLiterals(text: string, idKeys: ReadonlySet<string> = NO_KEYS): LiteralRead | null {
+  const p = new Parser(text, idKeys);
   try {
     const value = p.value("");
     return { value, duplicateKeys: p.duplicates };
@@ -149,7 +156,11 @@ class Parser {
   private i = 0;
   readonly duplicates: string[] = [];
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** top-level keys whose numbers keep their text unless written in the shortest form (`1.0`, `-0`, `1e0`) */
+    private readonly idKeys: ReadonlySet<string> = NO_KEYS,
+  ) {}
 
   private blank(): void {
     const t = this.text;
@@ -178,7 +189,7 @@ class Parser {
         this.blank();
         this.i++; // the colon
         const where = path === "" ? key : `${path}.${key}`;
-        const v = this.value(where);
+        const v = path === "" && this.idKeys.has(key) ? this.idValue(where) : this.value(where);
         // JSON.parse keeps a repeated key's first place and its last value; so does this
         // (defineProperty, so that a key named __proto__ is a plain key, as JSON.parse makes it)
         if (Object.prototype.hasOwnProperty.call(obj, key)) this.duplicates.push(where);
@@ -225,6 +236,16 @@ class Parser {
       }
       j = q + 1;
     }
+  }
+
+  /** A top-level id's value: a number not written as its shortest form (String(n)) keeps its text as a BigLiteral. */
+  private idValue(path: string): unknown {
+    this.blank();
+    const start = this.i;
+    const v = this.value(path);
+    if (typeof v !== "number") return v;
+    const literal = this.text.slice(start, this.i);
+    return literal === String(v) ? v : new BigLiteral(literal);
   }
 
   private number(): number | BigLiteral {

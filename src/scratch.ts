@@ -1,9 +1,12 @@
 /**
  * Temporary files and folders of this process: the temporary
  * database and spill folder of a session, the CSV of `query --csv`, an export
- * being written. Each is named `denom-<pid>-<host>-...` and registered here, so
- *  - `removeAllScratch` (called by bin.ts on SIGINT and SIGTERM) removes them
- *    before the process ends;
+ * being written, a zip spooled from stdin or a gzip, the rows of an export to
+ * stdout, compare's Parquet files. Each is named `denom-<pid>-<host>-...` and
+ * registered here (the one registry of them), so
+ *  - `removeAllScratch` removes them before the process ends, however it ends:
+ *    bin.ts calls it on the process's `exit` event (a normal end, an error, a
+ *    closed pipe) and on SIGINT, SIGTERM and SIGHUP (`endNow`);
  *  - a later denom removes those of a process that died without cleaning up
  *    (kill -9, a crash, a power cut): `sweepStale`, run once per process before
  *    its first temporary folder is made, removes every `denom-<pid>-<host>-*`
@@ -15,6 +18,9 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 
 const live = new Set<string>();
+
+/** What must be stopped before the process can end: DuckDB connections running a statement. */
+const stoppers = new Set<() => void>();
 
 /** A short digest of the host name: a /tmp shared by containers never sweeps another host's folders. */
 const HOST = createHash("sha256").update(hostname()).digest("hex").slice(0, 8);
@@ -28,13 +34,17 @@ const STALE = new RegExp(`^denom-(\\d+)-${HOST}-`);
 
 let swept = false;
 
-/** Creates a fresh folder under the OS temp folder, registered for removal (see the module comment). */
-export function makeScratch(): string {
+/**
+ * Creates a fresh folder under the OS temp folder, `denom-<pid>-<host>-<label>XXXXXX`,
+ * registered for removal (see the module comment). Throws the file system's
+ * error (ENOSPC, EACCES) when it cannot be made.
+ */
+export function makeScratch(label = ""): string {
   if (!swept) {
     swept = true;
     sweepStale();
   }
-  const dir = mkdtempSync(join(tmpdir(), scratchPrefix()));
+  const dir = mkdtempSync(join(tmpdir(), `${scratchPrefix()}${label}`));
   live.add(dir);
   return dir;
 }
@@ -71,6 +81,31 @@ export function removeAllScratch(): void {
       // the process is ending: what cannot be removed now is swept by the next denom
     }
   }
+}
+
+/**
+ * Registers `stop` (a DuckDB connection's interrupt) to run before the process
+ * ends on a signal: a statement still running in DuckDB's threads otherwise
+ * keeps the process from exiting. Returns the function that unregisters it.
+ */
+export function onEnd(stop: () => void): () => void {
+  stoppers.add(stop);
+  return () => void stoppers.delete(stop);
+}
+
+/**
+ * Stops what runs (every `onEnd` function: DuckDB statements interrupted) and
+ * removes every temporary entry; for the signal handlers of bin.ts. Never throws.
+ */
+export function stopAll(): void {
+  for (const stop of [...stoppers]) {
+    try {
+      stop();
+    } catch {
+      // a connection already closed has nothing to stop
+    }
+  }
+  removeAllScratch();
 }
 
 /** True when a process with this id runs (or exists under another user). */

@@ -231,7 +231,8 @@ export async function exportAction(
 }
 
 type IngestFlags = OutputFlags & {
-  db: string;
+  db?: string;
+  lake?: string;
   strict?: boolean;
   inputFormat?: string;
   maxLineBytes?: string;
@@ -245,6 +246,10 @@ type IngestFlags = OutputFlags & {
 /** `denom ingest INPUT... --db FILE`: adds all or nothing; with --strict and a rejected line, nothing (exit 1). */
 export async function ingestAction(io: Io, inputs: string[], flags: IngestFlags): Promise<number> {
   const out = outputOf(flags, io, "ingest", true);
+  if ((flags.db === undefined) === (flags.lake === undefined))
+    throw new UsageError("give one of --db FILE (a DuckDB file) and --lake DIR (a folder of Parquet files) for denom ingest to write to");
+  if (flags.lake !== undefined && flags.successThreshold !== undefined)
+    throw new UsageError("--success-threshold applies to the figures kept in a --db file; a lake keeps none (give it to the command that reads the lake)");
   checkInputs(inputs, flags, io, out.notices);
   const options: IngestCommandOptions = {
     inputs,
@@ -255,6 +260,7 @@ export async function ingestAction(io: Io, inputs: string[], flags: IngestFlags)
     successThreshold: parseSuccessThreshold(flags.successThreshold),
     runPerFile: Boolean(flags.runPerFile),
     db: flags.db,
+    lake: flags.lake,
     strict: Boolean(flags.strict),
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(out.notices),

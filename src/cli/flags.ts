@@ -11,6 +11,7 @@ import { type Claim, parseClaim, readClaimsFile } from "../formats/claims.js";
 import { parseExcludedTasks, parseExpectation, parseReruns, parseStatusMap, parseSuccessThreshold, parseThresholds } from "../definitions.js";
 import { UsageError } from "../errors.js";
 import { ALL_FORMATS, type Adapter, formatNamed } from "../formats/index.js";
+import { parseLakeFilter } from "../db/lake.js";
 import { MAX_LINE_BYTES } from "../ingest/bytes/lines.js";
 import type { RejectNotice } from "../ingest/ingest.js";
 import { maskSecrets } from "../ingest/records/secrets.js";
@@ -27,6 +28,7 @@ export type { OutputFlags };
 export interface CommonFlags extends OutputFlags {
   strict?: boolean;
   db?: string;
+  lakeFilter?: string[];
   statusMap: string[];
   queueShare: string;
   loopMin: string;
@@ -77,6 +79,12 @@ export function addRunsFlags(cmd: Command, command: CommandName | "export", outH
     addDefinitionFlags(
       cmd
         .option("--db <file>", "read the runs kept in FILE by denom ingest instead of inputs (reads nothing again, never writes FILE)")
+        .option(
+          "--lake-filter <key=value>",
+          "with lake folders as inputs: read only the sources with a partition of this benchmark, model or run (e.g. model=gpt-4o); repeatable: values of one key are alternatives, keys all apply",
+          collect,
+          [],
+        )
         .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
         .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
         .option("--max-line-bytes <size>", MAX_LINE_HELP)
@@ -236,6 +244,7 @@ export function runsOptions(
   const options: RunsOptions = {
     inputs,
     db: flags.db,
+    lakeFilter: parseLakeFilter(flags.lakeFilter ?? []),
     ...definitionOptions(flags),
     format: inputFormat(flags, out),
     runPerFile: Boolean(flags.runPerFile),

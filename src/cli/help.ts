@@ -159,10 +159,13 @@ Examples:
   $ denom ingest logs/ --db runs.duckdb
   $ denom ingest more-logs/ task_logs.tar.gz --db runs.duckdb   # adds; known sources are skipped
   $ denom report --db runs.duckdb
+  $ denom ingest host-a-logs/ --lake runs.lake   # Parquet; other processes may write at once
+  $ denom report runs.lake --lake-filter model=gpt-4o
 
 A source (file, or archive member) whose sha256 is already in FILE is skipped and
 listed, never counted twice. One call adds all or nothing; with --strict, any
-rejected line or broken source (a truncated gzip or tar) adds nothing.`;
+rejected line or broken source (a truncated gzip or tar) adds nothing. A lake
+(docs/lake.md) commits each source on its own; --strict writes nothing there.`;
 
 export const QUERY_EXAMPLES = `
 Examples:

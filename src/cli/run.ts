@@ -5,9 +5,10 @@
  * an error's code). One exit path: these return codes, nothing calls
  * process.exit.
  */
+import { tmpdir } from "node:os";
 import { CommanderError } from "commander";
 import type { Session } from "../db/session.js";
-import { DenomError, ExitCode, NoRecordError } from "../errors.js";
+import { DataError, DenomError, ExitCode, NoRecordError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import { maskSecrets } from "../ingest/records/secrets.js";
 import type { Io, Notices } from "../io.js";
@@ -144,10 +145,35 @@ export function handleError(e: unknown, io: Io, debug: boolean): number {
     if (debug && e.stack) io.stderr.write(`${escapeMessage(maskSecrets(e.stack).text)}\n`);
     return e.exitCode;
   }
+  const full = diskFull(e);
+  if (full) return handleError(full, io, debug);
   const err = e as Error;
   io.stderr.write(
     `denom: internal error: ${escapeMessage(maskSecrets(err?.message ?? String(e)).text)}${debug ? "" : " (run with --debug for a stack trace)"}\n`,
   );
   if (debug && err?.stack) io.stderr.write(`${escapeMessage(maskSecrets(err.stack).text)}\n`);
   return ExitCode.data;
+}
+
+/** DuckDB's and Node's words for a full disk (ENOSPC), and DuckDB's own cap on its spill folder. */
+const DISK_FULL = /no space left on device|\bENOSPC\b|max_temp_directory_size/i;
+
+/**
+ * A full disk met outside the commands' own handling (which name a --db or -o
+ * file they could not write): the DataError saying which folder is full and
+ * the way out, or null when `e` is something else. The folder is the
+ * temporary folder (the OS's, TMPDIR) unless the message names a file
+ * elsewhere; the temporary files are removed as the process ends (src/scratch.ts).
+ */
+export function diskFull(e: unknown): DenomError | null {
+  const message = String((e as Error)?.message ?? e);
+  if (!DISK_FULL.test(message) && (e as NodeJS.ErrnoException)?.code !== "ENOSPC") return null;
+  const temp = tmpdir();
+  const file = /"(\/[^"]+)"/.exec(message)?.[1] ?? (e as NodeJS.ErrnoException)?.path;
+  if (file && !file.startsWith(`${temp}/`))
+    return new DataError(`cannot write ${file}: no space left on device; free space in its folder and run again`, { cause: e });
+  return new DataError(
+    `no space left on device in the temporary folder ${temp}: free space there, or point TMPDIR at a folder with room (TMPDIR=/path/with/room denom ...); the temporary files of this run are removed`,
+    { cause: e },
+  );
 }

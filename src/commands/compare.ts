@@ -15,12 +15,11 @@
  * compare_side_trials / compare_side_membership there, and compare_pairings
  * pairs the two sides.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { Cell, Row, RowOf, Session } from "../db/session.js";
 import type { GroupKey } from "../definitions.js";
 import { UsageError } from "../errors.js";
+import { makeScratch, removeScratch } from "../scratch.js";
 import { intervalOf, readMetrics, type Interval, type RateCell } from "./report-metrics.js";
 
 export type Basis = RateCell["basis"];
@@ -430,7 +429,7 @@ function listValues(values: (string | null)[]): string {
 async function bringCandidate(from: Session, to: Session): Promise<void> {
   await from.need(SIDE_RELATIONS);
   await to.need([...SIDE_RELATIONS, "compare_pairings"]);
-  const dir = mkdtempSync(join(tmpdir(), "denom-compare-"));
+  const dir = makeScratch("compare-");
   try {
     for (const relation of SIDE_RELATIONS) {
       const path = join(dir, `${relation}.parquet`);
@@ -446,7 +445,7 @@ async function bringCandidate(from: Session, to: Session): Promise<void> {
       await replaceView(to, relation, `${relation}_both`);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    removeScratch(dir);
   }
   await to.db.run(
     "CREATE TEMP TABLE compare_pairings_both AS SELECT 1::BIGINT AS pairing_id, 0::BIGINT AS baseline_side, 1::BIGINT AS candidate_side, true AS versus_baseline",

@@ -6,8 +6,7 @@
  * recompute every denominator. Nothing is computed here: the rows are the views'
  * rows, without denom's internal columns.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Database, Session } from "../db/session.js";
 import { copyFormatOf, copyTo, extensionFormat, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "../db/session.js";
@@ -15,7 +14,7 @@ import { UsageError } from "../errors.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { TextSink } from "../io.js";
 import { commit, discard, stage, type Staged } from "../atomic.js";
-import { removeScratch, scratchBeside } from "../scratch.js";
+import { makeScratch, removeScratch, scratchBeside } from "../scratch.js";
 import { renderJson } from "../json.js";
 import { groupingOf, readMeta, type Meta, type ReportData } from "./report.js";
 import type { ExportWhat, GroupKey } from "../definitions.js";
@@ -255,11 +254,11 @@ export async function runExport(session: Session, options: ExportOptions): Promi
   const format = exportFormat(options);
   if (options.out === "-") {
     // stdout: DuckDB writes a temporary file, copied to stdout whole
-    const temp = mkdtempSync(join(tmpdir(), "denom-export-"));
+    const temp = makeScratch("export-");
     try {
       return await writeExport(session, options, format, join(temp, `rows.${format}`), null);
     } finally {
-      rmSync(temp, { recursive: true, force: true });
+      removeScratch(temp);
     }
   }
   const staged: Staged<unknown>[] = [];

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { DuckDBInstance } from "./duckdb.js";
 import { DataError } from "../errors.js";
-import { makeScratch, removeScratch } from "../scratch.js";
+import { makeScratch, onEnd, removeScratch } from "../scratch.js";
 import { cellConverter, type Row } from "./values.js";
 
 /** Values bound to `$name` parameters of a query. */
@@ -47,6 +47,9 @@ export const FILE_MEMORY_LIMIT = "600MB";
 let ahead: Promise<Database> | null = null;
 
 export class Database {
+  /** unregisters the interrupt that stops this connection's statement on a signal (scratch.ts onEnd) */
+  private readonly forget: () => void;
+
   private constructor(
     private readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
@@ -55,7 +58,10 @@ export class Database {
     readonly scratch: string | null,
     /** false for a further connection (connect()): closing it leaves the instance open */
     private readonly ownsInstance = true,
-  ) {}
+  ) {
+    // on SIGINT, SIGTERM or SIGHUP a running statement is interrupted, so the process can end at once
+    this.forget = onEnd(() => this.connection.interrupt());
+  }
 
   /**
    * Whether DuckDB holds this session's data under a memory limit and spills past it
@@ -163,6 +169,7 @@ export class Database {
 
   /** Closes the session and removes what it created on disk (a temporary database, spill files). */
   close(): void {
+    this.forget();
     this.connection.closeSync();
     if (!this.ownsInstance) return;
     this.instance.closeSync();

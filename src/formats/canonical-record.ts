@@ -125,6 +125,14 @@ for (const spec of ATTEMPT_FIELDS) {
   for (const a of spec.aliases ?? []) KNOWN.add(a);
 }
 
+/**
+ * The keys of the id fields (kind `id`) and their aliases: a line that writes one
+ * of them as a number is read again for that number's text (src/json-text.ts
+ * readLiterals), so `1.0`, `-0` and `1e0` stay ids of their own, as digits past
+ * 2^53 do (docs/identity-and-inputs.md).
+ */
+export const ID_KEYS: ReadonlySet<string> = new Set(ATTEMPT_FIELDS.filter((f) => f.kind === "id").flatMap((f) => [f.field, ...(f.aliases ?? [])]));
+
 class FieldError extends Error {}
 
 /** Largest value of each whole-number kind: `int` is an INTEGER column, `bigint` a BIGINT one (exact in a JS number); undefined for the others. */

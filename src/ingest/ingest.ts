@@ -592,7 +592,7 @@ async function readZip(src: SourceStream, name: string, sink: ArchiveSink, onBro
  * source) can be one loaded before, so no other file is read twice; an archive
  * never is one (its members are), so it is not hashed either.
  */
-async function withoutKnownFiles(
+export async function withoutKnownFiles(
   specs: readonly InputSpec[],
   digests: Map<string, string>,
   sizes: ReadonlySet<number>,

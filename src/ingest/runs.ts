@@ -9,6 +9,7 @@ import { ingestSpecs, type IngestOptions, type IngestResult } from "./ingest.js"
 import { noticeLines, readNotices } from "./notices.js";
 import { expandedBytes, expandInputs, type InputSpec } from "./bytes/sources.js";
 import { UsageError } from "../errors.js";
+import { isLake, lakeBytes, loadLakes, type LakeFilter } from "../db/lake.js";
 
 /** Options of every command that loads runs. */
 export interface RunsOptions extends Definitions {
@@ -16,6 +17,8 @@ export interface RunsOptions extends Definitions {
   inputs: string[];
   /** a file kept by `denom ingest --db`: read (never written) instead of `inputs` */
   db?: string;
+  /** `--lake-filter KEY=VALUE`: the sources of lake inputs read (docs/lake.md); none: every source */
+  lakeFilter?: LakeFilter;
   stdin: Readable;
   onReject?: IngestOptions["onReject"];
   onWarning?: IngestOptions["onWarning"];
@@ -92,6 +95,10 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
       load: async () => NOTHING_READ,
       onComputing: options.onComputing,
     });
+  const lakes = options.inputs.filter((input) => input !== "-" && isLake(input));
+  if (lakes.length) return openLakes(options, lakes, definitions);
+  if (options.lakeFilter && Object.keys(options.lakeFilter).length)
+    throw new UsageError("--lake-filter chooses the sources of a lake; no input is a lake folder (one holding denom-lake.json)");
   const specs = expandInputs(options.inputs, options.onWarning);
   return openSession({
     temporary: needsDisk(specs),
@@ -106,6 +113,32 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
       if (options.inputs.length > 0 && result.records > 0 && result.attempts === 0)
         options.onWarning?.(`no attempt in ${options.inputs.join(", ")}: its ${result.records} record${result.records === 1 ? "" : "s"} hold none`);
       return result;
+    },
+  });
+}
+
+/**
+ * A session over the sources of lake folders (src/db/lake.ts loadLakes): the
+ * same tables reading those sources would load, so the same figures. Throws
+ * UsageError when some inputs are lakes and others not, DataError when a lake
+ * is of another version or a file cannot be read.
+ */
+async function openLakes(options: RunsOptions, lakes: string[], definitions: Definitions): Promise<Session<IngestResult>> {
+  if (lakes.length !== options.inputs.length)
+    throw new UsageError(
+      `${options.inputs.find((i) => !lakes.includes(i))}: not a lake folder, and ${lakes[0]} is one; read lakes alone, or ingest the other inputs into a lake first (denom ingest INPUT... --lake DIR)`,
+    );
+  return openSession({
+    temporary: lakeBytes(lakes, options.lakeFilter) > IN_MEMORY_MAX_BYTES,
+    views: options.views,
+    oneConnection: options.oneConnection,
+    definitions,
+    onComputing: options.onComputing,
+    load: async (db) => {
+      const loaded = await loadLakes(db, lakes, options.lakeFilter);
+      if (loaded.sources === 0 && options.lakeFilter && Object.keys(options.lakeFilter).length)
+        options.onWarning?.(`--lake-filter: no source of ${lakes.join(", ")} has a partition with those values`);
+      return { ...loaded, skipped: [] };
     },
   });
 }

@@ -29,12 +29,12 @@ export function renderIngestText(data: IngestData): string {
     lines.push(`${data.db}: nothing added (--strict and ${why})`);
   }
   if (data.skipped.length) {
-    lines.push(`skipped ${plural(data.skipped.length, "source")} already in the database (same sha256; not counted again):`);
+    lines.push(`skipped ${plural(data.skipped.length, "source")} already in the ${data.lake ? "lake" : "database"} (same sha256; not counted again):`);
     for (const s of data.skipped) lines.push(`  ${s.name}  same as ${s.same_as}  sha256 ${s.sha256.slice(0, 12)}`);
   }
   const d = data.database;
   lines.push(
-    `${data.db} holds ${plural(d.sources, "source")}: ${plural(d.records, "record")}, ${plural(d.attempts, "attempt")} (denom report --db ${data.db} for the figures)`,
+    `${data.db} holds ${plural(d.sources, "source")}: ${plural(d.records, "record")}, ${plural(d.attempts, "attempt")} (denom report ${data.lake ? "" : "--db "}${data.db} for the figures)`,
   );
   return `${lines.join("\n")}\n`;
 }

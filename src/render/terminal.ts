@@ -52,10 +52,15 @@ export function escapeControls(text: string): string {
   return CONTROL.test(text) ? text.replace(CONTROL, escapeOne) : text;
 }
 
-/** A message for stderr: as escapeControls, but newlines stay (the message's own line breaks). */
+/**
+ * A message for stderr: as escapeControls, but newlines stay (the message's own
+ * line breaks); and bounded as a rendering is (boundLine): a warning or a
+ * rejected line quoting a 100,000-character task id prints 500 of them.
+ */
 export function escapeMessage(text: string): string {
   CONTROL_BUT_NEWLINE.lastIndex = 0;
-  return CONTROL_BUT_NEWLINE.test(text) ? text.replace(CONTROL_BUT_NEWLINE, escapeOne) : text;
+  const escaped = CONTROL_BUT_NEWLINE.test(text) ? text.replace(CONTROL_BUT_NEWLINE, escapeOne) : text;
+  return escaped.length <= SHOWN_MAX ? escaped : escaped.split("\n").map(boundLine).join("\n");
 }
 
 /**
@@ -71,6 +76,28 @@ export function shorten(text: string): string {
   // never half a surrogate pair
   const keep = SHOWN_MAX - (isHighSurrogate(text.charCodeAt(SHOWN_MAX - 1)) ? 1 : 0);
   return `${text.slice(0, keep)}…(+${count(text.length - keep)} chars)`;
+}
+
+/** The longest line of a message on stderr once its long words are shortened: denom's own sentence and a few shortened strings. */
+export const MESSAGE_LINE_MAX = 4 * SHOWN_MAX;
+
+/** A run of more than SHOWN_MAX characters without a space: a string from an input (an id, a name, an excerpt). */
+const LONG_WORD = new RegExp(`\\S{${SHOWN_MAX + 1},}`, "g");
+
+/**
+ * One line of a stderr message bounded: each run of more than SHOWN_MAX
+ * characters without a space shortened (shorten: the same marker as the text
+ * outputs, `…(+99,500 chars)`); a line still longer than MESSAGE_LINE_MAX (an
+ * input string with spaces) keeps its first 1,500 and last 500 characters, the
+ * middle replaced by the same marker, so the end of denom's sentence (what to do) stays.
+ */
+function boundLine(line: string): string {
+  if (line.length <= SHOWN_MAX) return line;
+  const words = line.replace(LONG_WORD, shorten);
+  if (words.length <= MESSAGE_LINE_MAX) return words;
+  const head = MESSAGE_LINE_MAX - SHOWN_MAX - (isHighSurrogate(words.charCodeAt(MESSAGE_LINE_MAX - SHOWN_MAX - 1)) ? 1 : 0);
+  const tail = words.length - SHOWN_MAX + (isHighSurrogate(words.charCodeAt(words.length - SHOWN_MAX - 1)) ? 1 : 0);
+  return `${words.slice(0, head)}…(+${count(tail - head)} chars)${words.slice(tail)}`;
 }
 
 function isHighSurrogate(code: number): boolean {

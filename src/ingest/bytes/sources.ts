@@ -13,19 +13,17 @@ import {
   createReadStream,
   createWriteStream,
   lstatSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readSync,
-  rmSync,
   statSync,
   type Stats,
 } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { finished } from "node:stream/promises";
+import { pipeline as pipelineAsync } from "node:stream/promises";
 import { Readable, pipeline } from "node:stream";
 import { DataError } from "../../errors.js";
+import { makeScratch, removeScratch } from "../../scratch.js";
 import { FILE_RULES } from "../../formats/index.js";
 import { checkMembers, checkNesting, ExpansionError, InputBudget } from "./bounds.js";
 import { gunzipMembers, isGzip } from "./gunzip.js";
@@ -579,14 +577,13 @@ function zipSource(name: string, path: string, chunks: AsyncIterable<Buffer>, di
  * way; `cleanup` removes the copy.
  */
 async function spooledZip(name: string, chunks: AsyncIterable<Buffer>, digest: Digest, budget: InputBudget): Promise<SourceStream> {
-  const dir = mkdtempSync(join(tmpdir(), "denom-zip-"));
+  // registered (scratch.ts): removed by cleanup, or as the process ends however it ends
+  const dir = makeScratch("zip-");
   const path = join(dir, "archive.zip");
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const cleanup = () => removeScratch(dir);
   try {
-    const out = createWriteStream(path);
-    for await (const chunk of chunks) if (!out.write(chunk)) await new Promise<void>((r) => out.once("drain", () => r()));
-    out.end();
-    await finished(out);
+    // pipeline: a write that fails (ENOSPC) rejects here, never an unhandled 'error' event
+    await pipelineAsync(Readable.from(chunks), createWriteStream(path));
   } catch (e) {
     cleanup();
     throw e;

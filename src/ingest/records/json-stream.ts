@@ -6,6 +6,7 @@
  * report's start; docs/benchmarks.md).
  */
 import Assembler from "stream-json/assembler.js";
+import { ID_KEYS } from "../../formats/canonical-record.js";
 import { BigLiteral } from "../../json-text.js";
 
 export { jsonParser } from "stream-json/parser.js";
@@ -14,7 +15,7 @@ export { Assembler };
 
 /**
  * stream-json's Assembler, keeping what JSON.parse would lose (src/json-text.ts): an
- * integer beyond 2^53 becomes a BigLiteral holding its text, and a key written
+ * integer beyond 2^53 (and an id under a key of ID_KEYS written as `1.0` or `-0`) becomes a BigLiteral holding its text, and a key written
  * twice in one object is listed in `duplicates` (the last value wins, as before).
  */
 export class LiteralAssembler extends Assembler {
@@ -31,7 +32,13 @@ export class LiteralAssembler extends Assembler {
   }
 
   override numberValue(value: string): void {
-    if (value.length >= 16 && /^-?\d+$/.test(value) && !Number.isSafeInteger(Number(value))) this.stringValue(new BigLiteral(value) as never);
+    // an id (ID_KEYS) not written as its number's shortest form (`1.0`, `-0`) keeps its text too
+    const key = (this as unknown as { key: string | null }).key;
+    if (
+      (value.length >= 16 && /^-?\d+$/.test(value) && !Number.isSafeInteger(Number(value))) ||
+      (key !== null && ID_KEYS.has(key) && String(Number(value)) !== value)
+    )
+      this.stringValue(new BigLiteral(value) as never);
     else super.numberValue(value);
   }
 }

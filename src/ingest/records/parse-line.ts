@@ -6,6 +6,7 @@
 import { overlongReason, type PhysicalLine } from "../bytes/lines.js";
 import type { Unit } from "../types.js";
 import { NonFiniteFilter, needsLiteralRead, readLiterals } from "../../json-text.js";
+import { ID_KEYS } from "../../formats/canonical-record.js";
 
 /** What one physical line becomes: a blank, a reject (reason, and the text stored with it), or a unit. */
 export type LineOutcome = { kind: "blank" } | { kind: "reject"; reason: string; text: string } | { kind: "unit"; unit: Unit };
@@ -34,7 +35,8 @@ export type LineResult =
  * - a JSON object -> value; bare `NaN`, `Infinity`, `-Infinity` tokens (Python's json
  *   module writes them) are read as null and counted in `nonFinite`;
  * - anything else -> reject with a reason (invalid JSON and where, or not an object).
- * An integer beyond 2^53 is kept with its text (a BigLiteral), and a key repeated in
+ * An integer beyond 2^53, and a top-level id (ID_KEYS) written as a number in
+ * another form than its shortest (`1.0`, `-0`), is kept with its text (a BigLiteral), and a key repeated in
  * one object is listed in `duplicateKeys` (the last value wins, as in JSON.parse).
  */
 export function parseLine(text: string | null): LineResult {
@@ -58,8 +60,8 @@ export function parseLine(text: string | null): LineResult {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value))
     return { kind: "reject", reason: `expected a JSON object, got ${Array.isArray(value) ? "an array" : JSON.stringify(value)?.slice(0, 20)}` };
-  if (needsLiteralRead(value, parsed)) {
-    const exact = readLiterals(parsed);
+  if (needsLiteralRead(value, parsed, ID_KEYS)) {
+    const exact = readLiterals(parsed, ID_KEYS);
     if (exact) return { kind: "value", value: exact.value as Record<string, unknown>, nonFinite, duplicateKeys: exact.duplicateKeys };
   }
   return { kind: "value", value: value as Record<string, unknown>, nonFinite };

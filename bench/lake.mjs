@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// Lakes (docs/lake.md), by hand (never by npm test):
+//   npm run build && node bench/lake.mjs [--lines L] [--files F] [--procs 1,2,4] [--seed 7] [--keep]
+// Generates L lines with bench/reference/gen_attempts.mjs (--seed, default 7; L default 20000),
+// splits them into F files (default 8, whole lines, tasks never cut), then for each process
+// count P ingests the files into a fresh lake with P `denom ingest --lake` processes at once
+// (file i to process i mod P) and times it (wall); then times `denom report DIR` over the
+// last lake (wall and peak RSS from /usr/bin/time -v) and checks that its output equals
+// `denom report FILES...`. Compare ratios from one run: the machine is shared.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
+import { spawn, spawnSync } from "node:child_process";
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "..", "dist", "bin.js");
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+};
+const lines = Number(arg("lines", "20000"));
+const files = Number(arg("files", "8"));
+const procs = arg("procs", "1,2,4").split(",").map(Number);
+const seed = arg("seed", "7");
+const dir = mkdtempSync(join(tmpdir(), "denom-bench-lake-"));
+
+/** Splits the generated JSONL into `files` parts at task boundaries (a trial's attempts stay together). */
+async function split(input) {
+  const parts = Array.from({ length: files }, (_, i) => join(dir, `part-${String(i).padStart(3, "0")}.jsonl`));
+  const outs = parts.map((p) => createWriteStream(p));
+  const per = Math.ceil(lines / files);
+  let n = 0;
+  let part = 0;
+  let task = null;
+  for await (const line of createInterface({ input: createReadStream(input) })) {
+    if (!line) continue;
+    const id = line.slice(0, 40).match(/"task_id":"([^"]+)"/)?.[1] ?? null;
+    if (n >= per * (part + 1) && id !== task && part < files - 1) part++;
+    task = id;
+    outs[part].write(`${line}\n`);
+    n++;
+  }
+  await Promise.all(outs.map((o) => new Promise((resolve) => o.end(resolve))));
+  return parts;
+}
+
+/** `denom ARGS` as a child process; resolves with its exit code and stderr. */
+function run(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("exit", (code) => resolve({ code, stderr }));
+  });
+}
+
+/** Wall seconds and peak RSS (MiB) of `denom ARGS` under /usr/bin/time -v, and its stdout. */
+function timed(args) {
+  const hasTime = existsSync("/usr/bin/time");
+  const t0 = performance.now();
+  const r = hasTime
+    ? spawnSync("/usr/bin/time", ["-v", process.execPath, bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30 })
+    : spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30 });
+  const wall = (performance.now() - t0) / 1000;
+  const rss = Number(r.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1] ?? Number.NaN) / 1024;
+  return { wall, rss, stdout: r.stdout, code: r.status };
+}
+
+const generated = join(dir, "all.jsonl");
+const gen = spawnSync(process.execPath, [join(here, "reference", "gen_attempts.mjs"), "--lines", String(lines), "--seed", seed, "--out", generated]);
+if (gen.status !== 0) throw new Error(`gen_attempts.mjs: ${gen.stderr}`);
+const parts = await split(generated);
+rmSync(generated);
+const bytes = parts.reduce((n, p) => n + statSync(p).size, 0);
+console.log(`input: ${lines} lines, ${(bytes / 1e6).toFixed(1)} MB in ${files} files`);
+
+let lake = null;
+let oneWall = null;
+for (const p of procs) {
+  lake = join(dir, `lake-${p}`);
+  const t0 = performance.now();
+  const ended = await Promise.all(Array.from({ length: p }, (_, i) => run(["ingest", ...parts.filter((_, j) => j % p === i), "--lake", lake, "--quiet"])));
+  const wall = (performance.now() - t0) / 1000;
+  for (const e of ended) if (e.code !== 0) throw new Error(`ingest --lake: exit ${e.code}\n${e.stderr}`);
+  oneWall ??= wall;
+  console.log(
+    `ingest --lake, ${p} process${p === 1 ? "" : "es"}`.padEnd(34),
+    `${wall.toFixed(2).padStart(7)} s  (x${(oneWall / wall).toFixed(2)} of 1 process)`,
+  );
+}
+const du = spawnSync("du", ["-sb", lake], { encoding: "utf8" }).stdout.split("\t")[0];
+console.log(`lake: ${(Number(du) / 1e6).toFixed(1)} MB`);
+const fromLake = timed(["report", lake]);
+console.log("report DIR".padEnd(34), `${fromLake.wall.toFixed(2).padStart(7)} s  peak RSS ${fromLake.rss.toFixed(0)} MiB  exit ${fromLake.code}`);
+const fromRaw = timed(["report", ...parts]);
+console.log("report FILES (raw)".padEnd(34), `${fromRaw.wall.toFixed(2).padStart(7)} s  peak RSS ${fromRaw.rss.toFixed(0)} MiB  exit ${fromRaw.code}`);
+console.log(`report DIR equals report FILES: ${fromLake.stdout === fromRaw.stdout}`);
+if (process.argv.includes("--keep")) console.log(`kept: ${dir}`);
+else rmSync(dir, { recursive: true, force: true });
