@@ -7,7 +7,7 @@
  * test/zip-member-bounds.test.ts.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -93,6 +93,11 @@ describe("members of one archive (bound 100,000; --max-members 100 here)", () =>
     writeFileSync(path, await evalArchive(members));
     const r = await denom(["report", "--max-members", "100", path]);
     expect([r.code, r.stdout, r.stderr]).toEqual([1, "", `denom: ${path}: more than 100 members (bound: members of one archive, 100); refused\n`]);
+    // gzipped, the .eval is first copied to a temporary file: removed when it is refused
+    writeFileSync(`${path}.gz`, gzipSync(readFileSync(path)));
+    const gz = await denom(["report", "--max-members", "100", `${path}.gz`]);
+    expect([gz.code, gz.stderr]).toEqual([1, `denom: ${path}.gz: more than 100 members (bound: members of one archive, 100); refused\n`]);
+    expect(leftBehind()).toEqual([]);
   });
 });
 
