@@ -177,6 +177,8 @@ function addStoreCommands(program: Command, run: Run): void {
       .option("--strict", "add nothing and exit 1 when any line is rejected or a source is broken (a truncated gzip or tar)")
       .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
       .option("--max-line-bytes <size>", help.MAX_LINE_HELP)
+      .option("--max-decoded-bytes <size>", help.MAX_DECODED_HELP)
+      .option("--max-members <n>", help.MAX_MEMBERS_HELP)
       .option("--score-key <key>", help.SCORE_KEY_HELP)
       .option(
         "--success-threshold <x>",

@@ -74,6 +74,17 @@ describe("the line path in worker threads", () => {
     });
   }
 
+  it("counts runs of blank lines in their turn, numbering the lines after them as the in-thread path does", () => {
+    // t1 (1), 1,500 blank (2..1501, a run), `not json` (1502), 3,000 blank (1503..4502), t2 (4503), 5 blank (4504..4508), t3 (4509)
+    const log = `{"task_id":"t1","status":"passed"}\n${"\n".repeat(1500)}not json\n${"\n".repeat(3000)}{"task_id":"t2","status":"failed"}\n${"\n".repeat(5)}{"task_id":"t3","status":"passed"}\n`;
+    const file = join(tempDir({ "runs.jsonl": log }), "runs.jsonl");
+    for (const env of [{ ...WORKERS, DENOM_LINE_BLOCK_LINES: "100" }, IN_THREAD]) {
+      const r = run(["report", "--json", file], env);
+      expect(JSON.parse(r.stdout).accounting).toMatchObject({ lines: 4509, records: 3, blank: 4505, rejected: 1 });
+      expect(r.stderr).toContain(`${file}:1502: `);
+    }
+  });
+
   it("says that a big input in no format yields no record, as the in-thread path does", () => {
     const notLog = join(tempDir({ "notes.jsonl": '{"foo":1}\n{"bar":2}\n' }), "notes.jsonl");
     const w = run(["report", "--json", notLog], WORKERS);
@@ -86,13 +97,16 @@ describe("the line path in worker threads", () => {
 
 describe("configureLineWorkers", () => {
   it("reads the environment, and falls back to the defaults for what is unset or unreadable", () => {
-    expect(configureLineWorkers({ DENOM_LINE_WORKERS: "2", DENOM_LINE_WORKER_MIN_BYTES: "10", DENOM_LINE_BLOCK_BYTES: "x" })).toEqual({
+    expect(
+      configureLineWorkers({ DENOM_LINE_WORKERS: "2", DENOM_LINE_WORKER_MIN_BYTES: "10", DENOM_LINE_BLOCK_BYTES: "x", DENOM_LINE_BLOCK_LINES: "100" }),
+    ).toEqual({
       workers: 2,
       minBytes: 10,
       blockBytes: 1 << 20,
+      blockLines: 100,
     });
     // two workers from 32 MiB on (docs/benchmarks.md: 1 against 2 workers on two cores, issue-20f)
-    expect(configureLineWorkers({})).toEqual({ workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: 1 << 20 });
+    expect(configureLineWorkers({})).toEqual({ workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: 1 << 20, blockLines: 64 * 1024 });
   });
 });
 

@@ -41,6 +41,36 @@ describe("LineSplitter", () => {
   });
 });
 
+describe("LineSplitter runs of blank lines", () => {
+  /** What the splitter gives for `chunks`: lines as `no:text`, runs as `no+count`. */
+  const split = (chunks: string[]) => {
+    const got: string[] = [];
+    const s = new LineSplitter();
+    for (const c of chunks)
+      s.push(
+        Buffer.from(c),
+        (l) => got.push(`${l.no}:${l.text}`),
+        (first, count) => got.push(`${first}+${count}`),
+      );
+    s.end((l) => got.push(`${l.no}:${l.text}`));
+    return { got, lines: s.lines };
+  };
+
+  it("hands 1,024 or more newlines in a row over as one run, fewer one by one, numbering on", () => {
+    // a (1), 2,000 empty lines (2..2001), b (2002), 2 empty lines (2003, 2004), c (2005)
+    const text = `a\n${"\n".repeat(2000)}b\n\n\nc`;
+    const { got, lines } = split([text]);
+    expect(lines).toBe(2005);
+    expect(got).toEqual(["1:a", "2+2000", "2002:b", "2003:", "2004:", "2005:c"]);
+    // cut inside the run: 1,500 in the first chunk (a run), 500 in the second (one by one)
+    const cut = split([text.slice(0, 1502), text.slice(1502)]);
+    expect(cut.lines).toBe(2005);
+    expect(cut.got.slice(0, 3)).toEqual(["1:a", "2+1500", "1502:"]);
+    expect(cut.got.slice(-5)).toEqual(["2001:", "2002:b", "2003:", "2004:", "2005:c"]);
+    expect(cut.got.length).toBe(2 + 500 + 4);
+  });
+});
+
 describe("LineSplitter with a line limit", () => {
   // limit 10 bytes: "short" (5), 25 x's (over), exactly 10 y's (at the limit: kept), "after", and a last line of 12 z's
   const input = Buffer.from(`short\n${"x".repeat(25)}\n${"y".repeat(10)}\nafter\n${"z".repeat(12)}`);

@@ -21,6 +21,7 @@ import {
   definitionOptions,
   inputFormat,
   type OutputFlags,
+  parseExpansion,
   parseLineLimit,
   rejectPrinter,
   runsOptions,
@@ -235,6 +236,8 @@ type IngestFlags = OutputFlags & {
   strict?: boolean;
   inputFormat?: string;
   maxLineBytes?: string;
+  maxDecodedBytes?: string;
+  maxMembers?: string;
   scoreKey?: string;
   successThreshold?: string;
   runPerFile?: boolean;
@@ -252,6 +255,7 @@ export async function ingestAction(io: Io, inputs: string[], flags: IngestFlags)
     inputs,
     format: inputFormat(flags, out),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
+    expansion: parseExpansion(flags),
     scoreKey: flags.scoreKey ?? null,
     successThreshold: parseSuccessThreshold(flags.successThreshold),
     runPerFile: Boolean(flags.runPerFile),

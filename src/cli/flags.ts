@@ -19,7 +19,8 @@ import type { RunsOptions } from "../ingest/runs.js";
 import type { Io, Notices } from "../io.js";
 import { type CommandName, type Output, type OutputFlags, outputFormats } from "../render/output.js";
 import { escapeMessage } from "../render/terminal.js";
-import { MAX_LINE_HELP, POOL_HELP, SCORE_KEY_HELP, SUCCESS_THRESHOLD_HELP } from "./help.js";
+import { MAX_DECODED_HELP, MAX_LINE_HELP, MAX_MEMBERS_HELP, POOL_HELP, SCORE_KEY_HELP, SUCCESS_THRESHOLD_HELP } from "./help.js";
+import type { ExpansionBounds } from "../ingest/bytes/bounds.js";
 
 export type { OutputFlags };
 
@@ -42,6 +43,8 @@ export interface CommonFlags extends OutputFlags {
   scoreKey?: string;
   successThreshold?: string;
   maxLineBytes?: string;
+  maxDecodedBytes?: string;
+  maxMembers?: string;
 }
 
 /** Rejects printed one by one on stderr before the rest are summarised. */
@@ -85,6 +88,8 @@ export function addRunsFlags(cmd: Command, command: CommandName | "export", outH
         .option("--strict", "exit 1 when any line is rejected or a source is broken, a truncated gzip or tar (the output is still printed or written)")
         .option("--input-format <name>", "read every input as this format (denom formats lists them); default: detected per source")
         .option("--max-line-bytes <size>", MAX_LINE_HELP)
+        .option("--max-decoded-bytes <size>", MAX_DECODED_HELP)
+        .option("--max-members <n>", MAX_MEMBERS_HELP)
         .option("--score-key <key>", SCORE_KEY_HELP)
         .option("--run-per-file", "make every file (or archive member) its own run, so that records of two files are never duplicates of one run"),
     ),
@@ -129,15 +134,37 @@ export function collect(value: string, previous: string[]): string[] {
  */
 export function parseLineLimit(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*(|B|KB|MB|GB|KiB|MiB|GiB)\s*$/i.exec(value);
-  const units: Record<string, number> = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
-  const bytes = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
-  if (!Number.isFinite(bytes) || bytes < 1) throw new UsageError(`--max-line-bytes ${value}: expected a size such as 268435456, 256MiB or 300MB`);
+  const bytes = parseSize("--max-line-bytes", value);
   if (bytes > MAX_LINE_BYTES)
     throw new UsageError(
       `--max-line-bytes ${value}: at most ${MAX_LINE_BYTES} bytes (${(MAX_LINE_BYTES / 1024 ** 2).toFixed(0)} MiB), the longest string JavaScript can hold`,
     );
   return bytes;
+}
+
+/** A size flag's bytes: a number, with KB, MB, GB, TB or KiB, MiB, GiB, TiB. Throws UsageError naming `flag` for anything else. */
+function parseSize(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(|B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i.exec(value);
+  const units: Record<string, number> = { "": 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4 };
+  const bytes = m ? Math.floor(Number(m[1]) * units[m[2].toLowerCase()]) : NaN;
+  if (!Number.isFinite(bytes) || bytes < 1) throw new UsageError(`${flag} ${value}: expected a size such as 268435456, 256MiB or 300MB`);
+  return bytes;
+}
+
+/**
+ * `--max-decoded-bytes SIZE` and `--max-members N`: the expansion bounds they
+ * set (ingest/bytes/bounds.ts; absent ones keep their default). Throws
+ * UsageError for a size or count it cannot read.
+ */
+export function parseExpansion(flags: { maxDecodedBytes?: string; maxMembers?: string }): Partial<ExpansionBounds> {
+  const out: Partial<ExpansionBounds> = {};
+  if (flags.maxDecodedBytes !== undefined) out.inputBytes = parseSize("--max-decoded-bytes", flags.maxDecodedBytes);
+  if (flags.maxMembers !== undefined) {
+    if (!/^\s*\d+\s*$/.test(flags.maxMembers) || Number(flags.maxMembers) < 1)
+      throw new UsageError(`--max-members ${flags.maxMembers}: expected a whole number of members, such as 500000`);
+    out.members = Number(flags.maxMembers);
+  }
+  return out;
 }
 
 /** The claims of `--claim` (in order) then `--claims FILE`; throws UsageError when there is none or one is malformed. */
@@ -223,6 +250,7 @@ export function runsOptions(
     runPerFile: Boolean(flags.runPerFile),
     pool: Boolean(flags.pool),
     maxLineBytes: parseLineLimit(flags.maxLineBytes),
+    expansion: parseExpansion(flags),
     scoreKey: flags.scoreKey ?? null,
     stdin: io.stdin as RunsOptions["stdin"],
     onReject: rejectPrinter(out.notices),

@@ -178,6 +178,11 @@ cannot reach other files, the network or extensions; only one query runs (SELECT
 FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW) over the stored tables
 and views, as DuckDB's own parser reads it; anything else exits 2.`;
 
+export const MAX_DECODED_HELP =
+  "the most bytes one input may decode to, its gzip layers and archive members summed (e.g. 200GiB; default 64GiB); past it the input is refused";
+
+export const MAX_MEMBERS_HELP = "the most members one tar or zip archive may hold (default 100000); past it the archive is refused";
+
 export const MAX_LINE_HELP = "the longest JSONL line read (e.g. 256MiB; default 64MiB); a longer line is a reject, skipped without being held in memory";
 
 export const SUCCESS_THRESHOLD_HELP =

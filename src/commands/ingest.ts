@@ -22,7 +22,7 @@ import { offScaleLine, readOffScaleRuns } from "../ingest/notices.js";
 export interface IngestCommandOptions
   extends Pick<
     RunsOptions,
-    "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "scoreKey" | "runPerFile" | "successThreshold"
+    "inputs" | "stdin" | "onReject" | "onWarning" | "onProgress" | "format" | "maxLineBytes" | "expansion" | "scoreKey" | "runPerFile" | "successThreshold"
   > {
   /** the database file; created when missing (one of db and lake) */
   db?: string;

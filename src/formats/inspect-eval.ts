@@ -32,6 +32,7 @@ import { inspectEvent } from "./inspect-events.js";
 import { NonFiniteFilter } from "../json-text.js";
 import type { ArchiveSink, ReadSummary } from "../ingest/types.js";
 import type { ZipArchive } from "../ingest/bytes/zip.js";
+import { DataError } from "../errors.js";
 
 /** The keys of a sample never assembled: no adapter reads them, and they hold most of its bytes. */
 const SKIPPED_SAMPLE_KEYS = new Set([
@@ -81,6 +82,7 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
   let n = 0;
   let nonFinite = 0;
   const seen = new Set<string>();
+  let parts: Map<string, string[]> | null = null;
   for (const name of zip.names) {
     const monolith = MONOLITH.exec(name);
     const chunked = monolith ? null : CHUNKED_SHELL.exec(name);
@@ -91,14 +93,18 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
     try {
       const events: Record<string, unknown>[] = [];
       const filter = new NonFiniteFilter();
-      const sample = await readObject(zip.chunks(name), filter, json, (e) => pushEvent(events, e));
+      const read = { json, filter, maxValue: sink.maxValueBytes, pos: { bytes: 0 } };
+      const sample = await readObject(zip.chunks(name), read, (e) => pushEvent(events, e));
       if (chunked) {
-        for (const part of eventParts(zip, name)) await readArray(zip.chunks(part), filter, json, (e) => pushEvent(events, e));
+        parts ??= eventPartsByShell(zip);
+        for (const part of parts.get(name.slice(0, -"sample.json".length)) ?? [])
+          await readArray(zip.chunks(part), { ...read, pos: { bytes: 0 } }, (e) => pushEvent(events, e));
       }
       sample.events = events;
       nonFinite += filter.count;
       sink.unit({ line: n, location: name, value: sample, text: JSON.stringify(sample), nonFinite: filter.count, header });
     } catch (e) {
+      if (e instanceof DataError) throw e; // a bound of the whole input: nothing more of it is read
       sink.reject(n, name, `sample member could not be read (${(e as Error).message})`, "", "element");
     }
   }
@@ -114,12 +120,23 @@ function pushEvent(events: Record<string, unknown>[], raw: unknown): void {
   if (e) events.push(e);
 }
 
-/** The event chunks of a chunked sample (`.../events/{start}.json`), in order of start. */
-function eventParts(zip: ZipArchive, shell: string): string[] {
-  const prefix = `${shell.slice(0, -"sample.json".length)}events/`;
-  return zip.names
-    .filter((n) => n.startsWith(prefix) && /^\d+\.json$/.test(n.slice(prefix.length)))
-    .sort((a, b) => Number(a.slice(prefix.length, -5)) - Number(b.slice(prefix.length, -5)));
+/**
+ * The event chunks of every chunked sample (`.../events/{start}.json`), in
+ * order of start, by the sample's folder (`samples/{id}_epoch_{n}/`): one pass
+ * over the names, not one a sample (a log of 10^5 samples would take 10^10 steps).
+ */
+function eventPartsByShell(zip: ZipArchive): Map<string, string[]> {
+  const bySample = new Map<string, string[]>();
+  for (const name of zip.names) {
+    const m = /^(samples\/.+\/)events\/(\d+)\.json$/.exec(name);
+    if (!m || m[1].slice(0, -1).includes("/", "samples/".length)) continue;
+    const parts = bySample.get(m[1]);
+    if (parts) parts.push(name);
+    else bySample.set(m[1], [name]);
+  }
+  const start = (n: string) => Number(n.slice(n.lastIndexOf("/") + 1, -5));
+  for (const parts of bySample.values()) parts.sort((a, b) => start(a) - start(b));
+  return bySample;
 }
 
 /**
@@ -165,29 +182,76 @@ type Token = { name: string; value?: unknown };
 const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
 
 /**
- * Tokens of one JSON text streamed from `chunks` (UTF-8 checked, NaN and
- * Infinity read as null and counted by `filter`), each handed to `consume`.
- * Throws Error on bytes that are not UTF-8 or JSON that does not parse.
+ * How a member is tokenized: stream-json, the NonFiniteFilter (NaN and
+ * Infinity read as null and counted), the longest JSON value held whole in
+ * bytes (the line limit), and `pos.bytes`, the member's bytes fed so far.
  */
-async function tokens(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, json: JsonStream, consume: (t: Token) => void): Promise<void> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const { jsonParser, getManyValues, isMany, none } = json;
-  const tokenize = jsonParser({ packValues: true, streamValues: false });
-  const feed = (input: string | typeof none) => {
-    const out = tokenize(input as string);
-    if (isMany(out)) for (const t of getManyValues(out)) consume(t as Token);
-  };
-  for await (const chunk of chunks) feed(filter.push(decoder.decode(chunk, { stream: true })));
-  feed(filter.push(decoder.decode(), true));
-  feed(none);
+interface MemberRead {
+  json: JsonStream;
+  filter: NonFiniteFilter;
+  maxValue: number;
+  pos: { bytes: number };
 }
 
-/** A JSON value being assembled token by token (none between values), by stream-json's Assembler as loaded (json-stream.ts). */
-type Building = { asm: Assembler | null; readonly Assembler: typeof Assembler };
+/** Bytes of a member tokenized at a time: the grain at which a value's length is measured. */
+const VALUE_PIECE = 64 * 1024;
 
-/** Feeds token `t` to the value being built (a new one when none is); hands the value to `done` once whole. */
+/** The error of a value held whole past the line limit. */
+function tooLong(read: MemberRead): Error {
+  const mib = read.maxValue / 1024 / 1024;
+  return new Error(
+    `a JSON value longer than ${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB, the line limit (--max-line-bytes raises it); not read into memory`,
+  );
+}
+
+/**
+ * Tokens of one JSON text streamed from `chunks` (UTF-8 checked, NaN and
+ * Infinity read as null and counted), each handed to `consume`. Throws Error on
+ * bytes that are not UTF-8, JSON that does not parse, or more than
+ * `read.maxValue` bytes without a token (one string or number that long).
+ */
+async function tokens(chunks: AsyncIterable<Buffer>, read: MemberRead, consume: (t: Token) => void): Promise<void> {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const { jsonParser, getManyValues, isMany, none } = read.json;
+  const { filter, pos } = read;
+  const tokenize = jsonParser({ packValues: true, streamValues: false });
+  let quiet = 0;
+  const feed = (input: string | typeof none, bytes: number) => {
+    const out = tokenize(input as string);
+    if (isMany(out) && getManyValues(out).length) {
+      quiet = 0;
+      for (const t of getManyValues(out)) consume(t as Token);
+    } else if ((quiet += bytes) > read.maxValue) throw tooLong(read);
+  };
+  for await (const chunk of chunks) {
+    // in pieces: a small member comes whole, and a value is measured piece by piece
+    for (let at = 0; at < chunk.length; at += VALUE_PIECE) {
+      const piece = chunk.subarray(at, at + VALUE_PIECE);
+      pos.bytes += piece.length;
+      feed(filter.push(decoder.decode(piece, { stream: true })), piece.length);
+    }
+  }
+  feed(filter.push(decoder.decode(), true), 0);
+  feed(none, 0);
+}
+
+/**
+ * A JSON value being assembled token by token (none between values), by
+ * stream-json's Assembler as loaded (json-stream.ts); `start` is the member's
+ * bytes fed when it began.
+ */
+type Building = { asm: Assembler | null; start: number; readonly Assembler: typeof Assembler; readonly read: MemberRead };
+
+/**
+ * Feeds token `t` to the value being built (a new one when none is); hands the
+ * value to `done` once whole. Throws Error once the value spans more than the
+ * line limit: it is never held whole.
+ */
 function build(b: Building, t: Token, done: (value: unknown) => void): void {
-  b.asm ??= new b.Assembler();
+  if (b.asm === null) {
+    b.asm = new b.Assembler();
+    b.start = b.read.pos.bytes;
+  } else if (b.read.pos.bytes - b.start > b.read.maxValue) throw tooLong(b.read);
   b.asm.consume(t as never);
   if (b.asm.done) {
     const value = b.asm.current;
@@ -201,23 +265,18 @@ function build(b: Building, t: Token, done: (value: unknown) => void): void {
  * at a time (never kept), and whose SKIPPED_SAMPLE_KEYS are skipped; every
  * other key is assembled. Throws Error when the text is not one JSON object.
  */
-async function readObject(
-  chunks: AsyncIterable<Buffer>,
-  filter: NonFiniteFilter,
-  json: JsonStream,
-  onEvent: (e: unknown) => void,
-): Promise<Record<string, unknown>> {
+async function readObject(chunks: AsyncIterable<Buffer>, read: MemberRead, onEvent: (e: unknown) => void): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   let depth = 0;
   let started = false;
   let key: string | null = null;
   let skip = -1;
   let inEvents = false;
-  const { Assembler } = json;
-  const value: Building = { asm: null, Assembler };
-  const element: Building = { asm: null, Assembler };
+  const { Assembler } = read.json;
+  const value: Building = { asm: null, start: 0, Assembler, read };
+  const element: Building = { asm: null, start: 0, Assembler, read };
   const keep = (v: unknown) => void (out[key as string] = v);
-  await tokens(chunks, filter, json, (t) => {
+  await tokens(chunks, read, (t) => {
     if (skip >= 0) {
       if (t.name === "startObject" || t.name === "startArray") skip++;
       else if (t.name === "endObject" || t.name === "endArray") skip--;
@@ -261,11 +320,11 @@ async function readObject(
 }
 
 /** Reads a JSON array, handing each element to `onElement` as it is assembled. Throws Error when the text is not one array. */
-async function readArray(chunks: AsyncIterable<Buffer>, filter: NonFiniteFilter, json: JsonStream, onElement: (e: unknown) => void): Promise<void> {
+async function readArray(chunks: AsyncIterable<Buffer>, read: MemberRead, onElement: (e: unknown) => void): Promise<void> {
   let state: "before" | "in" | "after" = "before";
-  const { Assembler } = json;
-  const element: Building = { asm: null, Assembler };
-  await tokens(chunks, filter, json, (t) => {
+  const { Assembler } = read.json;
+  const element: Building = { asm: null, start: 0, Assembler, read };
+  await tokens(chunks, read, (t) => {
     if (element.asm) return build(element, t, onElement);
     if (state === "before") {
       if (t.name !== "startArray") throw new Error("expected a JSON array of events");

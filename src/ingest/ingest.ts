@@ -10,6 +10,8 @@ import { ARCHIVE_READER, CONTAINER_KEYS, documentOptions, FORMATS, SourceFormats
 import type { FormatAdapter, RunLog } from "../formats/types.js";
 import { expandInputs, fileSha256, looksLike, namedFormat, openSources, type InputSpec, type SkippedMember, type SourceStream } from "./bytes/sources.js";
 import { ZipArchive } from "./bytes/zip.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./bytes/lines.js";
+import { ExpansionError, type ExpansionBounds, expansionBounds, setExpansionBounds } from "./bytes/bounds.js";
 import type { LongBytes, TableColumns } from "./load/columns.js";
 import { Loader } from "./load/loader.js";
 import type { GatheredTable } from "./load/packed.js";
@@ -65,6 +67,8 @@ export interface IngestOptions {
   runPerFile?: boolean;
   /** `--max-line-bytes N`: the longest JSONL line read (bytes/lines.ts DEFAULT_MAX_LINE_BYTES when absent); a longer one is a reject */
   maxLineBytes?: number;
+  /** `--max-decoded-bytes`, `--max-members`: the expansion bounds (bytes/bounds.ts) in force while reading; absent ones keep their default */
+  expansion?: Partial<ExpansionBounds>;
   /** `--score-key KEY`: the key of a dict-valued score that decides success */
   scoreKey?: string | null;
 }
@@ -105,6 +109,7 @@ export async function ingest(db: Database, inputs: readonly string[], options: I
  */
 export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], options: IngestOptions): Promise<IngestResult> {
   const run = await IngestRun.open(db, options);
+  const bounds = setExpansionBounds({ ...expansionBounds(), ...options.expansion });
   try {
     // a file loaded before is skipped on its hash alone, without parsing it again;
     // archive members, stdin and repeats within this call are caught once read (IngestRun.source)
@@ -115,6 +120,7 @@ export async function ingestSpecs(db: Database, allSpecs: readonly InputSpec[], 
     }
     run.finish();
   } finally {
+    setExpansionBounds(bounds);
     closeLineWorkers();
     run.close();
   }
@@ -395,6 +401,11 @@ class SourceRead implements PreparedSink, ArchiveSink {
 
   readonly blank = (): void => void this.counts.blank++;
 
+  /** the longest JSON value of an archive member held whole: the line limit */
+  get maxValueBytes(): number {
+    return this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  }
+
   /** stream-json for an archive's members (ArchiveSink.jsonStream), loaded as the record reader loads it */
   readonly jsonStream = loadJsonStream;
 
@@ -548,15 +559,17 @@ function headerAdapter(header: Record<string, unknown>, forced: Adapter | null):
  * bytes for the digest and removes any temporary copy. A zip whose central
  * directory cannot be read (a cut or damaged file) is a broken source
  * (`onBroken`: warned about, counted, fatal under --strict) holding nothing.
- * Throws DataError when it is a zip but not the archive the reader knows.
+ * Throws DataError when it is a zip but not the archive the reader knows, or
+ * passes a bound (bytes/bounds.ts) that holds for the whole input.
  */
 async function readZip(src: SourceStream, name: string, sink: ArchiveSink, onBroken: (problem: string) => void): Promise<ReadSummary> {
-  const { path, cleanup } = src.zip!;
+  const { path, cleanup, budget } = src.zip!;
   try {
     let zip: ZipArchive;
     try {
-      zip = await ZipArchive.open(path);
+      zip = await ZipArchive.open(path, name, budget);
     } catch (e) {
+      if (e instanceof ExpansionError) throw e;
       onBroken(`zip archive cannot be read (${(e as Error).message}); nothing of it was read`);
       return { format: "json", physicalLines: 0, nonFinite: 0 };
     }

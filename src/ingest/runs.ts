@@ -29,6 +29,8 @@ export interface RunsOptions extends Definitions {
   runPerFile?: boolean;
   /** `--max-line-bytes N`: the longest JSONL line read; a longer one is a reject */
   maxLineBytes?: IngestOptions["maxLineBytes"];
+  /** `--max-decoded-bytes`, `--max-members`: expansion bounds raised or lowered */
+  expansion?: IngestOptions["expansion"];
   /** with `db`: what the locked-down session may write (an export being staged; src/db/sandbox.ts) */
   writable?: Writable;
   /** `--score-key KEY`: the key of a dict-valued score that decides success */

@@ -70,6 +70,8 @@ export interface ArchiveSink extends UnitSink {
   header(header: Record<string, unknown>): void;
   /** stream-json as the record reader loads it (on first use: a report of other inputs never loads it), for members read token by token */
   jsonStream(): Promise<JsonStream>;
+  /** the longest JSON value of a member held whole, in bytes: the line limit (`--max-line-bytes`) */
+  readonly maxValueBytes: number;
 }
 
 /** stream-json's parser and Assembler, as records/json-stream.ts gives them. */

@@ -25,6 +25,7 @@ import { Readable, pipeline } from "node:stream";
 import { DataError } from "../../errors.js";
 import { makeScratch, removeScratch } from "../../scratch.js";
 import { FILE_RULES } from "../../formats/index.js";
+import { checkMembers, checkNesting, ExpansionError, InputBudget } from "./bounds.js";
 import { gunzipMembers, isGzip } from "./gunzip.js";
 import { peekBytes } from "./peek.js";
 import { isZip } from "./zip.js";
@@ -289,7 +290,7 @@ export interface SourceStream {
    * `path` (the file itself, or a temporary copy of a zip that came from stdin,
    * a gzip or a tar member), then drain `chunks` for the digest and call `cleanup`.
    */
-  zip?: { path: string; cleanup(): void };
+  zip?: { path: string; cleanup(): void; budget: InputBudget };
 }
 
 /** An archive member that holds no records by its name, listed in the meta block. */
@@ -324,7 +325,8 @@ export async function* openSources(
     }
     // a named pipe is read as it comes, like stdin; opening it waits for its writer
     const raw: AsyncIterable<Buffer> = spec.kind === "stdin" ? stdin : createReadStream(spec.path, { highWaterMark: READ_CHUNK });
-    for await (const src of classify(name, counted(name, raw, onBytes), spec.kind === "file" ? spec.path : null)) {
+    const layers: Layers = { budget: new InputBudget(name === "-" ? "stdin" : name), depth: 0 };
+    for await (const src of classify(name, counted(name, raw, onBytes), layers, spec.kind === "file" ? spec.path : null)) {
       const member = ("skipped" in src ? src.skipped : src.name) !== name;
       const container = spec.kind === "file" ? (spec.within ?? (member ? name : undefined)) : member ? name : undefined;
       yield container === undefined ? src : { ...src, container };
@@ -344,34 +346,55 @@ async function* counted(name: string, src: AsyncIterable<Buffer | string>, onByt
   }
 }
 
+/** Where a source lies: the decoded bytes of its input so far (InputBudget), and the layers of compression and archive around it. */
+interface Layers {
+  budget: InputBudget;
+  depth: number;
+}
+
+/** Passes decoded chunks through, counting them against the input's decoded-bytes bound. */
+async function* budgeted(src: AsyncIterable<Buffer>, budget: InputBudget): AsyncGenerator<Buffer> {
+  for await (const chunk of src) {
+    budget.add(chunk.length);
+    yield chunk;
+  }
+}
+
 /**
  * Decides by magic bytes whether `raw` is gzip (a gzip inside a gzip is
  * unwrapped too), a tar, a zip or plain text, and yields the sources within.
  * `path` is the file `raw` reads, when it is one (a zip is then read in place;
  * any other zip is first copied to a temporary file). Throws DataError naming
- * what the input is when it is no log at all (notALog).
+ * what the input is when it is no log at all (notALog), ExpansionError when it
+ * lies deeper than the nesting bound or decodes past the input's bound (bounds.ts).
  */
-async function* classify(name: string, raw: AsyncIterable<Buffer>, path: string | null = null): AsyncGenerator<SourceStream | SkippedMember> {
+async function* classify(name: string, raw: AsyncIterable<Buffer>, at: Layers, path: string | null = null): AsyncGenerator<SourceStream | SkippedMember> {
   const digest = new Digest();
   const hashed = digest.tap(raw);
   let head = await peekBytes(hashed, 512);
+  let depth = at.depth;
+  const deeper = () => checkNesting(name === "-" ? "stdin" : name, ++depth);
   if (isZip(head.bytes)) {
-    yield path !== null ? zipSource(name, path, head.rest, digest, () => {}) : await spooledZip(name, head.rest, digest);
+    deeper();
+    yield path !== null ? zipSource(name, path, head.rest, digest, () => {}, at.budget) : await spooledZip(name, head.rest, digest, at.budget);
     return;
   }
   const problem = { text: null as string | null };
   let gzipped = false;
   while (isGzip(head.bytes)) {
     gzipped = true;
-    head = await peekBytes(gunzipMembers(head.rest, problem), 512);
+    deeper();
+    head = await peekBytes(budgeted(gunzipMembers(head.rest, problem), at.budget), 512);
   }
   if (gzipped && isZip(head.bytes)) {
-    const spooled = await spooledZip(name, head.rest, digest);
+    deeper();
+    const spooled = await spooledZip(name, head.rest, digest, at.budget);
     yield { ...spooled, problem: () => problem.text };
     return;
   }
   if (isTar(head.bytes)) {
-    yield* tarMembers(name, head.rest, problem, digest);
+    deeper();
+    yield* tarMembers(name, head.rest, problem, digest, { budget: at.budget, depth });
     return;
   }
   const kind = notALog(head.bytes);
@@ -467,6 +490,7 @@ async function* tarMembers(
   chunks: AsyncIterable<Buffer>,
   problem: { text: string | null },
   digest: Digest,
+  at: Layers,
 ): AsyncGenerator<SourceStream | SkippedMember> {
   // imported with the first archive: a report of plain files never loads it
   const { default: tar } = await import("tar-stream");
@@ -476,9 +500,16 @@ async function* tarMembers(
   pipeline(Readable.from(chunks), extract, (err) => {
     if (err) streamError = err;
   });
+  let members = 0;
   try {
     for await (const entry of extract) {
       const member = `${archive}!${entry.header.name}`;
+      try {
+        checkMembers(archive === "-" ? "stdin" : archive, ++members);
+      } catch (e) {
+        entry.resume();
+        throw e;
+      }
       try {
         const link = entry.header.type === "symlink" ? "symbolic link" : entry.header.type === "link" ? "hard link" : null;
         if (link) {
@@ -502,7 +533,7 @@ async function* tarMembers(
           continue;
         }
         const memberProblem = { text: null as string | null };
-        for await (const inner of classify(member, guard(entry as AsyncIterable<Buffer>, memberProblem))) {
+        for await (const inner of classify(member, guard(entry as AsyncIterable<Buffer>, memberProblem), at)) {
           if ("skipped" in inner) yield inner;
           else
             yield {
@@ -519,6 +550,7 @@ async function* tarMembers(
       }
     }
   } catch (e) {
+    if (e instanceof ExpansionError) throw e; // a bound passed: the input is refused
     // a cut archive ("Unexpected end of data") or a corrupt header ("Invalid tar header")
     problem.text = `tar archive broken (${(e as Error).message}); the members read before the break are kept`;
   }
@@ -534,8 +566,8 @@ async function* tarMembers(
   }
 }
 
-function zipSource(name: string, path: string, chunks: AsyncIterable<Buffer>, digest: Digest, cleanup: () => void): SourceStream {
-  return { name, chunks, digest: () => digest.result(), problem: () => null, zip: { path, cleanup } };
+function zipSource(name: string, path: string, chunks: AsyncIterable<Buffer>, digest: Digest, cleanup: () => void, budget: InputBudget): SourceStream {
+  return { name, chunks, digest: () => digest.result(), problem: () => null, zip: { path, cleanup, budget } };
 }
 
 /**
@@ -544,7 +576,7 @@ function zipSource(name: string, path: string, chunks: AsyncIterable<Buffer>, di
  * directory at the end, so the archive must be read by position), hashed on the
  * way; `cleanup` removes the copy.
  */
-async function spooledZip(name: string, chunks: AsyncIterable<Buffer>, digest: Digest): Promise<SourceStream> {
+async function spooledZip(name: string, chunks: AsyncIterable<Buffer>, digest: Digest, budget: InputBudget): Promise<SourceStream> {
   // registered (scratch.ts): removed by cleanup, or as the process ends however it ends
   const dir = makeScratch("zip-");
   const path = join(dir, "archive.zip");
@@ -556,14 +588,15 @@ async function spooledZip(name: string, chunks: AsyncIterable<Buffer>, digest: D
     cleanup();
     throw e;
   }
-  return zipSource(name, path, (async function* () {})(), digest, cleanup);
+  return zipSource(name, path, (async function* () {})(), digest, cleanup, budget);
 }
 
-/** Passes a member's bytes through; an error (truncated archive) ends it and is recorded. */
+/** Passes a member's bytes through; an error (truncated archive) ends it and is recorded; a bound passed is thrown on. */
 async function* guard(src: AsyncIterable<Buffer>, problem: { text: string | null }): AsyncGenerator<Buffer> {
   try {
     for await (const c of src) yield c;
   } catch (e) {
+    if (e instanceof ExpansionError) throw e;
     problem.text = `archive member ended early (${(e as Error).message}); the records read before the break are kept`;
   }
 }

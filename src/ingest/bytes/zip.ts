@@ -3,13 +3,17 @@
  * the central directory (names, sizes, methods: no member data) and opens one
  * member at a time by random access into the file, so an archive is never held
  * in memory; a member's bytes stream through its decompressor. Methods: 0
- * (stored), 8 (deflate, Node's zlib through yauzl) and 93 (zstd, fzstd: pure
+ * (stored), 8 (deflate, Node's zlib) and 93 (zstd, fzstd: pure
  * JavaScript; Node 20's zlib has no
- * zstd). Any other method is an error naming it.
+ * zstd). Any other method is an error naming it. Every member is counted
+ * against the expansion bounds (bounds.ts) as its bytes are decoded: its size,
+ * the size the archive declares, its ratio, and the input's decoded total.
  */
 // yauzl and fzstd are imported when a zip is opened: a JSONL report never loads them
 import type { Entry, ZipFile } from "yauzl";
-import { inflateRawSync } from "node:zlib";
+import { createInflateRaw, inflateRawSync } from "node:zlib";
+import { Readable } from "node:stream";
+import { checkMembers, expansionBounds, type InputBudget, MemberBoundError, MemberMeter, showBytes } from "./bounds.js";
 
 /** Members up to this size (uncompressed) are read and inflated whole; bigger ones are streamed. */
 const WHOLE_MEMBER_MAX = 8 * 1024 * 1024;
@@ -43,18 +47,23 @@ export class ZipArchive {
     private readonly entries: Map<string, Entry>,
     /** names in central-directory order (each once) */
     readonly names: readonly string[],
+    private readonly budget: InputBudget | null,
   ) {}
 
   /**
-   * Opens `path` and reads its central directory. Throws Error with yauzl's
-   * reason when it is no readable zip (no end of central directory, a cut file).
+   * Opens `path` and reads its central directory; `budget` counts the decoded
+   * bytes of its members with the rest of the input's. Throws Error with yauzl's
+   * reason when it is no readable zip (no end of central directory, a cut file),
+   * ExpansionError (naming it `name`) when it lists more members than the bound.
    */
-  static async open(path: string): Promise<ZipArchive> {
+  static async open(path: string, name: string = path, budget: InputBudget | null = null): Promise<ZipArchive> {
     const { default: yauzl } = await import("yauzl");
     const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: true, strictFileNames: false });
     const entries = new Map<string, Entry>();
+    let count = 0;
     try {
       for await (const entry of zip.eachEntry()) {
+        checkMembers(name, ++count);
         if (entry.fileName.endsWith("/")) continue; // a folder entry holds no bytes
         entries.delete(entry.fileName); // re-insert: the last copy's place and data
         entries.set(entry.fileName, entry);
@@ -63,7 +72,7 @@ export class ZipArchive {
       zip.close();
       throw e;
     }
-    return new ZipArchive(zip, entries, [...entries.keys()]);
+    return new ZipArchive(zip, entries, [...entries.keys()], budget);
   }
 
   /** The member named `name`, or null. */
@@ -73,33 +82,59 @@ export class ZipArchive {
   }
 
   /**
-   * The decompressed bytes of member `name`, streamed. Throws Error (from the
-   * iteration) for an unknown compression method, encrypted members, corrupt
-   * data, or a size that differs from the central directory's.
+   * The decompressed bytes of member `name`, streamed, each counted against the
+   * member bounds and the input's (bounds.ts) as it is decoded. Throws Error
+   * (from the iteration) for an unknown compression method, encrypted members,
+   * corrupt data, or a size that differs from the central directory's;
+   * MemberBoundError once a bound of the member is passed, ExpansionError once the input's is.
    */
   async *chunks(name: string): AsyncGenerator<Buffer> {
     const entry = this.entries.get(name);
     if (!entry) throw new Error(`no member ${name}`);
     if (entry.isEncrypted()) throw new Error(`member ${name} is encrypted`);
     const method = entry.compressionMethod;
+    if (method !== 0 && method !== 8 && method !== 93)
+      throw new Error(`member ${name} uses compression method ${method} (${METHODS[method] ?? "unknown"}); denom reads stored, deflate and zstd members`);
+    const meter = new MemberMeter(name, entry.uncompressedSize);
+    const count = (out: Buffer): Buffer => {
+      meter.add(out.length);
+      this.budget?.add(out.length);
+      return out;
+    };
+    const raw = await this.zip.openReadStreamPromise(entry, { decodeFileData: false });
     if (method === 8 && entry.uncompressedSize <= WHOLE_MEMBER_MAX) {
       // a small member: its compressed bytes in one read, inflated in one call (a stream
-      // costs a thread-pool round trip per chunk, which a busy machine makes slow)
+      // costs a thread-pool round trip per chunk, which a busy machine makes slow); the
+      // output stops at the declared size, which is then checked
       const parts: Buffer[] = [];
-      for await (const chunk of await this.zip.openReadStreamPromise(entry, { decodeFileData: false })) parts.push(chunk as Buffer);
-      const out = inflateRawSync(Buffer.concat(parts), { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+      for await (const chunk of raw) parts.push(chunk as Buffer);
+      meter.read(entry.compressedSize);
+      let out: Buffer;
+      try {
+        out = inflateRawSync(Buffer.concat(parts), { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+          throw new MemberBoundError(`member ${name} decodes to more than the ${entry.uncompressedSize} bytes the archive declares; refused`);
+        throw e;
+      }
       if (out.length !== entry.uncompressedSize)
         throw new Error(`member ${name} inflated to ${out.length} bytes, the archive records ${entry.uncompressedSize}`);
-      yield out;
+      yield count(out);
       return;
     }
-    if (method === 0 || method === 8) {
-      for await (const chunk of await this.zip.openReadStreamPromise(entry)) yield chunk as Buffer;
-      return;
+    const read = metered(raw as AsyncIterable<Buffer>, meter);
+    // zstd output is counted as the decoder gives it, inside one push (which may decode thousands of blocks)
+    const decoded = method === 0 ? read : method === 8 ? Readable.from(read).pipe(createInflateRaw()) : zstd(read, name, entry.uncompressedSize, count);
+    let bytes = 0;
+    try {
+      for await (const chunk of decoded) {
+        bytes += (chunk as Buffer).length;
+        yield method === 93 ? (chunk as Buffer) : count(chunk as Buffer);
+      }
+    } finally {
+      if (decoded instanceof Readable) decoded.destroy();
     }
-    if (method !== 93)
-      throw new Error(`member ${name} uses compression method ${method} (${METHODS[method] ?? "unknown"}); denom reads stored, deflate and zstd members`);
-    yield* zstd(await this.zip.openReadStreamPromise(entry, { decodeFileData: false }), entry.uncompressedSize, name);
+    if (bytes !== entry.uncompressedSize) throw new Error(`member ${name} decoded to ${bytes} bytes, the archive records ${entry.uncompressedSize}`);
   }
 
   /** The whole member parsed as JSON (for small members: a header, a summary list). Throws Error when it is not JSON. */
@@ -118,24 +153,130 @@ export class ZipArchive {
   }
 }
 
-/** Decodes a zstd member (one or more frames) as its compressed bytes arrive; checks the size the central directory records. */
-async function* zstd(raw: AsyncIterable<Buffer | string>, expected: number, name: string): AsyncGenerator<Buffer> {
+/** Passes compressed chunks through, counting them on `meter` (for the ratio bound). */
+async function* metered(raw: AsyncIterable<Buffer>, meter: MemberMeter): AsyncGenerator<Buffer> {
+  for await (const chunk of raw) {
+    meter.read(chunk.length);
+    yield chunk;
+  }
+}
+
+/**
+ * Compressed bytes handed to the zstd decoder at a time: one push decodes every
+ * whole block it holds (a 4-byte RLE block gives 128 KiB), so small pushes keep
+ * what one push can hold small.
+ */
+const ZSTD_PUSH = 16 * 1024;
+
+/**
+ * Decodes a zstd member (one or more frames) as its compressed bytes arrive.
+ * Each frame's header is read before the decoder sees it (FrameScanner): a
+ * window over the bound, or a single-segment frame declaring more than the
+ * member, is refused (MemberBoundError) before the decoder allocates it.
+ * Each block the decoder gives is handed to `count` at once, which throws at a
+ * bound: a push of a bomb's blocks stops there, not at the end of the push.
+ */
+async function* zstd(raw: AsyncIterable<Buffer>, name: string, declared: number, count: (b: Buffer) => Buffer): AsyncGenerator<Buffer> {
   const { Decompress } = await import("fzstd");
   const out: Buffer[] = [];
-  const decoder = new Decompress((chunk) => void out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
-  let bytes = 0;
+  const decoder = new Decompress((chunk) => void out.push(count(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))));
+  const scanner = new FrameScanner(name, declared);
+  const drain = function* (): Generator<Buffer> {
+    while (out.length) yield out.shift()!;
+  };
   for await (const chunk of raw) {
-    decoder.push(chunk as Buffer);
-    while (out.length) {
-      const c = out.shift()!;
-      bytes += c.length;
-      yield c;
+    for (let at = 0; at < chunk.length; at += ZSTD_PUSH) {
+      const piece = chunk.subarray(at, at + ZSTD_PUSH);
+      scanner.scan(piece);
+      decoder.push(piece);
+      yield* drain();
     }
   }
   decoder.push(new Uint8Array(0), true);
-  for (const c of out) {
-    bytes += c.length;
-    yield c;
+  yield* drain();
+}
+
+/**
+ * Follows the frames of a zstd stream (RFC 8878, 3.1) block by block, to read
+ * each frame's header before the decoder does: the window it asks for must be
+ * within the zstdWindow bound, and a single-segment frame (whose window is its
+ * content size) may not declare more than the member. Throws MemberBoundError.
+ */
+class FrameScanner {
+  /** bytes of the stream still to skip (block or frame data), then the next header's bytes gathered */
+  private skip = 0;
+  private want: "frame" | "block" = "frame";
+  private head: number[] = [];
+  private checksum = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly declared: number,
+  ) {}
+
+  scan(piece: Uint8Array): void {
+    let at = 0;
+    while (at < piece.length) {
+      if (this.skip > 0) {
+        const n = Math.min(this.skip, piece.length - at);
+        this.skip -= n;
+        at += n;
+        continue;
+      }
+      this.head.push(piece[at++]);
+      if (this.want === "block") this.block();
+      else this.frame();
+    }
   }
-  if (bytes !== expected) throw new Error(`zstd member ${name} decoded to ${bytes} bytes, the archive records ${expected}`);
+
+  /** A block header is whole at 3 bytes: skip its content, or after the last block the checksum. */
+  private block(): void {
+    if (this.head.length < 3) return;
+    const h = this.head[0] | (this.head[1] << 8) | (this.head[2] << 16);
+    this.head = [];
+    const type = (h >> 1) & 3;
+    this.skip = type === 1 ? 1 : h >> 3;
+    if (h & 1) {
+      this.skip += this.checksum ? 4 : 0;
+      this.want = "frame";
+    }
+  }
+
+  /** A frame header: magic, descriptor, window, dictionary id, content size; or a skippable frame's magic and size. */
+  private frame(): void {
+    const h = this.head;
+    if (h.length < 8) return;
+    const magic = (h[0] | (h[1] << 8) | (h[2] << 16) | (h[3] << 24)) >>> 0;
+    if ((magic & 0xfffffff0) === 0x184d2a50) {
+      this.skip = (h[4] | (h[5] << 8) | (h[6] << 16) | (h[7] << 24)) >>> 0;
+      this.head = [];
+      return;
+    }
+    if (magic !== 0xfd2fb528) {
+      this.head = [];
+      this.skip = Number.POSITIVE_INFINITY; // not zstd: the decoder says so
+      return;
+    }
+    const flags = h[4];
+    const single = (flags >> 5) & 1;
+    const dictBytes = [0, 1, 2, 4][flags & 3];
+    const fcsField = flags >> 6;
+    const sizeBytes = fcsField === 0 ? single : 1 << fcsField;
+    const length = 5 + (single ? 0 : 1) + dictBytes + sizeBytes;
+    if (h.length < length) return;
+    let size = 0;
+    for (let i = sizeBytes - 1; i >= 0; i--) size = size * 256 + h[length - sizeBytes + i];
+    if (sizeBytes === 2) size += 256;
+    const window = single ? size : 2 ** (10 + (h[5] >> 3)) * (1 + (h[5] & 7) / 8);
+    const bound = expansionBounds().zstdWindow;
+    if (single && size > this.declared)
+      throw new MemberBoundError(`member ${this.name}: a zstd frame declares ${size} bytes, more than the ${this.declared} the archive declares; refused`);
+    if (window > bound)
+      throw new MemberBoundError(
+        `member ${this.name}: a zstd frame asks for a window of ${showBytes(window)} (bound: zstd window, ${showBytes(bound)}); refused`,
+      );
+    this.checksum = ((flags >> 2) & 1) === 1;
+    this.head = [];
+    this.want = "block";
+  }
 }

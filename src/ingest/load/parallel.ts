@@ -84,15 +84,22 @@ export interface PreparedSink extends UnitSink {
   appendGathered(table: GatheredTable, rows: TableColumns, long: LongBytes): void;
 }
 
-/** How the line path uses worker threads: how many (0 = none), above what size (decompressed bytes), in blocks of how many bytes. */
+/** How the line path uses worker threads: how many (0 = none), above what size (decompressed bytes), in blocks of how many bytes and at most how many lines. */
 export interface LineWorkerSettings {
   workers: number;
   minBytes: number;
   blockBytes: number;
+  blockLines: number;
 }
 
 /** Bytes of lines per block posted to a worker, by default. */
 const BLOCK_BYTES = 1 << 20;
+/**
+ * Lines per block at most: a block of empty lines holds no bytes, so without
+ * it a run of blank lines (200 MiB of newlines from a 915 KB gzip) would pile
+ * up in one block, a line end each, until the process ran out of memory.
+ */
+const BLOCK_LINES = 64 * 1024;
 /** Blocks posted and not yet applied, per worker: enough to keep a worker busy while the main thread applies. */
 const IN_FLIGHT_PER_WORKER = 3;
 
@@ -101,14 +108,15 @@ const IN_FLIGHT_PER_WORKER = 3;
  * a worker wrote) is about a third of a worker's, so with one worker the second
  * core idles a third of the time (docs/benchmarks.md).
  */
-const DEFAULTS: LineWorkerSettings = { workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: BLOCK_BYTES };
+const DEFAULTS: LineWorkerSettings = { workers: 2, minBytes: 32 * 1024 * 1024, blockBytes: BLOCK_BYTES, blockLines: BLOCK_LINES };
 let settings: LineWorkerSettings = { ...DEFAULTS };
 
 /**
  * Sets the line workers from the environment, for benchmarks and tests:
  * DENOM_LINE_WORKERS (count; 0 reads every source in this thread),
  * DENOM_LINE_WORKER_MIN_BYTES (the size from which a source goes to the
- * workers), DENOM_LINE_BLOCK_BYTES (bytes of lines per block). Unset or
+ * workers), DENOM_LINE_BLOCK_BYTES (bytes of lines per block),
+ * DENOM_LINE_BLOCK_LINES (lines per block at most). Unset or
  * unreadable values are the defaults.
  */
 export function configureLineWorkers(env: Readonly<Record<string, string | undefined>>): LineWorkerSettings {
@@ -117,6 +125,7 @@ export function configureLineWorkers(env: Readonly<Record<string, string | undef
     workers: n(env.DENOM_LINE_WORKERS) ?? DEFAULTS.workers,
     minBytes: n(env.DENOM_LINE_WORKER_MIN_BYTES) ?? DEFAULTS.minBytes,
     blockBytes: Math.max(1, n(env.DENOM_LINE_BLOCK_BYTES) ?? DEFAULTS.blockBytes),
+    blockLines: Math.max(1, n(env.DENOM_LINE_BLOCK_LINES) ?? DEFAULTS.blockLines),
   };
   return { ...settings };
 }
@@ -175,6 +184,12 @@ interface Pending {
   overlong: Map<number, { reason: string; head: string }>;
 }
 
+/** A run of empty lines (LineSplitter onBlanks), counted in the main thread in its turn: no worker needs to see it. */
+interface BlankRun {
+  blanks: number;
+  firstLine: number;
+}
+
 async function readBlocks(
   chunks: AsyncIterable<Buffer>,
   sink: PreparedSink,
@@ -183,7 +198,7 @@ async function readBlocks(
   pool: LinePool,
 ): Promise<ReadSummary> {
   const splitter = new LineSplitter(maxLineBytes, true);
-  const queue: Pending[] = [];
+  const queue: (Pending | BlankRun)[] = [];
   let block = new BlockBuilder(1);
   const post = () => {
     const b = block;
@@ -209,8 +224,18 @@ async function readBlocks(
     block.bytes.set(body, block.length);
     block.length += body.length;
     block.ends.push(block.length);
+    if (block.lines >= settings.blockLines) post();
   };
-  const apply = () => applyBlock(queue.shift()!, sink);
+  const onBlanks = (first: number, count: number) => {
+    post();
+    queue.push({ blanks: count, firstLine: first });
+    block = new BlockBuilder(first + count);
+  };
+  const apply = async () => {
+    const p = queue.shift()!;
+    if ("blanks" in p) for (let no = p.firstLine; no < p.firstLine + p.blanks; no++) sink.blank(no);
+    else await applyBlock(p, sink);
+  };
   const limit = pool.size * IN_FLIGHT_PER_WORKER;
   const it = chunks[Symbol.asyncIterator]();
   for (;;) {
@@ -224,7 +249,7 @@ async function readBlocks(
       throw e;
     }
     if (next.done) break;
-    splitter.push(next.value, onLine);
+    splitter.push(next.value, onLine, onBlanks);
     try {
       while (queue.length > limit) await apply();
     } catch (e) {

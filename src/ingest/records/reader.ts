@@ -129,7 +129,10 @@ async function readJsonl(chunks: AsyncIterable<Buffer>, sink: UnitSink, maxLineB
     else if (r.kind === "reject") sink.reject(line.no, null, r.reason, r.text, "line");
     else sink.unit(r.unit);
   };
-  for await (const chunk of chunks) splitter.push(chunk, onLine);
+  const onBlanks = (first: number, count: number) => {
+    for (let no = first; no < first + count; no++) sink.blank(no);
+  };
+  for await (const chunk of chunks) splitter.push(chunk, onLine, onBlanks);
   splitter.end(onLine);
   return jsonlSummary(splitter);
 }
