@@ -42,16 +42,17 @@ function keyedValue(secret: string): boolean {
 export const SECRET_KINDS: readonly SecretKind[] = [
   {
     kind: "private_key",
-    describes: "a PEM or PGP private key block, `-----BEGIN ... PRIVATE KEY-----` (or `PRIVATE KEY BLOCK`) to its END line (or the end of the text)",
+    describes:
+      "a PEM or PGP private key block, `-----BEGIN ... PRIVATE KEY-----` (or `PRIVATE KEY BLOCK`) to its END line (or the end of the text), within 16 KiB",
     gitleaks: "private-key",
-    pattern: /-----BEGIN [A-Z0-9 _-]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 _-]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+    pattern: /-----BEGIN [A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,16384}?(?:-----END [A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)/g,
   },
   {
     kind: "private_key",
     describes:
       "a line of a private key's base64 body alone in a line or a string: 64 or 70 characters that decode to bytes no text is made of; in a record (or text) that holds a `BEGIN`/`END ... PRIVATE KEY` line, any such line of 16 or more characters in both cases (and a digit, `+` or `/`, or 40 or more)",
     gitleaks: "private-key",
-    pattern: /(?<=^|[\r\n"'`])[ \t]*(?<secret>[A-Za-z0-9+/]{16,}={0,2})[ \t]*(?=$|[\r\n"'`])/g,
+    pattern: /(?<=^|[\r\n"'`])[ \t]*(?<secret>[A-Za-z0-9+/]{16,100}={0,2})[ \t]*(?=$|[\r\n"'`])/g,
     accept: (s, m) =>
       !/^[0-9a-fA-F]+$/.test(s) &&
       /[A-Z]/.test(s) &&
@@ -94,7 +95,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
     kind: "authorization",
     describes: "the credentials after `Basic ` anywhere: base64 that decodes to `user:password`",
     gitleaks: "curl-auth-header",
-    pattern: /\b(?:Basic|basic|BASIC)[ \t]+(?<secret>[A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])/g,
+    pattern: /\b(?:Basic|basic|BASIC)[ \t]+(?<secret>[A-Za-z0-9+/]{4,1024}={0,2})(?![A-Za-z0-9+/=])/g,
     accept: basicCredentials,
   },
   {
@@ -247,7 +248,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
       'in text that is no valid JSON (a rejected line, a JSON text inside a string): the value of `"KEY": "value"`, `\'KEY\': \'value\'`, `KEY=value` or `KEY="value"` whose key names a secret as a JSON key does (below), masked as that key\'s kind (`password`, `credential`, ...)',
     gitleaks: "generic-api-key",
     pattern:
-      /(?<![A-Za-z0-9_.-])(?<q>["']?)(?<key>[A-Za-z][A-Za-z0-9_.-]{2,63})\k<q>(?:[ \t]*(?:(?<=["'][ \t]*):|=)[ \t]*(?:"(?<secret>(?:[^"\\\n]|\\.)+)"|'(?<secret2>[^'\n]+)')|=(?<secret3>[^\s"'&;,)}\]\\]+))/g,
+      /(?<![A-Za-z0-9_.-])(?<q>["']?)(?<key>[A-Za-z][A-Za-z0-9_.-]{2,63})\k<q>(?:[ \t]*(?:(?<=["'][ \t]*):|=)[ \t]*(?:"(?<secret>(?:[^"\\\n]|\\.){1,1024})"|'(?<secret2>[^'\n]{1,1024})')|=(?<secret3>[^\s"'&;,)}\]\\]+))/g,
     accept: keyedValue,
     kindOf: (m) => keyedKind(m.groups.key ?? ""),
   },

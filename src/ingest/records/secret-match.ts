@@ -92,10 +92,11 @@ export const ASSIGN = String.raw`["']?\s*[:=]\s*["']?`;
 
 /**
  * The value after ASSIGN when any text is a secret: inside quotes, up to the
- * closing quote (JSON escapes included); bare, up to a blank, quote, backslash
+ * closing quote (JSON escapes included; at most 1024 characters, so a
+ * huge value cannot exhaust the regex's backtracking stack); bare, up to a blank, quote, backslash
  * or separator (`&` of a query string, `;` of a connection string).
  */
-export const ANY_VALUE = String.raw`(?<secret>(?<=")(?:[^"\\\n]|\\.)+(?=")|(?<=')[^'\n]+(?=')|[^\s"'\\&,;)}\]]+)`;
+export const ANY_VALUE = String.raw`(?<secret>(?<=")(?:[^"\\\n]|\\.){1,1024}(?=")|(?<=')[^'\n]{1,1024}(?=')|[^\s"'\\&,;)}\]]+)`;
 
 /** Builds a keyed pattern: the name (case-insensitive where the flags say so), ASSIGN, the value. */
 export function keyed(name: string, value: string, flags = "g"): RegExp {

@@ -49,7 +49,7 @@ const MORE_HINT =
 const SERVICE_HINT =
   /gsk_|xai-|pplx-|r8_|lsv2_|tvly-|pypi-|hv[sbr]\.|atlasv1|dapi|dp\.|shp(?:at|ca|pa|ss)_|SK[0-9a-f]|key-|-us\d|lin_|ATATT|ATCTT|HRKU-|[Hh]eroku|HEROKU|[Cc]ohere|COHERE|CO_API|[Dd]iscord|DISCORD|fo1_|fm[12]|pul-|PMAK-|AGE-SECRET|A3-|ops_|glc_|glsa_|sntry|NR(?:AK|II)-|\d:A|ntn_|pnu_|pscale_|dt0c01|AKCp|cmVmd|rubygems_|xkeysib-|sq0|EAAA|shippo_|duffel_|EZ[AT]K|ico-|fio-u-|rdme_|tk-us-|sm_[pas]at_|v1\.0-|sha256~|sgp_|CLOJARS_|ABSK|bedrock-api|Q~|webhookb2|configure set|mysql|mariadb|sshpass|--user|-u |asic |api_org_/;
 /** Shapes without a prefix: a whole line (or string) of 64 base64 characters, as a private key's body is cut; a Discord bot token. */
-const SHAPE_HINT = /(?:^|["'\n`]|\\n)[ \t]*[A-Za-z0-9+/\\]{64}|[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\./;
+const SHAPE_HINT = /(?:^|["'\n`]|\\n)[ \t]*[A-Za-z0-9+/\\]{64,100}[ \t]*(?:["'`\r\n]|\\[nr]|$)|[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\./;
 
 /** True when `text` may hold a secret (a cheap scan; maskSecrets decides). */
 export function maySecret(text: string): boolean {
@@ -122,7 +122,7 @@ export function maskSecrets(text: string, options: MaskOptions = {}): Masked {
   let out = text;
   for (const k of SECRET_KINDS) out = maskKind(out, k, keyBlock, counts, null);
   // each level of escaping, outermost first; a view is made again after a kind masks
-  for (let level = 1; level <= MAX_LEVELS && out.includes("\\"); level++) {
+  for (let level = 1; level <= MAX_LEVELS && out.length <= MAX_VIEW && out.includes("\\"); level++) {
     let view = viewOf(out, level);
     if (view === null) break;
     for (const k of SECRET_KINDS) {
@@ -141,12 +141,19 @@ export function maskSecrets(text: string, options: MaskOptions = {}): Masked {
 
 /** How many levels of escaping are undone (a JSON text in a string in a JSON line is two). */
 const MAX_LEVELS = 3;
+/** The longest text (in UTF-16 units) unescaped to be matched again: a longer one is matched as written only (docs/security.md). */
+const MAX_VIEW = 4 * 1024 * 1024;
+/** The pieces a text is matched in when a kind's regex runs out of backtracking stack on it whole (a value of megabytes). */
+const WINDOW = 64 * 1024;
 
-/** `raw` unescaped: `text`, and for each of its characters the range [from, to) of `raw` it stands for. */
+/**
+ * `raw` unescaped: `text`, and for each of its characters where in `raw` it
+ * starts (`from`, one longer than `text`: its last entry is `raw`'s length), so
+ * that text[a, b) stands for raw[from[a], from[b]).
+ */
 interface View {
   text: string;
   from: Int32Array;
-  to: Int32Array;
 }
 
 /** The characters a backslash escape stands for (JSON's, and Python's `\'`). */
@@ -158,16 +165,8 @@ function viewOf(raw: string, level: number): View | null {
   for (let l = 0; l < level; l++) {
     const next = unescapeOnce(view ? view.text : raw);
     if (next === null) return null;
-    if (view) {
-      // compose: a character of the inner view stands for the raw range of the outer characters it came from
-      const outer: View = view;
-      for (let i = 0; i < next.text.length; i++) {
-        const a = next.from[i];
-        const b = next.to[i] - 1;
-        next.from[i] = outer.from[a];
-        next.to[i] = outer.to[b];
-      }
-    }
+    // compose: a character of the inner view starts where the outer character it came from starts
+    if (view) for (let i = 0; i < next.from.length; i++) next.from[i] = view.from[next.from[i]];
     view = next;
   }
   return view;
@@ -177,35 +176,35 @@ function viewOf(raw: string, level: number): View | null {
 function unescapeOnce(s: string): View | null {
   if (!s.includes("\\")) return null;
   const parts: string[] = [];
-  const from = new Int32Array(s.length);
-  const to = new Int32Array(s.length);
+  const from = new Int32Array(s.length + 1);
   let n = 0;
   let changed = false;
-  const put = (text: string, start: number, end: number) => {
-    parts.push(text);
-    for (let k = 0; k < text.length; k++) {
-      from[n] = text.length === 1 ? start : start + k;
-      to[n] = text.length === 1 ? end : start + k + 1;
-      n++;
-    }
+  // a run of `s` as written, from `start`: each character stands for itself
+  const run = (start: number, end: number) => {
+    parts.push(s.slice(start, end));
+    for (let k = start; k < end; k++) from[n++] = k;
   };
   let i = 0;
   while (i < s.length) {
     const j = s.indexOf("\\", i);
     if (j < 0 || j === s.length - 1) {
-      put(s.slice(i), i, s.length);
+      run(i, s.length);
       break;
     }
-    if (j > i) put(s.slice(i, j), i, j);
+    run(i, j);
     const e = s[j + 1];
     const hex = e === "u" ? /^[0-9a-fA-F]{4}/.exec(s.slice(j + 2, j + 6)) : null;
     const ch = hex ? String.fromCharCode(Number.parseInt(hex[0], 16)) : ESCAPES[e];
-    if (ch === undefined) put(s.slice(j, j + 2), j, j + 2);
-    else put(ch, j, j + (hex ? 6 : 2));
-    changed ||= ch !== undefined;
+    if (ch === undefined) run(j, j + 2);
+    else {
+      parts.push(ch);
+      from[n++] = j;
+      changed = true;
+    }
     i = j + (hex ? 6 : 2);
   }
-  return changed ? { text: parts.join(""), from: from.slice(0, n), to: to.slice(0, n) } : null;
+  from[n] = s.length;
+  return changed ? { text: parts.join(""), from: from.slice(0, n + 1) } : null;
 }
 
 /** Each kind's pattern with the `d` flag (match indices), made once. */
@@ -223,11 +222,42 @@ function indexed(p: RegExp): RegExp {
  */
 function maskKind(raw: string, k: SecretKind, keyBlock: boolean, counts: SecretCounts, view: View | null): string {
   const text = view ? view.text : raw;
-  k.pattern.lastIndex = 0;
-  if (!k.pattern.test(text)) return raw;
+  let cuts: Cut[];
+  try {
+    k.pattern.lastIndex = 0;
+    if (!k.pattern.test(text)) return raw;
+    cuts = cutsOf(text, k, keyBlock, counts);
+  } catch (e) {
+    // V8 throws RangeError when a regex's backtracking outgrows its stack (megabytes of one
+    // run of letters): the text as written is matched in pieces cut at blanks; a view is not
+    if (!(e instanceof RangeError) || view || raw.length <= WINDOW) throw e;
+    return inPieces(raw, (piece) => maskKind(piece, k, keyBlock, counts, null));
+  }
+  if (cuts.length === 0) return raw;
+  let out = "";
+  let at = 0;
+  for (const c of cuts) {
+    const start = view ? view.from[c.start] : c.start;
+    const end = view ? view.from[c.end] : c.end;
+    out += raw.slice(at, start) + c.mask;
+    at = end;
+  }
+  return out + raw.slice(at);
+}
+
+/** A secret found: where it is in the text matched, and its mask. */
+interface Cut {
+  start: number;
+  end: number;
+  mask: string;
+}
+
+/** Every secret of kind `k` in `text`, in order, counted into `counts`. */
+function cutsOf(text: string, k: SecretKind, keyBlock: boolean, counts: SecretCounts): Cut[] {
   const re = indexed(k.pattern);
   re.lastIndex = 0;
-  const cuts: { start: number; end: number; mask: string }[] = [];
+  const cuts: Cut[] = [];
+  const found: SecretCounts = {};
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     if (m[0] === "") {
@@ -241,19 +271,26 @@ function maskKind(raw: string, k: SecretKind, keyBlock: boolean, counts: SecretC
       re.lastIndex = m.index + 1;
       continue;
     }
-    counts[cut.kind] = (counts[cut.kind] ?? 0) + 1;
-    const start = view ? view.from[cut.start] : cut.start;
-    const end = view ? view.to[cut.end - 1] : cut.end;
-    cuts.push({ start, end, mask: maskOf(cut.kind, cut.secret) });
+    found[cut.kind] = (found[cut.kind] ?? 0) + 1;
+    cuts.push({ start: cut.start, end: cut.end, mask: maskOf(cut.kind, cut.secret) });
   }
-  if (cuts.length === 0) return raw;
+  addCounts(counts, found);
+  return cuts;
+}
+
+/** `text` cut into pieces of at most WINDOW characters (after a blank where there is one), each passed through `mask`, joined. */
+function inPieces(text: string, mask: (piece: string) => string): string {
   let out = "";
-  let at = 0;
-  for (const c of cuts) {
-    out += raw.slice(at, c.start) + c.mask;
-    at = c.end;
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + WINDOW);
+    if (end < text.length) {
+      const blank = text.slice(at, end).search(/\s\S*$/);
+      if (blank > 0) end = at + blank + 1;
+    }
+    out += mask(text.slice(at, end));
+    at = end;
   }
-  return out + raw.slice(at);
+  return out;
 }
 
 /** The secret a match holds (its first `secret...` group that matched, or all of it), where it is, and its kind; null when the kind's checks refuse it. */
