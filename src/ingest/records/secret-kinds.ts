@@ -42,6 +42,7 @@ function keyedValue(secret: string): boolean {
 export const SECRET_KINDS: readonly SecretKind[] = [
   {
     kind: "private_key",
+    needs: ["-----BEGIN"],
     describes:
       "a PEM or PGP private key block, `-----BEGIN ... PRIVATE KEY-----` (or `PRIVATE KEY BLOCK`) to its END line (or the end of the text), within 16 KiB",
     gitleaks: "private-key",
@@ -61,27 +62,32 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "slack_webhook",
+    needs: ["hooks.slack.com"],
     describes: "the path of a Slack webhook URL, `hooks.slack.com/services/...` (also `workflows/`, `triggers/`)",
     gitleaks: "slack-webhook-url",
     pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9+/]{20,})/g,
   },
   {
     kind: "azure_sas_signature",
+    needs: ["sig="],
     describes: "the signature of an Azure shared access signature URL, `sig=...` in a query string",
     pattern: /[?&]sig=(?<secret>[A-Za-z0-9%+/=]{16,})/g,
   },
   {
     kind: "azure_storage_key",
+    needs: ["Key="],
     describes: "the key of an Azure connection string, `AccountKey=...` or `SharedAccessKey=...`",
     pattern: /\b(?:Account|SharedAccess)Key=(?<secret>[A-Za-z0-9+/]{20,}={0,2})/g,
   },
   {
     kind: "bearer_token",
+    needs: ["earer", "EARER"],
     describes: "the token after `Bearer `, `bearer ` or `BEARER `, 16 characters or more",
     pattern: /\b(?:[Bb]earer|BEARER)[ \t]+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/g,
   },
   {
     kind: "authorization",
+    needs: ["uthoriz", "UTHORIZ", "asic", "ASIC"],
     describes:
       "the credentials of an `Authorization:` (or `Proxy-Authorization:`) header, after `Basic `, `Token ` or `Digest `; without a scheme word, 20 or more characters or a digit and a letter",
     gitleaks: "curl-auth-header",
@@ -93,6 +99,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "authorization",
+    needs: ["uthoriz", "UTHORIZ", "asic", "ASIC"],
     describes: "the credentials after `Basic ` anywhere: base64 that decodes to `user:password`",
     gitleaks: "curl-auth-header",
     pattern: /\b(?:Basic|basic|BASIC)[ \t]+(?<secret>[A-Za-z0-9+/]{4,1024}={0,2})(?![A-Za-z0-9+/=])/g,
@@ -100,12 +107,14 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "jwt",
+    needs: ["eyJ"],
     describes: "a JSON Web Token: `eyJ...` `.eyJ...` `.signature`",
     gitleaks: "jwt",
     pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
   },
   {
     kind: "api_key",
+    needs: ["sk-"],
     describes:
       "an OpenAI, Anthropic, OpenRouter or DeepSeek style key: `sk-proj-`, `sk-svcacct-`, `sk-admin-`, `sk-None-`, `sk-ant-` or `sk-or-v1-` and 20 or more characters, `sk-` and any key holding OpenAI's `T3BlbkFJ`, or `sk-` and 32 or more letters and digits (holding both)",
     gitleaks: "openai-api-key, anthropic-api-key, anthropic-admin-api-key",
@@ -114,17 +123,20 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "stripe_key",
+    needs: ["_live_", "_test_", "_prod_"],
     describes: "a Stripe secret or restricted key: `sk_live_`, `sk_test_`, `rk_live_`, `rk_test_` (or `_prod_`) and 10 or more letters and digits",
     gitleaks: "stripe-access-token",
     pattern: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}\b/g,
   },
   {
     kind: "stripe_webhook_secret",
+    needs: ["whsec_"],
     describes: "a Stripe webhook signing secret: `whsec_` and 24 or more letters and digits",
     pattern: /\bwhsec_[A-Za-z0-9]{24,}/g,
   },
   {
     kind: "aws_access_key_id",
+    needs: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
     describes:
       "an AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T?` and 16 characters of base32 (A-Z, 2-7), entropy over 3 bits a character, and not capitals alone that read as words (a third of them vowels, as in `ASIAPACIFICSOUTHEAST`)",
     gitleaks: "aws-access-token",
@@ -151,12 +163,14 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "github_token",
+    needs: ["gh", "github_pat_"],
     describes: "a GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` or `github_pat_` and 20 or more characters",
     gitleaks: "github-pat, github-oauth, github-app-token, github-refresh-token, github-fine-grained-pat",
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
   },
   {
     kind: "gitlab_token",
+    needs: ["gl", "GR1348941"],
     describes:
       "a GitLab token: `glpat-`, `gldt-`, `glft-`, `glrt-`, `glsoat-`, `glptt-`, `glcbt-` and 20 or more characters, or a runner registration token `GR1348941...`",
     gitleaks:
@@ -165,12 +179,14 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "npm_token",
+    needs: ["npm_"],
     describes: "an npm access token: `npm_` and 36 letters and digits",
     gitleaks: "npm-access-token",
     pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
   },
   {
     kind: "slack_token",
+    needs: ["xox", "xapp-"],
     describes:
       "a Slack token: `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`, `xoxo-`, `xoxe-` (or `xoxe.xoxb-`) and 10 or more characters, or an app token `xapp-1-...`",
     gitleaks:
@@ -179,28 +195,33 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "google_api_key",
+    needs: ["AIza"],
     describes: "a Google API key: `AIza` and 35 characters",
     gitleaks: "gcp-api-key",
     pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
   },
   {
     kind: "google_oauth_secret",
+    needs: ["GOCSPX-"],
     describes: "a Google OAuth client secret: `GOCSPX-` and 28 characters",
     pattern: /\bGOCSPX-[A-Za-z0-9_-]{24,}/g,
   },
   {
     kind: "google_oauth_token",
+    needs: ["ya29."],
     describes: "a Google OAuth access token: `ya29.` and 20 or more characters",
     pattern: /\bya29\.[A-Za-z0-9_-]{20,}/g,
   },
   {
     kind: "sendgrid_key",
+    needs: ["SG."],
     describes: "a SendGrid API key: `SG.`, 16 to 32 characters, `.`, 16 to 64 characters",
     gitleaks: "sendgrid-api-token",
     pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
   },
   {
     kind: "digitalocean_token",
+    needs: ["_v1_"],
     describes: "a DigitalOcean token: `dop_v1_`, `doo_v1_` or `dor_v1_` and 64 hex digits",
     gitleaks: "digitalocean-pat, digitalocean-access-token, digitalocean-refresh-token",
     pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g,
@@ -214,6 +235,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   ...SERVICE_KINDS,
   {
     kind: "gcp_private_key_id",
+    needs: ["private_key_id"],
     describes: "the `private_key_id` of a Google Cloud service-account key: 40 hex digits",
     pattern: keyed("private_key_id", String.raw`(?<secret>[a-f0-9]{40})\b`),
   },
@@ -248,12 +270,13 @@ export const SECRET_KINDS: readonly SecretKind[] = [
       'in text that is no valid JSON (a rejected line, a JSON text inside a string): the value of `"KEY": "value"`, `\'KEY\': \'value\'`, `KEY=value` or `KEY="value"` whose key names a secret as a JSON key does (below), masked as that key\'s kind (`password`, `credential`, ...)',
     gitleaks: "generic-api-key",
     pattern:
-      /(?<![A-Za-z0-9_.-])(?<q>["']?)(?<key>[A-Za-z][A-Za-z0-9_.-]{2,63})\k<q>(?:[ \t]*(?:(?<=["'][ \t]*):|=)[ \t]*(?:"(?<secret>(?:[^"\\\n]|\\.){1,1024})"|'(?<secret2>[^'\n]{1,1024})')|=(?<secret3>[^\s"'&;,)}\]\\]+))/g,
+      /(?<![A-Za-z0-9_.-])(?<q>["']?)(?<key>[A-Za-z][A-Za-z0-9_.-]{2,63}(?<=pass(?:word|wd)|key|token|secret|authorization|key[_.-]?id))\k<q>(?:[ \t]*(?:(?<=["'][ \t]*):|=)[ \t]*(?:"(?<secret>(?:[^"\\\n]|\\.){1,1024})"|'(?<secret2>[^'\n]{1,1024})')|=(?<secret3>[^\s"'&;,)}\]\\]+))/gi,
     accept: keyedValue,
     kindOf: (m) => keyedKind(m.groups.key ?? ""),
   },
   {
     kind: "url_password",
+    needs: ["://"],
     describes: "the password of a URL with credentials, `scheme://user:PASSWORD@host` (the user may be empty, the password may hold `/`)",
     gitleaks: "curl-auth-user, sidekiq-sensitive-url",
     pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@"'\\]*:(?<secret>[^\s@"'\\]+)(?=@[A-Za-z0-9[])/gi,
@@ -262,6 +285,7 @@ export const SECRET_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "url_password",
+    needs: ["curl"],
     describes: "the password of `curl -u user:PASSWORD` (or `--user`)",
     gitleaks: "curl-auth-user",
     pattern: /\bcurl\b[^\n|;&]*?[ \t](?:-u|--user)(?:=|[ \t]+)["']?[^\s:"']+:(?<secret>[^\s"']{3,})/g,

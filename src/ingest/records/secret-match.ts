@@ -32,6 +32,35 @@ export interface SecretKind {
   accept?: (secret: string, m: MatchContext) => boolean;
   /** the kind a match is counted and masked as, when it depends on the match (a keyed value: its key's kind); null = no secret */
   kindOf?: (m: MatchContext) => string | null;
+  /**
+   * Pieces of text (case as written) of which every match holds one: a text
+   * holding none is not matched at all (a fast `includes` instead of a regex
+   * scan). Those of a `token` pattern are its prefixes' literal starts (NEEDS).
+   */
+  needs?: readonly string[];
+}
+
+/** The literal starts of the prefixes of each pattern `token` made (SecretKind.needs). */
+export const NEEDS = new WeakMap<RegExp, readonly string[]>();
+
+/** The literal start of each top-level alternative of a regex source (`hv[sbr]\\.|dapi` -> hv, dapi); null when one has none of 2 characters. */
+function literalStarts(source: string): string[] | null {
+  const alternatives: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth--;
+    else if (c === "|" && depth === 0) {
+      alternatives.push(source.slice(from, i));
+      from = i + 1;
+    }
+  }
+  alternatives.push(source.slice(from));
+  const starts = alternatives.map((a) => /^[A-Za-z0-9_~-]*/.exec(a)![0]);
+  return starts.every((x) => x.length >= 2) ? starts : null;
 }
 
 /** Holds a digit and a letter. */
@@ -105,5 +134,8 @@ export function keyed(name: string, value: string, flags = "g"): RegExp {
 
 /** A token that starts with `prefix` (a regex source): no letter, digit or `_` just before or after it. */
 export function token(prefix: string, body: string, flags = "g"): RegExp {
-  return new RegExp(String.raw`(?<![A-Za-z0-9_])(?:${prefix})${body}(?![A-Za-z0-9_])`, flags);
+  const re = new RegExp(String.raw`(?<![A-Za-z0-9_])(?:${prefix})${body}(?![A-Za-z0-9_])`, flags);
+  const needs = flags.includes("i") ? null : literalStarts(prefix);
+  if (needs) NEEDS.set(re, needs);
+  return re;
 }

@@ -67,6 +67,7 @@ export const SERVICE_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "terraform_token",
+    needs: [".atlasv1."],
     describes: "a Terraform Cloud token: 14 characters, `.atlasv1.`, 60 to 70 characters",
     gitleaks: "hashicorp-tf-api-token",
     pattern: /(?<![A-Za-z0-9])[a-zA-Z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])/g,
@@ -106,6 +107,7 @@ export const SERVICE_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "mailchimp_key",
+    needs: ["-us"],
     describes: "a Mailchimp API key: 32 hex digits, `-us` and the data centre's number",
     gitleaks: "mailchimp-api-key",
     pattern: /(?<![A-Za-z0-9_-])[a-f0-9]{32}-us\d{1,2}(?![A-Za-z0-9_])/g,
@@ -185,6 +187,7 @@ export const SERVICE_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "telegram_bot_token",
+    needs: [":A"],
     describes: "a Telegram bot token: the bot's number, `:A`, 34 characters",
     gitleaks: "telegram-bot-api-token",
     pattern: /(?<![0-9])[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g,
@@ -203,6 +206,7 @@ export const SERVICE_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "teams_webhook",
+    needs: ["webhookb2/"],
     describes: "the path of a Microsoft Teams webhook URL, `webhook.office.com/webhookb2/...`",
     gitleaks: "microsoft-teams-webhook",
     pattern: /webhook\.office\.com\/webhookb2\/(?<secret>[A-Za-z0-9@/-]{60,})/g,
@@ -314,6 +318,7 @@ export const SERVICE_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "openshift_token",
+    needs: ["sha256~"],
     describes: "an OpenShift user token: `sha256~` and 43 characters",
     gitleaks: "openshift-user-token",
     pattern: /(?<![A-Za-z0-9_])sha256~[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
@@ -332,12 +337,14 @@ export const SERVICE_KINDS: readonly SecretKind[] = [
   },
   {
     kind: "aws_bedrock_key",
+    needs: ["ABSK", "bedrock-api-key-"],
     describes: "an Amazon Bedrock API key: `ABSK` and 109 to 269 characters of base64, or `bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t...`",
     gitleaks: "aws-amazon-bedrock-api-key-long-lived, aws-amazon-bedrock-api-key-short-lived",
     pattern: /(?<![A-Za-z0-9_])(?:ABSK[A-Za-z0-9+/]{109,269}={0,2}|bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%&._-]*)/g,
   },
   {
     kind: "azure_ad_client_secret",
+    needs: ["Q~"],
     describes: "an Azure AD (Entra) client secret: 3 characters, a digit, `Q~`, 31 to 34 characters",
     gitleaks: "azure-ad-client-secret",
     pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~-])/g,
