@@ -96,8 +96,9 @@ export function placeholder(s: string): boolean {
 export function binaryBase64(s: string): boolean {
   const bytes = Buffer.from(s, "base64");
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return /[\u0000-\u0008\u000e-\u001f\u007f]/.test(text);
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    // valid UTF-8: text, unless it holds control characters (tab, newline and carriage return aside)
+    return bytes.some((b) => b < 0x09 || (b > 0x0d && b < 0x20) || b === 0x7f);
   } catch {
     return true;
   }
