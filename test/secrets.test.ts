@@ -102,6 +102,12 @@ describe("the secrets corpus", () => {
     expect(maskSecrets(inner).text).toBe(`{"log": "{\\"user\\": \\"eval\\", \\"password\\": \\"${maskOf("password", "hunter2 x")}\\"}"}`);
   });
 
+  it("looks again inside a refused match: a keyed secret in the value of a key that names none", () => {
+    // `"monkey": "..."` ends in `key` but names no secret: refused, then its value is read on from its second character
+    const text = `{"monkey": "x {'api_token': 'qwErTyUiOpAsDfGhJkLz'}"}`;
+    expect(maskSecrets(text).text).toBe(`{"monkey": "x {'api_token': '${maskOf("credential", "qwErTyUiOpAsDfGhJkLz")}'}"}`);
+  });
+
   it("changes none of the ordinary strings, in text, escaped as JSON, or as JSON keys and values", () => {
     for (const text of ORDINARY) {
       expect(maskSecrets(text), text).toEqual({ text, masked: 0, counts: {} });
