@@ -119,12 +119,12 @@ function bodyLineHint(text: string): boolean {
 /** Whether a line of text[start, end), cut at newlines and at their escape `\n`, is 64 to 104 characters of BODY_LINE. */
 function linesHint(text: string, start: number, end: number): boolean {
   let newline = -1;
-  let escape = -1;
+  let escaped = -1;
   for (let from = start; from < end; ) {
     if (newline < from) newline = text.indexOf("\n", from);
-    if (escape < from) escape = text.indexOf("\\n", from);
+    if (escaped < from) escaped = text.indexOf("\\n", from);
     const nl = newline < 0 || newline > end ? end : newline;
-    const esc = escape < 0 || escape > end ? end : escape;
+    const esc = escaped < 0 || escaped > end ? end : escaped;
     const to = Math.min(nl, esc);
     if (to - from >= 64 && to - from <= 104 && BODY_LINE.test(text.slice(from, to))) return true;
     from = to + (to === esc && to < end ? 2 : 1);
