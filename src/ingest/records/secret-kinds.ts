@@ -23,18 +23,26 @@ import { SERVICE_KINDS } from "./secret-services.js";
 export type { MatchContext, SecretKind } from "./secret-match.js";
 export { entropy } from "./secret-match.js";
 
-/** A prose word after `password:` (`passwd: password updated successfully`): a message, not a password. */
+/** A password's value, unless a prose word after `password:` (`passwd: password updated successfully`), code, or the next setting. */
 function passwordValue(secret: string, m: MatchContext): boolean {
   // no letter or digit: the closing quote of a string read as an opening one (`password:"}`)
   if (!notMasked(secret) || placeholder(secret) || !/[A-Za-z0-9]/.test(secret)) return false;
   const prose = !m.whole.includes("=") && /^[a-z]+$/.test(secret) && /^ [a-z]/.test(m.input.slice(m.index + m.whole.length));
   // `password= dbname=runs`: an empty password, then the next setting
   const nextSetting = /=\s+[^"'\s]*$/.test(m.whole) && /^[A-Za-z_]+=/.test(secret);
-  return !prose && !nextSetting;
+  // `password = self.fields.get("password")`, `password=make_password(raw)`: code, not a value
+  const bare = m.whole.endsWith(secret) && !/["']/.test(m.whole.charAt(m.whole.length - secret.length - 1));
+  return !prose && !nextSetting && !(bare && codeLike(secret));
 }
 
-/** The value of a `key=value` or `"key": "value"` whose key names a secret (keyedKind), unless a placeholder. */
-function keyedValue(secret: string): boolean {
+/** An unquoted value that reads as code: a call (`make_password(raw`) or an attribute (`self.cleaned_data`). */
+function codeLike(value: string): boolean {
+  return value.includes("(") || /^[a-z_]\w*(?:\.[A-Za-z_]\w*)+$/.test(value);
+}
+
+/** The value of a `key=value` or `"key": "value"` whose key names a secret (keyedKind), unless a placeholder or (unquoted) code. */
+function keyedValue(secret: string, m: MatchContext): boolean {
+  if (m.groups.secret3 !== undefined && codeLike(secret)) return false;
   return notMasked(secret) && !placeholder(secret) && secret.trim() !== "";
 }
 
