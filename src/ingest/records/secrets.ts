@@ -2,8 +2,8 @@
  * Secret masking: API keys, bearer tokens, cloud key ids and the like
  * that harnesses leave in error messages are replaced once, at ingest, before
  * anything is stored, so no table, export, report or reject excerpt can show
- * them. The kinds are declared as data (SECRET_KINDS) so the README can list
- * them and the tests can walk them.
+ * them. The kinds are declared as data (SECRET_KINDS, secret-kinds.ts) so the
+ * docs can list them and the tests can walk them.
  *
  * A masked secret reads `[masked KIND #xxxxxxxx]`: the kind, and the first 8 hex
  * digits of the secret's sha256. The fingerprint keeps two different secrets
@@ -11,280 +11,132 @@
  * lines stay identical) while revealing nothing usable (32 bits of a hash of a
  * random key of 100+ bits). The replacement holds no quote or backslash, so it
  * is safe inside JSON text.
+ *
+ * Text is matched as written, then once more for each level of escaping it
+ * holds (JSON's `\/`, `\"`, `\\`, `\n`, `\u00xx`; a JSON text inside a string
+ * is escaped twice): a secret found in the unescaped text is masked where its
+ * escaped characters stand.
  */
 import { createHash } from "node:crypto";
 import type { Unit } from "../types.js";
+import { keyedKind, type MatchContext, SECRET_KINDS, type SecretKind } from "./secret-kinds.js";
+import { NEEDS, placeholder } from "./secret-match.js";
 
-/** One kind of secret: its name, what it is, and how it is found. */
-export interface SecretKind {
-  kind: string;
-  /** what it is, for the README */
-  describes: string;
-  /** the gitleaks default rule (config/gitleaks.toml) the form is taken from, when there is one */
-  gitleaks?: string;
-  /**
-   * Global regex; when it has a group named `secret`, only that group is masked
-   * (the `Bearer ` before a token stays, so the message still reads).
-   */
-  pattern: RegExp;
-  /** a further check on the matched secret (e.g. mixed case), to keep ordinary ids unmasked */
-  accept?: (secret: string) => boolean;
-}
-
-/** Holds a digit and a letter. */
-const digitAndLetter = (s: string) => /\d/.test(s) && /[A-Za-z]/.test(s);
-
-/** Not a mask an earlier kind left (a key's value masked as a token first, then seen by its key). */
-const notMasked = (s: string) => !s.startsWith("[masked");
-
-/**
- * Shannon entropy in bits per character; gitleaks' `entropy` threshold on a
- * match, which tells a generated key (about 4 bits) from a word in capitals.
- */
-export function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) bits -= (n / s.length) * Math.log2(n / s.length);
-  return bits;
-}
-
-/** What may stand between a key's name and its value: a closing quote, `=` or `:`, an opening quote. */
-const ASSIGN = String.raw`["']?\s*[:=]\s*["']?`;
-
-/**
- * The value after ASSIGN when any text is a secret: inside quotes, up to the
- * closing quote (JSON escapes included); bare, up to a blank, quote, backslash
- * or separator (`&` of a query string, `;` of a connection string).
- */
-const ANY_VALUE = String.raw`(?<secret>(?<=")(?:[^"\\\n]|\\.)+(?=")|(?<=')[^'\n]+(?=')|[^\s"'\\&,;)}\]]+)`;
-
-/** Builds a keyed pattern: the name (case-insensitive where the pattern says so), ASSIGN, the value. */
-function keyed(name: string, value: string, flags = "g"): RegExp {
-  return new RegExp(String.raw`(?<![A-Za-z0-9])${name}${ASSIGN}${value}`, flags);
-}
-
-/** Every kind masked, in the order they are tried (the first that matches a piece of text masks it). */
-export const SECRET_KINDS: readonly SecretKind[] = [
-  {
-    kind: "private_key",
-    describes: "a PEM or PGP private key block, `-----BEGIN ... PRIVATE KEY-----` (or `PRIVATE KEY BLOCK`) to its END line (or the end of the text)",
-    gitleaks: "private-key",
-    pattern: /-----BEGIN [A-Z0-9 _-]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 _-]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-  },
-  {
-    kind: "slack_webhook",
-    describes: "the path of a Slack webhook URL, `hooks.slack.com/services/...` (also `workflows/`, `triggers/`)",
-    gitleaks: "slack-webhook-url",
-    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(?<secret>[A-Za-z0-9+/]{20,})/g,
-  },
-  {
-    kind: "azure_sas_signature",
-    describes: "the signature of an Azure shared access signature URL, `sig=...` in a query string",
-    pattern: /[?&]sig=(?<secret>[A-Za-z0-9%+/=]{16,})/g,
-  },
-  {
-    kind: "azure_storage_key",
-    describes: "the key of an Azure connection string, `AccountKey=...` or `SharedAccessKey=...`",
-    pattern: /\b(?:Account|SharedAccess)Key=(?<secret>[A-Za-z0-9+/]{20,}={0,2})/g,
-  },
-  {
-    kind: "bearer_token",
-    describes: "the token after `Bearer `, `bearer ` or `BEARER `, 16 characters or more",
-    pattern: /\b(?:[Bb]earer|BEARER)[ \t]+(?<secret>[A-Za-z0-9._~+/-]{16,}=*)/g,
-  },
-  {
-    kind: "authorization",
-    describes: "the credentials of an `Authorization:` (or `Proxy-Authorization:`) header, after `Basic `, `Token ` or `Digest `",
-    gitleaks: "curl-auth-header",
-    pattern: keyed(
-      "(?:[Pp]roxy-)?(?:[Aa]uthorization|AUTHORIZATION)",
-      String.raw`(?:(?:Basic|basic|BASIC|Token|token|Digest|digest)[ \t]+)?(?<secret>[A-Za-z0-9._~+/=-]{8,})`,
-    ),
-    accept: notMasked,
-  },
-  {
-    kind: "jwt",
-    describes: "a JSON Web Token: `eyJ...` `.eyJ...` `.signature`",
-    pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-  },
-  {
-    kind: "api_key",
-    describes:
-      "an OpenAI, Anthropic, OpenRouter or DeepSeek style key: `sk-proj-`, `sk-svcacct-`, `sk-admin-`, `sk-ant-` or `sk-or-v1-` and 20 or more characters, or `sk-` and 32 or more letters and digits (holding both)",
-    gitleaks: "openai-api-key, anthropic-api-key",
-    pattern: /\bsk-(?:(?:proj|svcacct|admin|ant|or-v1)-[A-Za-z0-9_-]{20,}|[A-Za-z0-9]{32,})/g,
-    accept: digitAndLetter,
-  },
-  {
-    kind: "stripe_key",
-    describes: "a Stripe secret or restricted key: `sk_live_`, `sk_test_`, `rk_live_`, `rk_test_` (or `_prod_`) and 10 or more letters and digits",
-    gitleaks: "stripe-access-token",
-    pattern: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,99}\b/g,
-  },
-  {
-    kind: "stripe_webhook_secret",
-    describes: "a Stripe webhook signing secret: `whsec_` and 24 or more letters and digits",
-    pattern: /\bwhsec_[A-Za-z0-9]{24,}/g,
-  },
-  {
-    kind: "aws_access_key_id",
-    describes: "an AWS access key id: `AKIA`, `ASIA`, `ABIA`, `ACCA` or `A3T?` and 16 characters of base32 (A-Z, 2-7), entropy over 3 bits a character",
-    gitleaks: "aws-access-token",
-    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b/g,
-    accept: (s) => entropy(s) > 3,
-  },
-  {
-    kind: "aws_secret_access_key",
-    describes: "the value after `aws_secret_access_key`, `SecretAccessKey` and the like (any case, `=` or `:`, quoted or not), 40 characters",
-    pattern: keyed("(?:[A-Za-z0-9]+_)?(?:aws_?)?secret_?access_?key", String.raw`(?<secret>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`, "gi"),
-  },
-  {
-    kind: "aws_session_token",
-    describes:
-      "an AWS session token: the value after `aws_session_token`, `SessionToken` or `security_token`, or a token starting `FwoGZXIvYXdz` or `IQoJb3JpZ2lu`",
-    pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9])(?:aws_?)?(?:session|security)_?token${ASSIGN}(?<secret>[A-Za-z0-9/+=]{16,})|\b(?:FwoGZXIvYXdz|IQoJb3JpZ2lu)[A-Za-z0-9/+=]{40,}`,
-      "gi",
-    ),
-  },
-  {
-    kind: "github_token",
-    describes: "a GitHub token: `ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_` or `github_pat_` and 20 or more characters",
-    gitleaks: "github-pat, github-oauth, github-app-token, github-refresh-token, github-fine-grained-pat",
-    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g,
-  },
-  {
-    kind: "gitlab_token",
-    describes: "a GitLab personal access token: `glpat-` and 20 or more characters",
-    gitleaks: "gitlab-pat",
-    pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g,
-  },
-  {
-    kind: "npm_token",
-    describes: "an npm access token: `npm_` and 36 letters and digits",
-    gitleaks: "npm-access-token",
-    pattern: /\bnpm_[A-Za-z0-9]{36}\b/g,
-  },
-  {
-    kind: "slack_token",
-    describes: "a Slack token: `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-` and 10 or more characters, or an app token `xapp-1-...`",
-    gitleaks: "slack-bot-token, slack-user-token, slack-app-token",
-    pattern: /\b(?:xox[abprs]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)/g,
-  },
-  {
-    kind: "google_api_key",
-    describes: "a Google API key: `AIza` and 35 characters",
-    gitleaks: "gcp-api-key",
-    pattern: /\bAIza[0-9A-Za-z_-]{35}/g,
-  },
-  {
-    kind: "google_oauth_secret",
-    describes: "a Google OAuth client secret: `GOCSPX-` and 28 characters",
-    pattern: /\bGOCSPX-[A-Za-z0-9_-]{24,}/g,
-  },
-  {
-    kind: "google_oauth_token",
-    describes: "a Google OAuth access token: `ya29.` and 20 or more characters",
-    pattern: /\bya29\.[A-Za-z0-9_-]{20,}/g,
-  },
-  {
-    kind: "sendgrid_key",
-    describes: "a SendGrid API key: `SG.`, 16 to 32 characters, `.`, 16 to 64 characters",
-    gitleaks: "sendgrid-api-token",
-    pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}/g,
-  },
-  {
-    kind: "digitalocean_token",
-    describes: "a DigitalOcean token: `dop_v1_`, `doo_v1_` or `dor_v1_` and 64 hex digits",
-    gitleaks: "digitalocean-pat, digitalocean-access-token, digitalocean-refresh-token",
-    pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g,
-  },
-  {
-    kind: "huggingface_token",
-    describes: "a Hugging Face token: `hf_` and 30 or more letters or digits",
-    gitleaks: "huggingface-access-token",
-    pattern: /\bhf_[A-Za-z0-9]{30,}/g,
-  },
-  {
-    kind: "gcp_private_key_id",
-    describes: "the `private_key_id` of a Google Cloud service-account key: 40 hex digits",
-    pattern: keyed("private_key_id", String.raw`(?<secret>[a-f0-9]{40})\b`),
-  },
-  {
-    kind: "credential",
-    describes:
-      "the value after `x-api-key`, `api_key`, `apikey`, `api_token`, `access_token`, `auth_token`, `client_secret`, `secret_key` (any case, with a prefix such as `OPENAI_API_KEY`; `=` or `:`), 8 or more characters holding a digit and a letter",
-    gitleaks: "generic-api-key, curl-auth-header",
-    pattern: keyed(
-      String.raw`(?:[A-Za-z0-9]+[_-])*(?:x-)?(?:api[_-]?(?:key|token|secret)|access[_-]?token|auth[_-]?token|refresh[_-]?token|client[_-]?secret|secret[_-]?key)`,
-      String.raw`(?<secret>[A-Za-z0-9._~+/=-]{8,})`,
-      "gi",
-    ),
-    accept: (s) => notMasked(s) && digitAndLetter(s),
-  },
-  {
-    kind: "password",
-    describes: "the value after `password`, `passwd` (any case, also `DB_PASSWORD`; `=` or `:`, quoted or not)",
-    gitleaks: "generic-api-key",
-    pattern: keyed(String.raw`(?:[A-Za-z0-9]+_)*pass(?:word|wd)`, ANY_VALUE, "gi"),
-    accept: notMasked,
-  },
-  {
-    kind: "url_password",
-    describes: "the password of a URL with credentials, `scheme://user:PASSWORD@host` (the user may be empty, the password may hold `/`)",
-    pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@"'\\]*:(?<secret>[^\s@"'\\]+)(?=@[A-Za-z0-9[])/gi,
-    // `host:8080/path@v1` is a port and a path, not a password
-    accept: (s) => notMasked(s) && !/^\d+(?:\/|$)/.test(s),
-  },
-];
-
-/**
- * The kind of secret a JSON key names, whose whole string value is then masked
- * (a password under `"password"` has no form of its own). Compared without
- * case, `-` and `_`: `x-api-key`, `X_API_KEY` and `xApiKey` are one name. Null
- * for every other key.
- */
-export function keyedKind(key: string): string | null {
-  const k = key.toLowerCase().replace(/[^a-z0-9]/g, "");
-  if (k.length < 6) return null;
-  if (k.endsWith("password") || k.endsWith("passwd")) return "password";
-  if (k.endsWith("secretaccesskey")) return "aws_secret_access_key";
-  if (k.endsWith("sessiontoken") || k.endsWith("securitytoken")) return "aws_session_token";
-  if (k === "privatekeyid") return "gcp_private_key_id";
-  if (k === "privatekey") return "private_key";
-  if (k === "authorization" || k === "proxyauthorization") return "authorization";
-  if (k.endsWith("apikey") || CREDENTIAL_KEYS.has(k)) return "credential";
-  return null;
-}
-
-/** Normalised key names (keyedKind) whose value is a `credential`, beside those ending `apikey`. */
-const CREDENTIAL_KEYS = new Set(["xapikey", "apitoken", "apisecret", "accesstoken", "authtoken", "xauthtoken", "refreshtoken", "clientsecret", "secretkey"]);
-
-/** An HTTP scheme word before credentials: it stays readable when the value of an `Authorization` key is masked. */
-const SCHEME = /^(?:Basic|Bearer|Token|Digest)[ \t]+/i;
+export { entropy, keyedKind, type MatchContext, SECRET_KINDS, type SecretKind } from "./secret-kinds.js";
 
 /**
  * The cheap test run on every line before any masking: regexes of plain
- * literals, which V8 scans fast, that every kind above needs. Two small ones
+ * literals, which V8 scans fast, that every kind needs. Several small ones
  * rather than one big one: past about twenty alternatives V8's scan slows down
  * several times over (bench/secrets.mjs). The prefixes that need a word boundary
  * (`sk-`, `hf_`, `ghp_`, `xoxb-`...) are checked for one by hand
  * (boundaryBefore), as `task-` holds `sk-`. A secret written with `\\u` escapes
- * for its ASCII letters is caught by `\\u00[2-7]`. A kind added above must be
- * found by these too, and so must every key keyedKind names (test/secrets.test.ts
+ * for its ASCII letters is caught by `\\u00[2-7]`. A kind added must be found
+ * by these too, and so must every key keyedKind names (test/secrets.test.ts
  * checks every form of its corpus against them).
  */
-const TOKEN_HINT = /-----BEGIN|earer|EARER|eyJ|A(?:KIA|SIA|BIA|CCA|3T|Iza)|github_pat_|:\/\/|\\u00[2-7]|sk-|hf_|gh[pousr]_|xox[abprs]-/g;
+const TOKEN_HINT =
+  /-----BEGIN|-----END|earer|EARER|eyJ|A(?:KIA|SIA|BIA|CCA|3T|Iza)|github_pat_|:\/\/|:\\\/\\\/|\\u00[2-7]|sk-|hf_|gh[pousr]_|xox[abprsoe][-.]/g;
+/** The other literal prefixes of the kinds of secret-kinds.ts. */
+const LITERAL_HINT = /xapp-|_(?:live|test|prod|v1)_|whsec_|sig=|npm_|gl(?:pat|dt|ft|rt|soat|ptt|cbt)-|GR1348941|GOCSPX-|ya29\.|SG\.|FwoGZXIvYXdz|IQoJb3JpZ2lu/;
 /**
- * The other literal prefixes, then the names of keyed secrets in any case
- * (`password`, `secret`, `Authorization`, `..._token=`, `...key:`,
- * `private_key_id`), their letters as classes (`[Pp]`: what the `i` flag
- * matches, ASCII only) so that one scan does both: it was two, the second
- * with the `i` flag (a fifth less time on a generated log's lines).
+ * The names of keyed secrets in any case (`password`, `secret`,
+ * `Authorization`, `..._token=`, `...key:`, `private_key_id`), their letters as
+ * classes (`[Pp]`: what the `i` flag matches, ASCII only), which scans faster
+ * than the `i` flag.
  */
 const MORE_HINT =
-  /xapp-|_(?:live|test|prod|v1)_|whsec_|sig=|npm_|glpat-|GOCSPX-|ya29\.|SG\.|FwoGZXIvYXdz|IQoJb3JpZ2lu|[Pp][Aa][Ss][Ss][Ww]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz]|[Tt][Oo][Kk][Ee][Nn]\s*["'=:]|[Kk][Ee][Yy](?:\s*["'=:]|_?[Ii][Dd])/;
+  /[Pp][Aa][Ss][Ss][Ww]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz]|[Tt][Oo][Kk][Ee][Nn]\s*["'=:]|[Kk][Ee][Yy](?:\s*["'=:]|_?[Ii][Dd])/;
+/**
+ * The prefixes of the service tokens (secret-services.ts) that end in `_`,
+ * `-`, `.` or `~`, by that character: found by looking up the word before each
+ * such character (indexOf is fast; a regex of forty alternatives is several
+ * times slower on every line).
+ */
+const PREFIXES: Record<string, ReadonlySet<string>> = {
+  _: words("gsk r8 lsv2 lin fo1 fm2 fm1a fm1r glc glsa ntn pnu pscale rubygems shippo duffel rdme sgp CLOJARS ops shpat shpca shppa shpss sm sntryu sntrys"),
+  "-": words("xai pplx tvly pypi pul PMAK A3 NRAK NRII ico fio tk key sq0atp sq0csp HRKU AGE xkeysib glcbt bedrock"),
+  ".": words("hvs hvb hvr dp dt0c01 atlasv1"),
+  "~": words("sha256"),
+};
+
+/** The words of a list written with blanks between them. */
+function words(list: string): ReadonlySet<string> {
+  return new Set(list.split(" "));
+}
+/**
+ * The other service prefixes and shapes (a Telegram bot token `123:A...`, a
+ * Mailchimp data centre `-us1`), and the commands some kinds need (`mysql -p`,
+ * `sshpass -p`, `curl -u`, `aws configure set`, `Basic `). The kinds found by a
+ * word in a key's name (Heroku, Cohere, Discord) are hinted by that key (`KEY=`, `token:`).
+ */
+const SERVICE_HINTS = [
+  /dapi|AKCp|cmVmd|EZ[AT]K|ABSK|EAAA|ATATT3/,
+  /ATCTT3|Q~|-us\d|SK[0-9a-f]|v1\.0-|api_org_|:A/,
+  /configure set|mysql|mariadb|sshpass|--user|-u |asic /,
+];
+
+/** True when `text` holds one of SERVICE_HINTS (three regexes of seven literals scan faster than one of twenty-one). */
+function serviceHint(text: string): boolean {
+  return SERVICE_HINTS[0].test(text) || SERVICE_HINTS[1].test(text) || SERVICE_HINTS[2].test(text);
+}
+
+/** True when a word of PREFIXES stands just before one of its characters in `text`. */
+function prefixHint(text: string): boolean {
+  for (const sep of ["_", "-", ".", "~"]) {
+    const words = PREFIXES[sep];
+    for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, i + 1)) {
+      let j = i;
+      while (j > 0 && i - j < 9 && isAlnum(text.charCodeAt(j - 1))) j--;
+      if (j < i && words.has(text.slice(j, i))) return true;
+    }
+  }
+  return false;
+}
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+/**
+ * Whether `text`, or a string or line of it (between two quotes, or two
+ * newlines), is 64 to 100 characters of base64 (backslashes of escapes
+ * counted in): a private key's body line alone (SECRET_KINDS' second kind
+ * decides). Found from the quotes' and newlines' places (indexOf), not by a
+ * regex trying a run of base64 at every character.
+ */
+function bodyLineHint(text: string): boolean {
+  if (linesHint(text, 0, text.length)) return true;
+  for (let from = text.indexOf('"'); from >= 0; ) {
+    const to = text.indexOf('"', from + 1);
+    if (to < 0) return false;
+    if (to - from > 64 && linesHint(text, from + 1, to)) return true;
+    from = to;
+  }
+  return false;
+}
+
+/** Whether a line of text[start, end), cut at newlines and at their escape `\n`, is 64 to 104 characters of BODY_LINE. */
+function linesHint(text: string, start: number, end: number): boolean {
+  let newline = -1;
+  let escaped = -1;
+  for (let from = start; from < end; ) {
+    if (newline < from) newline = text.indexOf("\n", from);
+    if (escaped < from) escaped = text.indexOf("\\n", from);
+    const nl = newline < 0 || newline > end ? end : newline;
+    const esc = escaped < 0 || escaped > end ? end : escaped;
+    const to = Math.min(nl, esc);
+    if (to - from >= 64 && to - from <= 104 && BODY_LINE.test(text.slice(from, to))) return true;
+    from = to + (to === esc && to < end ? 2 : 1);
+  }
+  return false;
+}
+
+/** A line of a key's body as a hint: base64 (and the backslashes of `\/`), blanks around it. */
+const BODY_LINE = /^[ \t]*[A-Za-z0-9+/\\]{64,100}={0,2}[ \t]*$/;
+
+/** A Discord bot token: no prefix of its own. */
+const DISCORD_HINT = /[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\./;
 
 /** True when `text` may hold a secret (a cheap scan; maskSecrets decides). */
 export function maySecret(text: string): boolean {
@@ -298,7 +150,7 @@ export function maySecret(text: string): boolean {
     // `sk-` and, from its dash, `-----BEGIN`; the scan resumes one character on, not past it
     TOKEN_HINT.lastIndex = m.index + 1;
   }
-  return MORE_HINT.test(text);
+  return LITERAL_HINT.test(text) || MORE_HINT.test(text) || prefixHint(text) || serviceHint(text) || DISCORD_HINT.test(text) || bodyLineHint(text);
 }
 
 /**
@@ -316,6 +168,9 @@ function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
+/** A PEM line that opens or closes a private key: the record (or text) holding one has its base64 lines masked (SECRET_KINDS' second kind). */
+const KEY_LINE = /-----(?:BEGIN|END) [A-Z0-9 _-]*PRIVATE KEY/;
+
 /** How many secrets of each kind were masked. */
 export type SecretCounts = Record<string, number>;
 
@@ -332,37 +187,223 @@ export function maskOf(kind: string, secret: string): string {
   return `[masked ${kind} #${createHash("sha256").update(secret).digest("hex").slice(0, 8)}]`;
 }
 
+/** Options of maskSecrets. */
+export interface MaskOptions {
+  /**
+   * The text belongs to a record that holds a PEM private key's BEGIN or END
+   * line (in another of its strings): its base64 lines are a key's body.
+   * Without it, the text itself is looked at for such a line.
+   */
+  keyBlock?: boolean;
+}
+
 /**
- * Masks every secret of SECRET_KINDS in `text`. Pure. Text already masked is
- * left as it is (a mask matches no kind), so masking twice counts nothing new.
+ * Masks every secret of SECRET_KINDS in `text`, as written and after
+ * unescaping it (up to three levels). Pure. Text already masked is left as it
+ * is (a mask matches no kind), so masking twice counts nothing new.
  */
-export function maskSecrets(text: string): Masked {
-  if (!maySecret(text)) return { text, masked: 0, counts: {} };
-  let out = text;
-  let masked = 0;
+export function maskSecrets(text: string, options: MaskOptions = {}): Masked {
+  if (!options.keyBlock && !maySecret(text)) return { text, masked: 0, counts: {} };
+  const keyBlock = options.keyBlock === true || KEY_LINE.test(text);
   const counts: SecretCounts = {};
-  for (const k of SECRET_KINDS) {
-    k.pattern.lastIndex = 0;
-    if (!k.pattern.test(out)) continue;
-    k.pattern.lastIndex = 0;
-    out = out.replace(k.pattern, (whole: string, ...rest: unknown[]) => {
-      const groups = rest[rest.length - 1] as Record<string, string> | undefined;
-      const secret = typeof groups === "object" && groups?.secret !== undefined ? groups.secret : whole;
-      if (k.accept && !k.accept(secret)) return whole;
-      masked++;
-      counts[k.kind] = (counts[k.kind] ?? 0) + 1;
-      // a named group ends the match in every kind above: keep what precedes it (`Bearer `)
-      return whole.slice(0, whole.length - secret.length) + maskOf(k.kind, secret);
-    });
+  let out = text;
+  for (const k of SECRET_KINDS) out = maskKind(out, k, keyBlock, counts, null);
+  // each level of escaping, outermost first; a view is made again after a kind masks
+  for (let level = 1; level <= MAX_LEVELS && out.length <= MAX_VIEW && out.includes("\\"); level++) {
+    let view = viewOf(out, level);
+    if (view === null) break;
+    for (const k of SECRET_KINDS) {
+      const next = maskKind(out, k, keyBlock, counts, view);
+      if (next !== out) {
+        out = next;
+        view = viewOf(out, level);
+        if (view === null) break;
+      }
+    }
   }
+  let masked = 0;
+  for (const n of Object.values(counts)) masked += n;
   return { text: out, masked, counts };
+}
+
+/** How many levels of escaping are undone (a JSON text in a string in a JSON line is two). */
+const MAX_LEVELS = 3;
+/** The longest text (in UTF-16 units) unescaped to be matched again: a longer one is matched as written only (docs/security.md). */
+const MAX_VIEW = 4 * 1024 * 1024;
+/** The pieces a text is matched in when a kind's regex runs out of backtracking stack on it whole (a value of megabytes). */
+const WINDOW = 64 * 1024;
+
+/**
+ * `raw` unescaped: `text`, and for each of its characters where in `raw` it
+ * starts (`from`, one longer than `text`: its last entry is `raw`'s length), so
+ * that text[a, b) stands for raw[from[a], from[b]).
+ */
+interface View {
+  text: string;
+  from: Int32Array;
+}
+
+/** The characters a backslash escape stands for (JSON's, and Python's `\'`). */
+const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", "'": "'", n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+
+/** `raw` unescaped `level` times, mapped back to `raw`; null when a level changes nothing. */
+function viewOf(raw: string, level: number): View | null {
+  let view: View | null = null;
+  for (let l = 0; l < level; l++) {
+    const next = unescapeOnce(view ? view.text : raw);
+    if (next === null) return null;
+    // compose: a character of the inner view starts where the outer character it came from starts
+    if (view) for (let i = 0; i < next.from.length; i++) next.from[i] = view.from[next.from[i]];
+    view = next;
+  }
+  return view;
+}
+
+/** One level of backslash escapes undone, with the map back; null when `s` holds none. Escapes it does not know stay as written. */
+function unescapeOnce(s: string): View | null {
+  if (!s.includes("\\")) return null;
+  const parts: string[] = [];
+  const from = new Int32Array(s.length + 1);
+  let n = 0;
+  let changed = false;
+  // a run of `s` as written, from `start`: each character stands for itself
+  const run = (start: number, end: number) => {
+    parts.push(s.slice(start, end));
+    for (let k = start; k < end; k++) from[n++] = k;
+  };
+  let i = 0;
+  while (i < s.length) {
+    const j = s.indexOf("\\", i);
+    if (j < 0 || j === s.length - 1) {
+      run(i, s.length);
+      break;
+    }
+    run(i, j);
+    const e = s[j + 1];
+    const hex = e === "u" ? /^[0-9a-fA-F]{4}/.exec(s.slice(j + 2, j + 6)) : null;
+    const ch = hex ? String.fromCharCode(Number.parseInt(hex[0], 16)) : ESCAPES[e];
+    if (ch === undefined) run(j, j + 2);
+    else {
+      parts.push(ch);
+      from[n++] = j;
+      changed = true;
+    }
+    i = j + (hex ? 6 : 2);
+  }
+  from[n] = s.length;
+  return changed ? { text: parts.join(""), from: from.slice(0, n + 1) } : null;
+}
+
+/** Each kind's pattern with the `d` flag (match indices), made once. */
+const WITH_INDICES = new Map<RegExp, RegExp>();
+
+function indexed(p: RegExp): RegExp {
+  let r = WITH_INDICES.get(p);
+  if (!r) WITH_INDICES.set(p, (r = new RegExp(p.source, `${p.flags}d`)));
+  return r;
+}
+
+/**
+ * `raw` with every secret of kind `k` masked: found in `raw` itself (view
+ * null) or in a view of it, whose ranges map back to `raw`. Counts into `counts`.
+ */
+function maskKind(raw: string, k: SecretKind, keyBlock: boolean, counts: SecretCounts, view: View | null): string {
+  const text = view ? view.text : raw;
+  const needs = k.needs ?? NEEDS.get(k.pattern);
+  if (needs && !needs.some((n) => text.includes(n))) return raw;
+  let cuts: Cut[];
+  try {
+    cuts = cutsOf(text, k, keyBlock, counts);
+  } catch (e) {
+    // V8 throws RangeError when a regex's backtracking outgrows its stack (megabytes of one
+    // run of letters): the text as written is matched in pieces cut at blanks; a view is not
+    if (!(e instanceof RangeError) || view || raw.length <= WINDOW) throw e;
+    return inPieces(raw, (piece) => maskKind(piece, k, keyBlock, counts, null));
+  }
+  if (cuts.length === 0) return raw;
+  let out = "";
+  let at = 0;
+  for (const c of cuts) {
+    const start = view ? view.from[c.start] : c.start;
+    const end = view ? view.from[c.end] : c.end;
+    out += raw.slice(at, start) + c.mask;
+    at = end;
+  }
+  return out + raw.slice(at);
+}
+
+/** A secret found: where it is in the text matched, and its mask. */
+interface Cut {
+  start: number;
+  end: number;
+  mask: string;
+}
+
+/** Every secret of kind `k` in `text`, in order, counted into `counts`. */
+function cutsOf(text: string, k: SecretKind, keyBlock: boolean, counts: SecretCounts): Cut[] {
+  const re = indexed(k.pattern);
+  re.lastIndex = 0;
+  const cuts: Cut[] = [];
+  const found: SecretCounts = {};
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    if (m[0] === "") {
+      re.lastIndex++;
+      continue;
+    }
+    const cut = secretOf(m, k, keyBlock, text);
+    if (!cut) {
+      // refused (a key that names no secret, a placeholder): what it spans is looked at again
+      // from its second character, as `"detail": "... 'api_token': 'x' ..."` holds a keyed secret
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    found[cut.kind] = (found[cut.kind] ?? 0) + 1;
+    cuts.push({ start: cut.start, end: cut.end, mask: maskOf(cut.kind, cut.secret) });
+  }
+  addCounts(counts, found);
+  return cuts;
+}
+
+/** `text` cut into pieces of at most WINDOW characters (after a blank where there is one), each passed through `mask`, joined. */
+function inPieces(text: string, mask: (piece: string) => string): string {
+  let out = "";
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + WINDOW);
+    if (end < text.length) {
+      const blank = text.slice(at, end).search(/\s\S*$/);
+      if (blank > 0) end = at + blank + 1;
+    }
+    out += mask(text.slice(at, end));
+    at = end;
+  }
+  return out;
+}
+
+/** The secret a match holds (its first `secret...` group that matched, or all of it), where it is, and its kind; null when the kind's checks refuse it. */
+function secretOf(m: RegExpExecArray, k: SecretKind, keyBlock: boolean, input: string): { secret: string; start: number; end: number; kind: string } | null {
+  const groups = m.groups ?? {};
+  let span: [number, number] = [m.index, m.index + m[0].length];
+  let secret = m[0];
+  for (const name of Object.keys(groups)) {
+    if (!name.startsWith("secret") || groups[name] === undefined) continue;
+    secret = groups[name] as string;
+    span = m.indices!.groups![name]!;
+    break;
+  }
+  const ctx: MatchContext = { whole: m[0], input, index: m.index, groups, keyBlock };
+  if (k.accept && !k.accept(secret, ctx)) return null;
+  const kind = k.kindOf ? k.kindOf(ctx) : k.kind;
+  return kind === null ? null : { secret, start: span[0], end: span[1], kind };
 }
 
 /**
  * A unit with every secret of its value masked (maskValue) and its text masked
- * too (the text is hashed to tell identical duplicates), and the counts per
- * kind; `masked` is null when there was none. A line without a hint of a secret
- * (nearly all) costs one scan of its text.
+ * too (the text is hashed to tell identical duplicates, and shown in the
+ * excerpt of a record that fails), and the counts per kind; `masked` is null
+ * when there was none. A line without a hint of a secret (nearly all) costs
+ * one scan of its text. A record holding a private key's BEGIN or END line has
+ * the base64 lines of all its strings masked.
  */
 export function maskUnit(u: Unit): { unit: Unit; masked: SecretCounts | null } {
   // a document's header (its keys before the record array) is shared by its units: masked
@@ -374,38 +415,44 @@ export function maskUnit(u: Unit): { unit: Unit; masked: SecretCounts | null } {
     if (h.masked) header = h.counts;
   }
   if (!maySecret(u.text)) return { unit: u, masked: header };
-  const v = maskValue(u.value);
+  const keyBlock = KEY_LINE.test(u.text);
+  const v = maskValue(u.value, { keyBlock });
   if (v.masked === 0) return { unit: u, masked: header };
   if (header) addCounts(v.counts, header);
-  return { unit: { ...u, value: v.value as Record<string, unknown>, text: maskSecrets(u.text).text }, masked: v.counts };
+  return { unit: { ...u, value: v.value as Record<string, unknown>, text: maskSecrets(u.text, { keyBlock }).text }, masked: v.counts };
 }
 
 /** Document headers already masked (see maskUnit). */
 const maskedHeaders = new WeakSet<object>();
+
+/** An HTTP scheme word before credentials: it stays readable when the value of an `Authorization` key is masked. */
+const SCHEME = /^(?:Basic|Bearer|Token|Digest)[ \t]+/i;
 
 /**
  * Masks every string (keys too) of a parsed JSON value in place, and returns
  * the value (a new one only when `value` is itself a string) and the counts.
  * `value` must be owned by the caller (fresh from JSON.parse). Strings are
  * checked after JSON unescaping, so a key written with `\\u` escapes is found
- * too. Iterative, so a deeply nested value cannot overflow the stack.
+ * too. `options.keyBlock`: the value holds a private key's BEGIN or END line
+ * (maskUnit looks), so its base64 lines are masked. Iterative, so a deeply
+ * nested value cannot overflow the stack.
  */
-export function maskValue(value: unknown): { value: unknown; masked: number; counts: SecretCounts } {
+export function maskValue(value: unknown, options: MaskOptions = {}): { value: unknown; masked: number; counts: SecretCounts } {
   let masked = 0;
   const counts: SecretCounts = {};
   const maskString = (s: string): string => {
-    const m = maskSecrets(s);
+    const m = maskSecrets(s, options);
     if (m.masked === 0) return s;
     masked += m.masked;
     addCounts(counts, m.counts);
     return m.text;
   };
   // the value of a key that names a secret (`"password": "..."`): masked whole unless a form
-  // of its own is found in it; a scheme word before it (`Basic `) stays
+  // of its own is found in it, or it is a placeholder (`None`, `$VAR`); a scheme word before it (`Basic `) stays
   const maskKeyed = (key: string, v: string): string | null => {
     const kind = keyedKind(key);
-    if (kind === null || v.trim() === "" || v.startsWith("[masked")) return null;
-    const own = maskSecrets(v);
+    if (kind === null || v.trim() === "" || v.startsWith("[masked") || placeholder(v)) return null;
+    const own = maskSecrets(v, options);
     if (own.masked) {
       masked += own.masked;
       addCounts(counts, own.counts);
