@@ -1,21 +1,20 @@
 #!/usr/bin/env node
-/**
- * A hostile corpus, generated (never committed as binaries): at least 150
- * files in one folder, each of a kind an attacker or a broken harness writes:
- * broken JSON, huge ids, control characters and terminal escapes, CRLF, NUL
- * bytes, deep nesting, long lines, duplicate ids, numeric-id collisions, odd
- * encodings (BOMs, invalid UTF-8), small gzip bombs, tar archives with `../`
- * names and link members, symlinks and a FIFO, empty files and side files.
- *
- * The generator counts what it writes, by construction: `lines` (every line
- * of every file denom reads), `records`, `blank` and `rejected`, so a test can
- * assert `denom report --json DIR`'s accounting exactly without trusting
- * denom's own figures.
- *
- *   node bench/hostile-corpus.mjs DIR     writes the corpus into DIR, prints the counts as JSON
- *
- * Used by test/hostile-corpus.test.ts.
- */
+// A hostile corpus, generated (never committed as binaries): at least 150
+// files in one folder, each of a kind an attacker or a broken harness writes:
+// broken JSON, huge ids, control characters and terminal escapes, CRLF, NUL
+// bytes, deep nesting, long lines, duplicate ids, numeric-id collisions, odd
+// encodings (BOMs, invalid UTF-8), small gzip bombs, tar archives with `../`
+// names and link members, symlinks and a FIFO, empty files and side files.
+//
+// The generator counts what it writes, by construction: `lines` (every line
+// of every file denom reads), `records`, `blank` and `rejected`, so a test can
+// assert `denom report --json DIR`'s accounting exactly without trusting
+// denom's own figures.
+//
+//   node bench/hostile-corpus.mjs DIR     writes the corpus into DIR, prints the counts as JSON
+//
+// Used by test/hostile-corpus.test.ts.
+import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
