@@ -37,6 +37,16 @@ export class BigLiteral extends Number {
 
 const NO_KEYS: ReadonlySet<string> = new Set();
 
+/**
+ * An id written as the JSON number `text`: the number when `text` is its
+ * shortest form (`1`, `2.5`), else a BigLiteral keeping the text (`1.0`, `-0`,
+ * `1e0`, digits past 2^53), so that it stays another id than `1` or `0`.
+ */
+export function idNumber(text: string): number | BigLiteral {
+  const n = Number(text);
+  return String(n) === text ? n : new BigLiteral(text);
+}
+
 /** A number value as a plain number (a BigLiteral gives its double), else the value itself. */
 export function plainNumber(v: unknown): unknown {
   return v instanceof BigLiteral ? v.valueOf() : v;

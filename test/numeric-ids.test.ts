@@ -4,9 +4,11 @@
  * and `1e0` are five tasks, never merged as duplicates. A number written in
  * its shortest form reads as that text, so `1` and `"1"` stay one task.
  */
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseLine } from "../src/ingest/records/parse-line.js";
+import { evalArchive, evalSpec } from "./eval-archives.js";
 import { denom, tempDir } from "./helpers.js";
 
 const line = (id: string, status: string) => `{"task_id": ${id}, "status": "${status}"}`;
@@ -45,5 +47,38 @@ describe("numeric ids keep their text", () => {
     expect(read(line("1", "success")).task_id).toBe(1);
     // a number elsewhere keeps JSON.parse's value
     expect(read('{"task_id": 2.50, "status": "success", "score": 1.0}').score).toBe(1);
+  });
+});
+
+describe("numeric ids keep their text in .eval samples", () => {
+  it("samples with ids 1 and 1.0 (each its own member): two tasks, not one task and a duplicate", async () => {
+    const header = {
+      version: 2,
+      status: "success",
+      eval: evalSpec({ eval_id: "N1", run_id: "R1", task: "t", model: "m", ids: [1, 2] }),
+      results: { total_samples: 2, completed_samples: 2 },
+    };
+    // written as text: JSON.stringify would write 1.0 as 1
+    const raw = (id: string, value: string) =>
+      `{"id": ${id}, "epoch": 1, "input": "x", "target": "T", "messages": [], "scores": {"match": {"value": "${value}"}}}`;
+    const d = tempDir();
+    const path = join(d, "n.eval");
+    writeFileSync(
+      path,
+      await evalArchive([
+        { name: "header.json", content: header },
+        { name: "samples/1_epoch_1.json", content: raw("1", "C") },
+        { name: "samples/1.0_epoch_1.json", content: raw("1.0", "I") },
+        { name: "summaries.json", content: [] },
+      ]),
+    );
+    const r = await denom(["export", path, "--what", "trials", "--format", "json", "-o", "-"]);
+    expect(r.code).toBe(0);
+    // by hand: task t/1 passed (C), task t/1.0 failed (I) (a task is <task>/<sample id>)
+    const trials = (r.json() as { task_id: string; final_status: string }[]).map((t) => [t.task_id, t.final_status]).sort();
+    expect(trials).toEqual([
+      ["t/1", "success"],
+      ["t/1.0", "failure"],
+    ]);
   });
 });

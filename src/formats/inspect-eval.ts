@@ -29,7 +29,7 @@
 import type { Assembler } from "../ingest/records/json-stream.js";
 import type { JsonStream } from "../ingest/types.js";
 import { inspectEvent } from "./inspect-events.js";
-import { NonFiniteFilter } from "../json-text.js";
+import { idNumber, NonFiniteFilter } from "../json-text.js";
 import type { ArchiveSink, ReadSummary } from "../ingest/types.js";
 import type { ZipArchive } from "../ingest/bytes/zip.js";
 import { DataError } from "../errors.js";
@@ -313,6 +313,8 @@ async function readObject(chunks: AsyncIterable<Buffer>, read: MemberRead, onEve
       if (t.name === "startObject" || t.name === "startArray") skip = 1;
       return;
     }
+    // a sample id written as a number keeps its text: `1.0` is another sample than `1`
+    if (key === "id" && t.name === "numberValue") return keep(idNumber(t.value as string));
     build(value, t, keep);
   });
   if (!started || depth !== 0) throw new Error(started ? "the member ends in the middle of the object" : "empty member");

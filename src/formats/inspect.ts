@@ -47,6 +47,7 @@
  * `ok`), `sample_limit` and `error` as themselves; the rest are not kept.
  */
 import type { ArchiveReader } from "../ingest/types.js";
+import { BigLiteral } from "../json-text.js";
 import { inspectEvent } from "./inspect-events.js";
 import { numberOf, objectOf, stemOf, textOf } from "./shared.js";
 import type { Adapted, AdaptContext, FieldRead, FormatAdapter, OwedTrials, RunLog } from "./types.js";
@@ -182,7 +183,10 @@ export const inspectFormat: FormatAdapter & { archive: ArchiveReader } = {
     const base: Record<string, unknown> = {
       run_id: runIdOf(spec, context.source),
       invocation: invocationOf(spec),
-      task_id: task !== null && (typeof record.id === "string" || typeof record.id === "number") ? `${task}/${String(record.id)}` : record.id,
+      task_id:
+        task !== null && (typeof record.id === "string" || typeof record.id === "number" || record.id instanceof BigLiteral)
+          ? `${task}/${String(record.id)}`
+          : record.id,
       trial: record.epoch,
       model: textOf(spec?.model),
       inspect_task: task,

@@ -69,10 +69,11 @@ export interface DocumentShape {
   readonly path?: PathRule;
 }
 
-/** The JSON type of a value. */
+/** The JSON type of a value (a number kept with its text, a BigLiteral, is a number). */
 export function typeOf(v: unknown): JsonType {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
+  if (v instanceof Number) return "number";
   const t = typeof v;
   return t === "string" || t === "number" || t === "boolean" ? t : "object";
 }
