@@ -9,32 +9,11 @@
 import Table from "cli-table3";
 import { describe, expect, it } from "vitest";
 import { count } from "../src/number-format.js";
-import { table } from "../src/render/table.js";
+import { COMPACT, table } from "../src/render/table.js";
 
 /** cli-table3 with the options table() stands for. */
 function cliTable3(head: string[], rows: (string | number)[][], align: ("left" | "right")[], color: boolean): string {
-  const t = new Table({
-    head: head.map((h) => (color ? `\u001b[1m${h}\u001b[22m` : h)),
-    style: { head: [], border: [], compact: false, "padding-left": 0, "padding-right": 0 },
-    colAligns: align,
-    chars: {
-      top: "",
-      "top-mid": "",
-      "top-left": "",
-      "top-right": "",
-      bottom: "",
-      "bottom-mid": "",
-      "bottom-left": "",
-      "bottom-right": "",
-      left: "  ",
-      "left-mid": "",
-      mid: "",
-      "mid-mid": "",
-      right: "",
-      "right-mid": "",
-      middle: "  ",
-    },
-  });
+  const t = new Table({ ...COMPACT, head: head.map((h) => (color ? `\u001b[1m${h}\u001b[22m` : h)), colAligns: align });
   for (const r of rows) t.push(r.map((c) => (typeof c === "number" ? count(c) : c)));
   return t
     .toString()

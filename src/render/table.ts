@@ -24,7 +24,7 @@ export interface TextOptions {
 const ROWS_PER_BLOCK = 200;
 
 /** cli-table3's compact style: two spaces before and between columns, no borders. */
-const COMPACT = {
+export const COMPACT = {
   style: { head: [], border: [], compact: false, "padding-left": 0, "padding-right": 0 },
   chars: {
     top: "",
