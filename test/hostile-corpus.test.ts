@@ -4,11 +4,11 @@
  * accounted exactly as the generator counted it by construction (records +
  * blank + rejected = lines read), no crash (every stderr line a one-line
  * `denom: ` message), no hang (a 60 s limit; it takes about 9 s), memory bounded (peak RSS under
- * 1 GB, measured by /usr/bin/time), exit 0 (rejects without --strict are
+ * 1 GB, measured by the process itself: test/fixtures/report-maxrss.cjs), exit 0 (rejects without --strict are
  * counted, not fatal: docs/exit-codes.md).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script of bench/, without types
@@ -17,16 +17,14 @@ import { ROOT, tempDir } from "./helpers.js";
 
 const dir = tempDir();
 const counts: { files: number; lines: number; records: number; blank: number; rejected: number } = buildCorpus(dir);
-const TIME = "/usr/bin/time";
+const PRELOAD = join(ROOT, "test", "fixtures", "report-maxrss.cjs");
 
 describe("the hostile corpus", () => {
   it(`${counts.files} files: ${counts.lines} lines = ${counts.records} records + ${counts.blank} blank + ${counts.rejected} rejected; exit 0, no crash, under 1 GB`, () => {
     expect(counts.files).toBeGreaterThanOrEqual(150);
     expect(readdirSync(dir).length).toBe(counts.files);
     expect(counts.lines).toBe(counts.records + counts.blank + counts.rejected);
-    const measured = existsSync(TIME);
-    const argv = [process.execPath, join(ROOT, "dist", "bin.js"), "report", "--json", dir];
-    const r = spawnSync(measured ? TIME : argv[0], measured ? ["-f", "maxrss_kb=%M", ...argv] : argv.slice(1), {
+    const r = spawnSync(process.execPath, ["--require", PRELOAD, join(ROOT, "dist", "bin.js"), "report", "--json", dir], {
       encoding: "utf8",
       timeout: 60_000,
       maxBuffer: 1 << 28,
@@ -42,8 +40,8 @@ describe("the hostile corpus", () => {
       unaccounted: 0,
     });
     const stderr = r.stderr.split("\n").filter((l) => l !== "");
-    const rss = measured ? Number(/^maxrss_kb=(\d+)$/.exec(stderr.pop() ?? "")?.[1]) : 0;
+    const rss = Number(/^maxrss_kb=(\d+)$/.exec(stderr.pop() ?? "")?.[1]);
     expect(stderr.filter((l) => !l.startsWith("denom: "))).toEqual([]);
-    if (measured) expect(rss * 1024).toBeLessThan(1024 ** 3);
+    expect(rss * 1024).toBeLessThan(1024 ** 3);
   });
 });
