@@ -135,7 +135,7 @@ describe("decoded bytes of one input (bound 64 GiB; --max-decoded-bytes 64KiB he
 describe("runs of blank lines", () => {
   it("counts 30 million blank lines (30 MiB of newlines from a 30 KB gzip) with flat memory, in the line workers", () => {
     const dir = tempDir({ "blank.jsonl.gz": gzipSync(Buffer.concat([Buffer.from(rec("a")), Buffer.alloc(30 * 1024 * 1024, 10)]), { level: 9 }) });
-    const preload = join(ROOT, "test", "fixtures", "report-maxrss.cjs");
+    const preload = join(ROOT, "test", "report-maxrss.cjs");
     const r = spawnSync(process.execPath, ["--require", preload, join(ROOT, "dist", "bin.js"), "report", "--json", join(dir, "blank.jsonl.gz")], {
       encoding: "utf8",
       // the workers take sources from 1 MiB (32 MiB by default), as a bigger run of blanks would go

@@ -4,7 +4,7 @@
  * accounted exactly as the generator counted it by construction (records +
  * blank + rejected = lines read), no crash (every stderr line a one-line
  * `denom: ` message), no hang (a 60 s limit; it takes about 9 s), memory bounded (peak RSS under
- * 1 GB, measured by the process itself: test/fixtures/report-maxrss.cjs), exit 0 (rejects without --strict are
+ * 1 GB, measured by the process itself: test/report-maxrss.cjs), exit 0 (rejects without --strict are
  * counted, not fatal: docs/exit-codes.md).
  */
 import { spawnSync } from "node:child_process";
@@ -17,7 +17,7 @@ import { ROOT, tempDir } from "./helpers.js";
 
 const dir = tempDir();
 const counts: { files: number; lines: number; records: number; blank: number; rejected: number } = buildCorpus(dir);
-const PRELOAD = join(ROOT, "test", "fixtures", "report-maxrss.cjs");
+const PRELOAD = join(ROOT, "test", "report-maxrss.cjs");
 
 describe("the hostile corpus", () => {
   it(`${counts.files} files: ${counts.lines} lines = ${counts.records} records + ${counts.blank} blank + ${counts.rejected} rejected; exit 0, no crash, under 1 GB`, () => {
