@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Lakes (docs/lake.md), by hand (never by npm test):
 //   npm run build && node bench/lake.mjs [--lines L] [--files F] [--procs 1,2,4] [--seed 7] [--keep]
+//                                        [--no-raw] [--timeout S]
 // Generates L lines with bench/reference/gen_attempts.mjs (--seed, default 7; L default 20000),
 // splits them into F files (default 8, whole lines, tasks never cut), then for each process
 // count P ingests the files into a fresh lake with P `denom ingest --lake` processes at once
 // (file i to process i mod P) and times it (wall); then times `denom report DIR` over the
 // last lake (wall and peak RSS from /usr/bin/time -v) and checks that its output equals
-// `denom report FILES...`. Compare ratios from one run: the machine is shared.
+// `denom report FILES...` (--no-raw: not, for inputs whose raw report takes too long;
+// --timeout S: stop `report DIR` after S seconds and say so). Compare ratios from one run.
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawn, spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -25,6 +27,8 @@ const lines = Number(arg("lines", "20000"));
 const files = Number(arg("files", "8"));
 const procs = arg("procs", "1,2,4").split(",").map(Number);
 const seed = arg("seed", "7");
+const raw = !process.argv.includes("--no-raw");
+const timeout = Number(arg("timeout", "0")) * 1000 || undefined;
 const dir = mkdtempSync(join(tmpdir(), "denom-bench-lake-"));
 
 /** Splits the generated JSONL into `files` parts at task boundaries (a trial's attempts stay together). */
@@ -62,11 +66,12 @@ function timed(args) {
   const hasTime = existsSync("/usr/bin/time");
   const t0 = performance.now();
   const r = hasTime
-    ? spawnSync("/usr/bin/time", ["-v", process.execPath, bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30 })
-    : spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30 });
+    ? spawnSync("/usr/bin/time", ["-v", process.execPath, bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30, timeout, killSignal: "SIGINT" })
+    : spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", maxBuffer: 1 << 30, timeout, killSignal: "SIGINT" });
   const wall = (performance.now() - t0) / 1000;
   const rss = Number(r.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1] ?? Number.NaN) / 1024;
-  return { wall, rss, stdout: r.stdout, code: r.status };
+  const cpu = r.stderr.match(/User time \(seconds\): ([\d.]+)\n\s*System time \(seconds\): ([\d.]+)/);
+  return { wall, rss, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, stdout: r.stdout, code: r.status ?? r.signal };
 }
 
 const generated = join(dir, "all.jsonl");
@@ -93,10 +98,14 @@ for (const p of procs) {
 }
 const du = spawnSync("du", ["-sb", lake], { encoding: "utf8" }).stdout.split("\t")[0];
 console.log(`lake: ${(Number(du) / 1e6).toFixed(1)} MB`);
+const show = (name, r) =>
+  console.log(name.padEnd(34), `${r.wall.toFixed(2).padStart(7)} s  CPU ${r.cpu.toFixed(1)} s  peak RSS ${r.rss.toFixed(0)} MiB  exit ${r.code}`);
 const fromLake = timed(["report", lake]);
-console.log("report DIR".padEnd(34), `${fromLake.wall.toFixed(2).padStart(7)} s  peak RSS ${fromLake.rss.toFixed(0)} MiB  exit ${fromLake.code}`);
-const fromRaw = timed(["report", ...parts]);
-console.log("report FILES (raw)".padEnd(34), `${fromRaw.wall.toFixed(2).padStart(7)} s  peak RSS ${fromRaw.rss.toFixed(0)} MiB  exit ${fromRaw.code}`);
-console.log(`report DIR equals report FILES: ${fromLake.stdout === fromRaw.stdout}`);
+show("report DIR", fromLake);
+if (raw) {
+  const fromRaw = timed(["report", ...parts]);
+  show("report FILES (raw)", fromRaw);
+  console.log(`report DIR equals report FILES: ${fromLake.stdout === fromRaw.stdout}`);
+}
 if (process.argv.includes("--keep")) console.log(`kept: ${dir}`);
 else rmSync(dir, { recursive: true, force: true });

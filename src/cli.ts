@@ -195,13 +195,22 @@ function addStoreCommands(program: Command, run: Run): void {
     addDefinitionFlags(
       program
         .command("query")
-        .summary("run read-only SQL against the tables and views of a --db file")
-        .description("Runs one SQL statement against the tables and views of a file kept by denom ingest, opened read-only, and prints the rows.")
+        .summary("run read-only SQL against the tables and views of a --db file or lake folders")
+        .description(
+          "Runs one SQL statement against the tables and views of a file kept by denom ingest (opened read-only) or of lake folders it wrote, and prints the rows.",
+        )
         .argument("[sql]", "one SQL statement")
         .option("--db <file>", "the DuckDB file kept by denom ingest")
+        .option("--lake <dir>", "a lake folder written by denom ingest --lake instead (docs/lake.md); repeatable: their union", collect, [])
+        .option(
+          "--lake-filter <key=value>",
+          "with --lake: only the sources with a partition of this benchmark, model or run (e.g. model=gpt-4o); repeatable: values of one key are alternatives, keys all apply",
+          collect,
+          [],
+        )
         .option("--csv", "the same as --format csv")
         .option("--raw-csv", "with --format csv: cells that start with = + - @ tab or CR as they are")
-        .option("--schema", "list the tables and views with their columns instead (works without --db too)"),
+        .option("--schema", "list the tables and views with their columns instead (works without --db or --lake too)"),
     ),
     "query",
     false,

@@ -235,6 +235,62 @@ describe("a small lake, worked by hand", () => {
     expect(readdirSync(join(lake, "_tmp")).sort()).toEqual(["live.0000000000000000"]);
   });
 
+  it("removes data files no manifest names once a day old (a writer killed before its commit), never a committed one", async () => {
+    const lake = join(tempDir(), "lake");
+    expect((await denom(["ingest", r1, "--lake", lake])).code).toBe(0);
+    const committed = dataFiles(lake);
+    const folder = join(lake, "attempts", "benchmark=canonical", "model=m9", "run=r9");
+    mkdirSync(folder, { recursive: true });
+    const dead = join(folder, `${"d".repeat(64)}.0000000000000000.parquet`);
+    const live = join(folder, `${"e".repeat(64)}.0000000000000000.parquet`);
+    for (const f of [dead, live]) writeFileSync(f, "placed, never committed");
+    // 25 hours old, the committed files too; the limit is 24
+    const old = new Date(Date.now() - 25 * 3600 * 1000);
+    for (const f of [dead, ...committed.map((c) => join(lake, ...c.split("/")))]) utimesSync(f, old, old);
+    expect((await denom(["ingest", r2, "--lake", lake])).code).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    for (const c of committed) expect(existsSync(join(lake, ...c.split("/"))), c).toBe(true);
+    // the figures of both runs: 3 + 1 successes of 4 + 2 trials
+    expect(cell((await denom(["report", "--json", "--pool", lake])).json(), "final/total")).toMatchObject({ successes: 4, count: 6 });
+  });
+
+  it("is read by denom query --lake: several as their union, --lake-filter, --csv, in the sandbox", async () => {
+    const a = join(tempDir(), "a");
+    const b = join(tempDir(), "b");
+    expect((await denom(["ingest", r1, "--lake", a])).code).toBe(0);
+    expect((await denom(["ingest", r2, "--lake", b])).code).toBe(0);
+    const query = async (args: string[]) => {
+      const r = await denom(["query", "--json", ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.json();
+    };
+    const perModel = "SELECT model, count(*) AS n, count(*) FILTER (raw_status = 'success') AS s FROM attempts GROUP BY ALL ORDER BY ALL";
+    // r1: 3 of 4 succeed; r2: 1 of 2
+    expect(await query(["--lake", a, "--lake", b, perModel])).toEqual([
+      { model: "m1", n: 4, s: 3 },
+      { model: "org/m 2", n: 2, s: 1 },
+    ]);
+    expect(await query(["--lake", a, "--lake", b, "--lake-filter", "model=org/m 2", perModel])).toEqual([{ model: "org/m 2", n: 2, s: 1 }]);
+    // the views too: a trial's final status
+    expect(await query(["--lake", a, "--lake", b, "SELECT task_id, final_status FROM trials ORDER BY task_id"])).toEqual([
+      { task_id: "a1", final_status: "success" },
+      { task_id: "a2", final_status: "success" },
+      { task_id: "a3", final_status: "success" },
+      { task_id: "a4", final_status: "failure" },
+      { task_id: "b1", final_status: "success" },
+      { task_id: "b2", final_status: "failure" },
+    ]);
+    const csv = await denom(["query", "--lake", b, "--csv", "SELECT task_id FROM attempts ORDER BY task_id"]);
+    expect([csv.code, csv.stdout]).toEqual([0, "task_id\r\nb1\r\nb2\r\n"]);
+    // the lake's own files are not readable from the query, nor any other
+    const parquet = await denom(["query", "--lake", a, `SELECT count(*) FROM read_parquet('${a}/**/*.parquet')`]);
+    expect([parquet.code, parquet.stderr]).toEqual([2, expect.stringContaining("not the table function read_parquet()")]);
+    expect((await denom(["query", "--lake", r1, "SELECT 1"])).stderr).toContain(`--lake ${r1}: not a lake folder`);
+    expect((await denom(["query", "--lake", a, "--db", join(tempDir(), "x.duckdb"), "SELECT 1"])).code).toBe(2);
+    expect((await denom(["query", "--lake-filter", "model=m1", "SELECT 1"])).code).toBe(2);
+  });
+
   it("takes one of --db and --lake", async () => {
     expect((await denom(["ingest", r1])).code).toBe(2);
     expect((await denom(["ingest", r1, "--db", join(tempDir(), "x.duckdb"), "--lake", join(tempDir(), "l")])).code).toBe(2);

@@ -5,6 +5,8 @@
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
+import { Database } from "../src/db/database.js";
+import { relationsRead } from "../src/db/sandbox.js";
 import { denom, jsonl, tempDir } from "./helpers.js";
 
 /** 3 tasks: a1 succeeds; a2 times out, then succeeds on retry; a3's message would run in a spreadsheet */
@@ -146,4 +148,31 @@ describe("query --db", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("rate_grid (view");
   });
+});
+
+describe("query makes only the views its statement reads", () => {
+  it("takes their names from DuckDB's parse; every view when the statement lists them or names one with its schema", async () => {
+    const bare = await Database.open();
+    try {
+      expect(await relationsRead(bare, "SELECT * FROM rate_grid JOIN Trials USING (basis)")).toEqual(["rate_grid", "trials"]);
+      expect(await relationsRead(bare, "DESCRIBE attempts")).toEqual(["attempts"]);
+      expect(await relationsRead(bare, 'WITH t AS (FROM "TRIALS") FROM t')).toEqual(["trials", "t"]);
+      expect(await relationsRead(bare, "SELECT 1 + 1")).toEqual([]);
+      for (const sql of ["SHOW TABLES", "SHOW ALL TABLES", "DESCRIBE", "FROM memory.main.rate_grid", "FROM main.trials"])
+        expect(await relationsRead(bare, sql), sql).toBeNull();
+    } finally {
+      bare.close();
+    }
+  });
+
+  it.each(["rate_grid", "trials", "attempts_classified", "attempt_timeout_cause"])(
+    "%s: the same rows as when every view is made first (a name with its schema makes them all)",
+    async (name) => {
+      const named = await denom(["query", "--db", db, "--json", `FROM ${name} ORDER BY ALL`]);
+      const all = await denom(["query", "--db", db, "--json", `FROM memory.main.${name} ORDER BY ALL`]);
+      expect(named.code, named.stderr).toBe(0);
+      expect(named.json().length).toBeGreaterThan(0);
+      expect(named.stdout).toBe(all.stdout);
+    },
+  );
 });

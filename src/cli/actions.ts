@@ -9,6 +9,7 @@ import type { IngestCommandOptions } from "../commands/ingest.js";
 import type { CopyFormat } from "../db/session.js";
 import { type ExportWhat, type GroupKey, parseCause, parseLabels, parseMinTasks, parseSuccessThreshold } from "../definitions.js";
 import { ExitCode, NoRecordError, UsageError } from "../errors.js";
+import { isLake, parseLakeFilter } from "../db/lake.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { Io } from "../io.js";
 import { strictProblems } from "../number-format.js";
@@ -274,11 +275,22 @@ export async function ingestAction(io: Io, inputs: string[], flags: IngestFlags)
   return ExitCode.data;
 }
 
-/** `denom query --db FILE SQL` (or --schema): one read-only statement over the stored tables and views. */
+/** The lake folders of `denom query --lake DIR...`; throws UsageError beside --db, or for a folder that is not a lake, or --lake-filter without --lake. */
+function queryLakes(flags: CommonFlags & { lake?: string[] }): string[] {
+  const lakes = flags.lake ?? [];
+  if (lakes.length && flags.db !== undefined) throw new UsageError(`--db ${flags.db} and --lake ${lakes[0]} given: query reads one of them`);
+  const other = lakes.find((dir) => !isLake(dir));
+  if (other !== undefined)
+    throw new UsageError(`--lake ${other}: not a lake folder (one holding denom-lake.json, written by denom ingest INPUT... --lake DIR)`);
+  if (!lakes.length && flags.lakeFilter?.length) throw new UsageError("--lake-filter chooses the sources of a lake; give the lake with --lake DIR");
+  return lakes;
+}
+
+/** `denom query --db FILE SQL` or `--lake DIR... SQL` (or --schema): one read-only statement over the stored tables and views. */
 export async function queryAction(
   io: Io,
   sql: string | undefined,
-  flags: CommonFlags & { csv?: boolean; rawCsv?: boolean; schema?: boolean },
+  flags: CommonFlags & { csv?: boolean; rawCsv?: boolean; schema?: boolean; lake?: string[] },
 ): Promise<number> {
   if (flags.csv) {
     if (flags.format !== undefined && flags.format !== "csv") throw new UsageError(`--csv and --format ${flags.format} ask for two outputs; give one of them`);
@@ -287,9 +299,22 @@ export async function queryAction(
   const out = outputOf(flags, io, "query", false);
   if (flags.schema && sql) throw new UsageError("--schema and SQL given: --schema lists the views; drop one of them");
   if (!flags.schema && !sql) throw new UsageError(`no SQL given: e.g. denom query --db runs.duckdb "SELECT * FROM rate_grid", or --schema`);
-  if (!flags.schema && !flags.db) throw new UsageError("--db FILE missing: query reads a file kept by denom ingest INPUT... --db FILE");
+  const lakes = queryLakes(flags);
+  if (!flags.schema && !flags.db && !lakes.length)
+    throw new UsageError(
+      "--db FILE missing: query reads a file kept by denom ingest INPUT... --db FILE, or lake folders (--lake DIR) written by denom ingest --lake",
+    );
   if (flags.schema && out.format === "csv") throw new UsageError("--schema lists the views as a table or JSON; --format csv applies to query rows");
-  const options = { db: flags.db, ...definitionOptions(flags), stdin: io.stdin as RunsOptions["stdin"], inputs: [], views: true };
+  const options = {
+    db: flags.db,
+    ...definitionOptions(flags),
+    stdin: io.stdin as RunsOptions["stdin"],
+    inputs: lakes,
+    lakeFilter: parseLakeFilter(flags.lakeFilter ?? []),
+    onWarning: warningPrinter(out.notices),
+    views: Boolean(flags.schema),
+    scratch: out.format === "csv",
+  };
   const query = await import("../commands/query.js");
   if (sql) await query.precheckStatement(sql);
   const write = await out.writer();

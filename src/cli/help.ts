@@ -172,8 +172,9 @@ Examples:
   $ denom query --db runs.duckdb "SELECT basis, denominator, successes, count, rate FROM rate_grid ORDER BY basis_order, step"
   $ denom query --db runs.duckdb --csv "SELECT * FROM trials WHERE final_status = 'timeout' ORDER BY task_id" > timeouts.csv
   $ denom query --db runs.duckdb --schema      # tables and views with their columns
+  $ denom query --lake runs.lake --lake-filter model=gpt-4o "SELECT count(*) FROM attempts"
 
-The file is opened read-only; the views are today's, built on its tables. The session
+The file is opened read-only (a lake's Parquet files are read once, before the query); the views are today's, built on its tables. The session
 cannot reach other files, the network or extensions; only one query runs (SELECT, WITH,
 FROM, VALUES, TABLE, PIVOT, UNPIVOT, SUMMARIZE, DESCRIBE, SHOW) over the stored tables
 and views, as DuckDB's own parser reads it; anything else exits 2.`;

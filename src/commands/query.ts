@@ -4,11 +4,26 @@
  * columns. The session is locked down (src/db/sandbox.ts): FILE attached
  * READ_ONLY, no other file, no network, no extension, its settings locked; and
  * a statement is judged from DuckDB's own parse before it runs (one query over
- * the stored tables and views), never by preparing it.
+ * the stored tables and views), never by preparing it. A query makes only the
+ * views it names (with what they read, each from the file's kept layer when
+ * that is current); one that may read any (SHOW TABLES, a name with its schema)
+ * makes them all first, as --schema does.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Database, cellConverter, copyTo, isLockedDown, isShowTables, lockDown, refusal, type Cell, type CopiedColumn, type Session } from "../db/session.js";
+import {
+  Database,
+  cellConverter,
+  copyTo,
+  isLockedDown,
+  isShowTables,
+  lockDown,
+  refusal,
+  relationsRead,
+  type Cell,
+  type CopiedColumn,
+  type Session,
+} from "../db/session.js";
 import { DataError, DenomError, UsageError, duckdbMessage } from "../errors.js";
 
 /** Rows of a query, as arrays in column order (a query may repeat a column name). */
@@ -31,7 +46,7 @@ export interface Relation {
  */
 export async function runQuery(session: Session, sql: string): Promise<QueryRows> {
   return withDatabase(session, async (db) => {
-    await checkOneStatement(db, sql, await relationNames(session));
+    await checkOneStatement(db, sql, await readable(session, sql));
     try {
       const reader = await db.connection.runAndReadAll(sql);
       const names = reader.columnNames();
@@ -53,7 +68,7 @@ export async function runQuery(session: Session, sql: string): Promise<QueryRows
  */
 export async function runQueryCsv(session: Session, sql: string, neutraliseFormulas: boolean): Promise<string> {
   return withDatabase(session, async (db) => {
-    await checkOneStatement(db, sql, await relationNames(session));
+    await checkOneStatement(db, sql, await readable(session, sql));
     // the session's own spill folder: the one place the locked session may write (removed at close)
     if (!db.scratch) throw new UsageError("--csv needs --db FILE: the rows are written in the session's own folder");
     const path = join(db.scratch, "result.csv");
@@ -96,9 +111,18 @@ export async function precheckStatement(sql: string): Promise<void> {
   }
 }
 
-/** The names (lower case) a query may read: the relations readSchema lists. */
-async function relationNames(session: Session): Promise<Set<string>> {
-  return new Set((await session.select("query/schema")).map((r) => r.name.toLowerCase()));
+/**
+ * Makes the relations of queries/ that `sql` reads (sandbox.ts relationsRead;
+ * every one, as views, when it may read any) and returns the names (lower case)
+ * a query may read: the stored tables and every relation of queries/.
+ */
+async function readable(session: Session, sql: string): Promise<Set<string>> {
+  const read = await relationsRead(session.db, sql);
+  if (read === null) await session.createViews(false);
+  else await session.need(read);
+  const names = new Set((await session.select("query/schema")).map((r) => r.name.toLowerCase()));
+  for (const name of session.relationNames()) names.add(name.toLowerCase());
+  return names;
 }
 
 async function withDatabase<T>(session: Session, work: (db: Database) => Promise<T>): Promise<T> {

@@ -18,7 +18,7 @@
  * replaces a file another wrote. Readers take only the files manifests name.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { DataError, UsageError, duckdbMessage } from "../errors.js";
 import { sqlString, type Database } from "./database.js";
@@ -124,6 +124,7 @@ export function createLake(dir: string): void {
   }
   checkLake(dir);
   removeStaleStaging(dir);
+  removeOrphans(dir);
 }
 
 /** How old a staging entry under `_tmp/` is before a writer takes it for a dead writer's (killed mid-source) and removes it. */
@@ -151,6 +152,42 @@ function removeStaleStaging(dir: string): void {
       // gone meanwhile (its writer finished, or another removed it)
     }
   }
+}
+
+/**
+ * Removes data files no manifest names and not modified for STALE_STAGING_MS:
+ * what a writer killed between placing a source's files and linking its
+ * manifest left (Stage.commit touches each file as it places it, so a live
+ * commit's files are seconds old). Manifests are read again just before the
+ * removal, so files a commit meanwhile named stay. When a manifest cannot be
+ * read, nothing is removed.
+ */
+function removeOrphans(dir: string): void {
+  const named = () => new Set([...manifestsOf(dir, MANIFESTS), ...manifestsOf(dir, SKIPPED_MANIFESTS)].flatMap((m) => Object.values(m.files ?? {}).flat()));
+  try {
+    const before = named();
+    const now = Date.now();
+    const stale = dataFilesOf(dir).filter((file) => !before.has(file) && now - statSync(join(dir, ...file.split("/"))).mtimeMs > STALE_STAGING_MS);
+    if (stale.length === 0) return;
+    const after = named();
+    for (const file of stale) if (!after.has(file)) rmSync(join(dir, ...file.split("/")), { force: true });
+  } catch {
+    // a manifest being unreadable, or a file gone meanwhile: leave everything as it is
+  }
+}
+
+/** The data files under the table folders of lake `dir`, relative to it with `/` (as manifests name them). */
+function dataFilesOf(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(join(dir, ...relative.split("/")), { withFileTypes: true })) {
+      const path = `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".parquet")) out.push(path);
+    }
+  };
+  for (const table of KNOWN_TABLE_FOLDERS) if (existsSync(join(dir, table))) walk(table);
+  return out;
 }
 
 /** The folders a lake holds besides `_`-named ones: its tables'. */
@@ -373,8 +410,11 @@ class Stage {
    * else the manifest that was there (its files then removed again).
    */
   commit(manifests: string, key: string, manifest: object): LakeManifest | null {
+    const now = new Date();
     for (const f of this.staged) {
       mkdirSync(dirname(f.target), { recursive: true });
+      // placed now: a file no manifest names is a dead writer's only once it is a day old (removeOrphans)
+      utimesSync(f.temporary, now, now);
       renameSync(f.temporary, f.target);
       this.placed.push(f.target);
     }

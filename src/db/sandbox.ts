@@ -70,6 +70,8 @@ interface Named {
   tableFunctions: string[];
   functions: string[];
   ctes: string[];
+  /** a SHOW (or DESCRIBE) of no one relation: SHOW TABLES, SHOW ALL TABLES, a bare DESCRIBE */
+  listsAll?: boolean;
 }
 
 /** Gathers every table, table function, function and CTE name of a json_serialize_sql tree. */
@@ -89,6 +91,7 @@ function walk(node: unknown, into: Named): Named {
     for (const [k, v] of Object.entries(o)) if (k !== "function") walk(v, into);
     return into;
   }
+  if (o.type === "SHOW_REF" && (o.query === null || o.query === undefined)) into.listsAll = true;
   if (typeof o.function_name === "string") into.functions.push(o.function_name);
   const ctes = (o.cte_map as { map?: { key?: string }[] } | undefined)?.map;
   if (Array.isArray(ctes)) for (const c of ctes) if (typeof c.key === "string") into.ctes.push(c.key);
@@ -155,6 +158,23 @@ export async function isShowTables(db: Database, sql: string): Promise<boolean> 
   const tree = JSON.parse(String(row?.tree ?? "{}")) as { error?: boolean; statements?: { node?: { from_table?: Record<string, unknown> } }[] };
   const from = tree.error ? undefined : tree.statements?.[0]?.node?.from_table;
   return from?.type === "SHOW_REF" && from.show_type === "SHOW_UNQUALIFIED" && from.table_name === '"tables"';
+}
+
+/**
+ * The relations one query reads, from DuckDB's parse of it (json_serialize_sql:
+ * neither binds nor runs): the names of the tables it names, lower case, or
+ * null when it may read any relation of the session (it lists them, as SHOW
+ * TABLES does, or names one with its catalog or schema, which only a
+ * relation created under its name in the session's own schema answers). The
+ * SQL is a bound value. Throws DuckDB's parser error when `sql` does not parse.
+ */
+export async function relationsRead(db: Database, sql: string): Promise<string[] | null> {
+  const row = await db.one("SELECT json_serialize_sql($query::VARCHAR) AS tree", { query: sql });
+  const tree = JSON.parse(String(row?.tree ?? "{}")) as { error?: boolean; statements?: unknown[] };
+  if (tree.error) return null;
+  const named = walk(tree.statements, { tables: [], tableFunctions: [], functions: [], ctes: [] });
+  if (named.listsAll || named.tables.some((t) => t.catalog || t.schema)) return null;
+  return [...new Set(named.tables.map((t) => t.name.toLowerCase()))];
 }
 
 /**

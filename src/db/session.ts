@@ -45,7 +45,7 @@ export { sqlString } from "./database.js";
 export { cellConverter } from "./values.js";
 export { copyFormatOf, copyTo, extensionFormat, NEUTRALISED, quoteName, type CopiedColumn, type CopyFormat } from "./copy.js";
 export { DEFAULT_DEFINITIONS } from "./layer-cache.js";
-export { isLockedDown, isShowTables, lockDown, refusal } from "./sandbox.js";
+export { isLockedDown, isShowTables, lockDown, refusal, relationsRead } from "./sandbox.js";
 
 /** How to open a session, and what to load into it. */
 export interface SessionOptions<T> {
@@ -275,6 +275,11 @@ export class Session<T = unknown> {
         for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
       });
     return storing;
+  }
+
+  /** The names of every relation of queries/, created or not, as a query names them. */
+  relationNames(): string[] {
+    return this.catalog.relations.map((r) => r.name);
   }
 
   /** Closes the connections; with a statement of a prefetch still running, once it has ended. */

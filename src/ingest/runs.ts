@@ -37,8 +37,10 @@ export interface RunsOptions extends Definitions {
   scoreKey?: IngestOptions["scoreKey"];
   /** told when reading is done and the figures are being computed (for a progress line) */
   onComputing?: () => void;
-  /** every relation of queries/ as a view up front (`denom query`: its SQL may name any) */
+  /** every relation of queries/ as a view up front (`denom query --schema`: it lists them all) */
   views?: boolean;
+  /** a session with a folder of its own even when small (`denom query --lake --csv`: COPY writes there) */
+  scratch?: boolean;
   /** every relation created on the session's one connection, as TEMP objects (compare; src/db/session.ts) */
   oneConnection?: boolean;
   /**
@@ -129,7 +131,7 @@ async function openLakes(options: RunsOptions, lakes: string[], definitions: Def
       `${options.inputs.find((i) => !lakes.includes(i))}: not a lake folder, and ${lakes[0]} is one; read lakes alone, or ingest the other inputs into a lake first (denom ingest INPUT... --lake DIR)`,
     );
   return openSession({
-    temporary: lakeBytes(lakes, options.lakeFilter) > IN_MEMORY_MAX_BYTES,
+    temporary: Boolean(options.scratch) || lakeBytes(lakes, options.lakeFilter) > IN_MEMORY_MAX_BYTES,
     views: options.views,
     oneConnection: options.oneConnection,
     definitions,
