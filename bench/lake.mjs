@@ -71,6 +71,15 @@ function timed(args) {
   const wall = (performance.now() - t0) / 1000;
   const rss = Number(r.stderr.match(/Maximum resident set size \(kbytes\): (\d+)/)?.[1] ?? Number.NaN) / 1024;
   const cpu = r.stderr.match(/User time \(seconds\): ([\d.]+)\n\s*System time \(seconds\): ([\d.]+)/);
+  // a failure's own lines (/usr/bin/time's report aside), so that a run that ends badly says why
+  if (r.status !== 0)
+    process.stderr.write(
+      `${r.stderr
+        .split("\n")
+        .filter((l) => !/^\t|Command (exited|terminated)/.test(l))
+        .slice(-20)
+        .join("\n")}\n`,
+    );
   return { wall, rss, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, stdout: r.stdout, code: r.status ?? r.signal };
 }
 

@@ -263,6 +263,8 @@ describe("a small lake, worked by hand", () => {
     const query = async (args: string[]) => {
       const r = await denom(["query", "--json", ...args]);
       expect(r.code, r.stderr).toBe(0);
+      // rows, not figures: no notice about the two models being two groups
+      expect(r.stderr).toBe("");
       return r.json();
     };
     const perModel = "SELECT model, count(*) AS n, count(*) FILTER (raw_status = 'success') AS s FROM attempts GROUP BY ALL ORDER BY ALL";
@@ -281,14 +283,32 @@ describe("a small lake, worked by hand", () => {
       { task_id: "b1", final_status: "success" },
       { task_id: "b2", final_status: "failure" },
     ]);
+    // a statement that may read any view makes them all, over the lake's tables
+    expect((await query(["--lake", a, "--lake", b, "SHOW TABLES"])).map((r: { name: string }) => r.name)).toContain("trials");
+    expect(await query(["--lake", a, "--lake", b, "SELECT count(*) AS n FROM memory.main.trials"])).toEqual([{ n: 6 }]);
     const csv = await denom(["query", "--lake", b, "--csv", "SELECT task_id FROM attempts ORDER BY task_id"]);
     expect([csv.code, csv.stdout]).toEqual([0, "task_id\r\nb1\r\nb2\r\n"]);
     // the lake's own files are not readable from the query, nor any other
     const parquet = await denom(["query", "--lake", a, `SELECT count(*) FROM read_parquet('${a}/**/*.parquet')`]);
     expect([parquet.code, parquet.stderr]).toEqual([2, expect.stringContaining("not the table function read_parquet()")]);
     expect((await denom(["query", "--lake", r1, "SELECT 1"])).stderr).toContain(`--lake ${r1}: not a lake folder`);
+    expect((await denom(["query", "--lake", join(a, "none"), "SELECT 1"])).code).toBe(1);
     expect((await denom(["query", "--lake", a, "--db", join(tempDir(), "x.duckdb"), "SELECT 1"])).code).toBe(2);
     expect((await denom(["query", "--lake-filter", "model=m1", "SELECT 1"])).code).toBe(2);
+  });
+
+  it("reads a source two lakes hold once, and says so; --lake-filter KEY= picks the sources with no value", async () => {
+    const a = join(tempDir(), "a");
+    const c = join(tempDir(), "c");
+    const r3 = join(tempDir({ "r3.jsonl": jsonl({ run_id: "r3", task_id: "c1", status: "success" }) }), "r3.jsonl");
+    expect((await denom(["ingest", r1, "--lake", a])).code).toBe(0);
+    expect((await denom(["ingest", r1, r3, "--lake", c])).code).toBe(0);
+    const both = await denom(["report", "--json", "--pool", a, c]);
+    // r1 once (3 of 4) and r3 (1 of 1)
+    expect(cell(both.json(), "final/total")).toMatchObject({ successes: 4, count: 5 });
+    expect(both.stderr).toContain(`r1.jsonl (sha256 ${sha256(RUN_1).slice(0, 12)}) is in lakes ${a} and ${c}: read once, from ${a}`);
+    const noModel = await denom(["query", "--json", "--lake", c, "--lake-filter", "model=", "SELECT task_id FROM attempts"]);
+    expect(noModel.json()).toEqual([{ task_id: "c1" }]);
   });
 
   it("takes one of --db and --lake", async () => {

@@ -4,11 +4,12 @@
  * layer (src/render/output.ts, which picks the renderer), and return the exit
  * code. One function a command; each returns its code, none exits.
  */
+import { existsSync } from "node:fs";
 import type { CompareData, CompareOptions } from "../commands/compare.js";
 import type { IngestCommandOptions } from "../commands/ingest.js";
 import type { CopyFormat } from "../db/session.js";
 import { type ExportWhat, type GroupKey, parseCause, parseLabels, parseMinTasks, parseSuccessThreshold } from "../definitions.js";
-import { ExitCode, NoRecordError, UsageError } from "../errors.js";
+import { DataError, ExitCode, NoRecordError, UsageError } from "../errors.js";
 import { isLake, parseLakeFilter } from "../db/lake.js";
 import type { RunsOptions } from "../ingest/runs.js";
 import type { Io } from "../io.js";
@@ -275,10 +276,16 @@ export async function ingestAction(io: Io, inputs: string[], flags: IngestFlags)
   return ExitCode.data;
 }
 
-/** The lake folders of `denom query --lake DIR...`; throws UsageError beside --db, or for a folder that is not a lake, or --lake-filter without --lake. */
+/**
+ * The lake folders of `denom query --lake DIR...`. Throws DataError for a
+ * folder that does not exist, UsageError beside --db, for a path that is not a
+ * lake, or for --lake-filter without --lake.
+ */
 function queryLakes(flags: CommonFlags & { lake?: string[] }): string[] {
   const lakes = flags.lake ?? [];
   if (lakes.length && flags.db !== undefined) throw new UsageError(`--db ${flags.db} and --lake ${lakes[0]} given: query reads one of them`);
+  const missing = lakes.find((dir) => !existsSync(dir));
+  if (missing !== undefined) throw new DataError(`--lake ${missing}: no such folder; write one with denom ingest INPUT... --lake ${missing}`);
   const other = lakes.find((dir) => !isLake(dir));
   if (other !== undefined)
     throw new UsageError(`--lake ${other}: not a lake folder (one holding denom-lake.json, written by denom ingest INPUT... --lake DIR)`);
@@ -312,8 +319,11 @@ export async function queryAction(
     inputs: lakes,
     lakeFilter: parseLakeFilter(flags.lakeFilter ?? []),
     onWarning: warningPrinter(out.notices),
+    figureNotices: false,
     views: Boolean(flags.schema),
     scratch: out.format === "csv",
+    // TEMP relations on one connection, as a --db session makes them: views made later over them never clash
+    oneConnection: true,
   };
   const query = await import("../commands/query.js");
   if (sql) await query.precheckStatement(sql);

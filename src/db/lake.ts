@@ -473,8 +473,12 @@ function manifestsOf(dir: string, folder: string): LakeManifest[] {
  * the order a folder walk reads their names (path segments compared one by one,
  * then the sha256), the order a call naming the same files would read them in.
  */
-export function lakeSources(dirs: readonly string[], filter: LakeFilter = {}): { dir: string; manifest: LakeManifest }[] {
-  const seen = new Set<string>();
+export function lakeSources(
+  dirs: readonly string[],
+  filter: LakeFilter = {},
+  onRepeat?: (manifest: LakeManifest, first: string, again: string) => void,
+): { dir: string; manifest: LakeManifest }[] {
+  const seen = new Map<string, string>();
   const out: { dir: string; manifest: LakeManifest }[] = [];
   for (const dir of dirs) {
     checkLake(dir);
@@ -483,8 +487,13 @@ export function lakeSources(dirs: readonly string[], filter: LakeFilter = {}): {
         throw new DataError(
           `${join(dir, MANIFESTS, `${manifest.sha256}.json`)}: a manifest of lake version ${manifest.lake_version}; this denom reads ${LAKE_VERSION}`,
         );
-      if (seen.has(manifest.sha256) || !kept(manifest, filter)) continue;
-      seen.add(manifest.sha256);
+      if (!kept(manifest, filter)) continue;
+      const first = seen.get(manifest.sha256);
+      if (first !== undefined) {
+        onRepeat?.(manifest, first, dir);
+        continue;
+      }
+      seen.set(manifest.sha256, dir);
       out.push({ dir, manifest });
     }
   }
@@ -495,7 +504,8 @@ export function lakeSources(dirs: readonly string[], filter: LakeFilter = {}): {
 function kept(m: LakeManifest, filter: LakeFilter): boolean {
   return PARTITION_KEYS.every((k) => {
     const values = filter[k];
-    return !values || m.partitions.some((p) => p[k] !== null && values.includes(p[k]!));
+    // an empty value picks the sources with no value (the __HIVE_DEFAULT_PARTITION__ folder)
+    return !values || m.partitions.some((p) => values.includes(p[k] ?? ""));
   });
 }
 
@@ -520,8 +530,13 @@ export function lakeBytes(dirs: readonly string[], filter: LakeFilter = {}): num
  * partition), each name and reason once. File paths enter the SQL as quoted
  * literals (sqlString). Throws DataError when a lake or a file cannot be read.
  */
-export async function loadLakes(db: Database, dirs: readonly string[], filter: LakeFilter = {}): Promise<LakeLoaded> {
-  const sources = lakeSources(dirs, filter);
+export async function loadLakes(
+  db: Database,
+  dirs: readonly string[],
+  filter: LakeFilter = {},
+  onRepeat?: (manifest: LakeManifest, first: string, again: string) => void,
+): Promise<LakeLoaded> {
+  const sources = lakeSources(dirs, filter, onRepeat);
   const loaded: LakeLoaded = { sources: sources.length, records: 0, rejected: 0, attempts: 0, broken: 0 };
   const ids = sources.map(({ manifest: m }, i) => {
     const row = { sha256: m.sha256, source_id: i + 1, attempt_offset: loaded.attempts };

@@ -41,6 +41,8 @@ export interface RunsOptions extends Definitions {
   views?: boolean;
   /** a session with a folder of its own even when small (`denom query --lake --csv`: COPY writes there) */
   scratch?: boolean;
+  /** false: the notices about the figures (identity groups, re-runs...; notices.ts) are neither read nor said, as `denom query` prints rows, not figures; other warnings are */
+  figureNotices?: boolean;
   /** every relation created on the session's one connection, as TEMP objects (compare; src/db/session.ts) */
   oneConnection?: boolean;
   /**
@@ -67,7 +69,8 @@ export async function openRuns(options: RunsOptions): Promise<Session<IngestResu
     if (options.reruns?.length) await checkReruns(session);
     options.prefetch?.(session);
     // what could make a figure wrong unseen is said on stderr before any figure
-    if (options.onWarning) for (const line of noticeLines(await readNotices(session), options.by ?? null, Boolean(options.pool))) options.onWarning(line);
+    if (options.onWarning && options.figureNotices !== false)
+      for (const line of noticeLines(await readNotices(session), options.by ?? null, Boolean(options.pool))) options.onWarning(line);
   } catch (e) {
     session.close();
     throw e;
@@ -137,7 +140,10 @@ async function openLakes(options: RunsOptions, lakes: string[], definitions: Def
     definitions,
     onComputing: options.onComputing,
     load: async (db) => {
-      const loaded = await loadLakes(db, lakes, options.lakeFilter);
+      // one source in two lakes is the same bytes: read once, and said
+      const loaded = await loadLakes(db, lakes, options.lakeFilter, (m, first, again) =>
+        options.onWarning?.(`${m.name} (sha256 ${m.sha256.slice(0, 12)}) is in lakes ${first} and ${again}: read once, from ${first}`),
+      );
       if (loaded.sources === 0 && options.lakeFilter && Object.keys(options.lakeFilter).length)
         options.onWarning?.(`--lake-filter: no source of ${lakes.join(", ")} has a partition with those values`);
       return { ...loaded, skipped: [] };
