@@ -72,6 +72,20 @@ describe("loop: the longest run of identical consecutive calls", () => {
     expect(rows["broken-run"].cause).not.toBe("loop");
   });
 
+  it("of two runs of equal length the earlier is named; a longer later run wins", async () => {
+    const grep = (t: number) => call(t, "grep", { q: "x" });
+    const read = (t: number) => call(t, "read_file", { path: "a.txt" });
+    // grep x5 (t 10..50), read_file x5 (t 60..100): a tie at 5, the grep run came first
+    const tie = [10, 20, 30, 40, 50].map(grep).concat([60, 70, 80, 90, 100].map(read));
+    // grep x5, read_file x6: the later run is longer
+    const longer = [10, 20, 30, 40, 50].map(grep).concat([60, 70, 80, 90, 100, 110].map(read));
+    const rows = await classify([timeout("tie", tie), timeout("longer", longer)]);
+    expect(rows.tie.repeated_call_count).toBe(5);
+    expect(rows.tie.evidence).toBe("grep {q: x} called 5 times in a row");
+    expect(rows.longer.repeated_call_count).toBe(6);
+    expect(rows.longer.evidence).toBe("read_file {path: a.txt} called 6 times in a row");
+  });
+
   it("arguments compare as values: key order does not matter", async () => {
     const events = [0, 1, 2, 3, 4].map((i) => call(10 + 20 * i, "grep", i % 2 ? { b: 2, a: 1 } : { a: 1, b: 2 }));
     const rows = await classify([timeout("key-order", events)]);
