@@ -341,6 +341,23 @@ describe("--expect and --expect-count", () => {
     expect(out.inventory.incomplete_tasks).toEqual([{ run_id: null, task_id: "w", trials_present: 1, trial_slots: 2, missing_slots: [2] }]);
   });
 
+  it("names the slots each incomplete task lacks, in slot order, a gap in the middle too", async () => {
+    // the run used trials 1, 2 and 3 (task y); w holds trial 2 only, v trials 1 and 3
+    const runs = jsonl(
+      { task_id: "y", trial: 1, status: "success" },
+      { task_id: "y", trial: 2, status: "failure" },
+      { task_id: "y", trial: 3, status: "success" },
+      { task_id: "w", trial: 2, status: "success" },
+      { task_id: "v", trial: 3, status: "failure" },
+      { task_id: "v", trial: 1, status: "success" },
+    );
+    const out = await report({ "runs.jsonl": runs });
+    expect(out.inventory.incomplete_tasks).toEqual([
+      { run_id: null, task_id: "v", trials_present: 2, trial_slots: 3, missing_slots: [2] },
+      { run_id: null, task_id: "w", trials_present: 1, trial_slots: 3, missing_slots: [1, 3] },
+    ]);
+  });
+
   it.each([
     [["--expect", "/nonexistent/ids.txt"], "--expect /nonexistent/ids.txt: cannot read the file"],
     [["--expect-count", "0"], "--expect-count 0: expected a whole number >= 1"],

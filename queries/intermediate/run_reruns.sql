@@ -10,38 +10,22 @@
 --   One level: a run that is itself a re-run is never another's original, and a named pair
 --   overrides what was recognised for its re-run.
 --   Under --run-per-file (recognise_reruns false) every file is its own run: none is recognised.
--- Reads: stg_attempts, format_traits; getvariable('reruns') (a list of {rerun, original} run_ids: --rerun-of),
+-- Reads: stg_attempts, loaded_runs; getvariable('reruns') (a list of {rerun, original} run_ids: --rerun-of),
 --   getvariable('recognise_reruns').
 create or replace view run_reruns as
 with
 
 kept as (
-    select run_key, run_id, agent, model, format, category, task_id, trial, attempt, status, started_at, ended_at
+    select run_key, task_id, trial, attempt, status
     from stg_attempts
     where is_kept
-),
-
-runs as (
-    select
-        run_key,
-        any_value(run_id) as run_id,
-        any_value(agent) as agent,
-        any_value(model) as model,
-        -- one benchmark per run, else the run is never recognised on its own
-        case when count(distinct format || coalesce(' ' || category, '')) = 1 then any_value(format || coalesce(' ' || category, '')) end as benchmark,
-        bool_and(t.rerun_recognition = 'errored_trials') as recognisable,
-        min(started_at) as first_started_at,
-        max(ended_at) as last_ended_at
-    from kept
-    left join format_traits as t using (format)
-    group by run_key
 ),
 
 candidates as (
     -- a later run of the same agent, model and benchmark that began once the earlier one was over
     select r.run_key as rerun_key, o.run_key as original_key
-    from runs as r
-    join runs as o
+    from loaded_runs as r
+    join loaded_runs as o
         on o.run_key <> r.run_key
         and o.agent is not distinct from r.agent
         and o.model is not distinct from r.model
@@ -92,8 +76,8 @@ named as (
     -- of them with the original of the same agent and model
     select r.run_key as rerun_key, o.run_key as original_key, 'named' as recognised_by
     from (select unnest(coalesce(getvariable('reruns'), [])) as pair) as p
-    join runs as r on r.run_id = p.pair.rerun
-    join runs as o
+    join loaded_runs as r on r.run_id = p.pair.rerun
+    join loaded_runs as o
         on o.run_id = p.pair.original
         and o.agent is not distinct from r.agent
         and o.model is not distinct from r.model
@@ -113,8 +97,8 @@ final as (
         o.run_id as original_run_id,
         c.recognised_by
     from chosen as c
-    join runs as r on r.run_key = c.rerun_key
-    join runs as o on o.run_key = c.original_key
+    join loaded_runs as r on r.run_key = c.rerun_key
+    join loaded_runs as o on o.run_key = c.original_key
     -- one level: an original that is itself a re-run is left as it is
     where c.original_key not in (select rerun_key from chosen)
 )

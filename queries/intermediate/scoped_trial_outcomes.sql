@@ -1,6 +1,6 @@
 -- scoped_trial_outcomes: the trials once overall (scope 0) and once more per group of --by
 --   (scopes 1..n).
--- Reads: trial_outcomes; getvariable('group_by').
+-- Reads: trial_outcomes, scope_groups.
 -- Without --by, the groups are the runs' identity groups (run_groups), when there are any.
 -- Not materialized: trial_outcomes once more per --by group: read through, not copied.
 create or replace view scoped_trial_outcomes as
@@ -13,18 +13,12 @@ outcomes as not materialized (
     select * from trial_outcomes
 ),
 
-scopes as (
-    -- with --by, scope i holds the i-th group value (NULL last); scope 0 holds every trial
-    select dense_rank() over (order by group_value nulls last) as scope_id, group_value as scope_value
-    from (select distinct group_value from outcomes where getvariable('group_by') is not null or group_value is not null)
-),
-
 final as (
     select 0::bigint as scope_id, false as is_group, o.* from outcomes as o
     union all
     select s.scope_id, true as is_group, o.*
     from outcomes as o
-    join scopes as s on s.scope_value is not distinct from o.group_value
+    join scope_groups as s on s.scope_value is not distinct from o.group_value
 )
 
 select * from final;

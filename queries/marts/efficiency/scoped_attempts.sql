@@ -6,7 +6,7 @@
 -- trial_outcomes.attempts_made): a per-task summary record loads attempts 1 and n only.
 --
 -- Duration = ended_at - started_at of one attempt (stg_attempts.duration_s), never a sum of
--- steps. Percentiles are nearest-rank: quantile_disc takes the ceil(q * n)-th smallest value.
+-- steps. Percentiles are nearest-rank: the ceil(q * n)-th smallest value (attempt_figures).
 -- A figure over values nobody recorded (no times, no cost) is NULL, and the attempts that
 -- lack a value are counted, never read as 0.
 create or replace view scoped_attempts as
@@ -22,19 +22,21 @@ final_attempts as (
 
 overall as (
     -- scope 0 holds every trial (scoped_trial_outcomes), so every kept attempt once, with no
-    -- join by the trial: its attempt number is below the number of attempts its trial made
-    -- exactly when it is not the trial's final attempt (attempt numbers of a trial's kept
-    -- attempts differ); an attempt with a key part NULL (none is loaded) has no trial
+    -- join by the trial's key: its attempt number is below the number of attempts its trial
+    -- made exactly when it is not the trial's final attempt (attempt numbers of a trial's kept
+    -- attempts differ), found by its id (a left join: NOT IN's mark join held every final
+    -- attempt's id in memory, past the limit on 7.9 M trials); an attempt with a key part NULL
+    -- (none is loaded) has no trial
     select
         0::bigint as scope_id,
         a.*,
         -- an earlier attempt of a per-task summary record (format_traits.is_summary_record:
         -- formats/task-summary.ts): the record's spend, tokens and calls are on its final
         -- attempt, so none is missing here
-        coalesce(f.is_summary_record, false) and a.attempt_id not in (select final_attempt_id from final_attempts)
-            as is_summary_earlier_attempt
+        coalesce(f.is_summary_record, false) and l.final_attempt_id is null as is_summary_earlier_attempt
     from attempts as a
     left join format_traits as f on f.format = a.format
+    left join final_attempts as l on l.final_attempt_id = a.attempt_id
     where a.task_id is not null and a.trial is not null
 ),
 

@@ -28,8 +28,8 @@ final as (
         end as tasks_unexpected,
         sum(trials_present) as trials_present,
         sum(slots_expected) as trial_slots_expected,
-        sum(len(missing_slots)) filter (where is_missing_task) as trials_missing,
-        sum(len(missing_slots)) filter (where not is_missing_task) as slots_missing_in_present_tasks
+        sum(slots_missing) filter (where is_missing_task) as trials_missing,
+        sum(slots_missing) filter (where not is_missing_task) as slots_missing_in_present_tasks
     from inventory
     group by run_key, run_id, agent, model
 )

@@ -6,8 +6,8 @@ create or replace view inventory_totals as
 -- (--expect-count), tasks outside the --expect list, tasks short of their run's slots
 select
     count(*) filter (where is_missing_task) as tasks_missing,
-    coalesce(sum(len(missing_slots)) filter (where is_missing_task), 0) as trials_missing,
+    coalesce(sum(slots_missing) filter (where is_missing_task), 0) as trials_missing,
     count(*) filter (where is_missing_task and not is_named) as tasks_missing_unnamed,
     count(*) filter (where is_listed = false) as tasks_unexpected,
-    count(*) filter (where not is_missing_task and len(missing_slots) > 0) as tasks_incomplete
+    count(*) filter (where not is_missing_task and slots_missing > 0) as tasks_incomplete
 from trial_inventory;

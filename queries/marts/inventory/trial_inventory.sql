@@ -1,69 +1,39 @@
--- trial_inventory: per run and task: the run's trial slots against the trials present, the
---   missing slot numbers, and whether --expect lists the task.
--- Reads: trials, missing_trials, run_identities; getvariable('expected_tasks').
+-- trial_inventory: per run and task: the run's trial slots against the trials present, how
+--   many slots the task lacks, and whether --expect lists the task.
+-- Reads: trials, missing_trials, trial_slots, run_identities; getvariable('expected_tasks').
 --
--- A run's trial slots are the trial numbers any of its tasks used. Slots that a present task
--- lacks are listed here and feed pass@k's skipped count, but do not enter `total`: only an
--- expected task with no record at all does (missing_trials, status missing).
+-- A run's trial slots are the trial numbers any of its tasks used (trial_slots), so a task
+-- lacks as many as it has fewer trials present; which ones, select/report/incomplete_tasks
+-- finds for the tasks it lists (a list per task, gathered here for every task, ran out of
+-- memory on 4 M tasks). Slots that a present task lacks feed pass@k's skipped count, but do
+-- not enter `total`: only an expected task with no record at all does (missing_trials, status
+-- missing).
 create or replace view trial_inventory as
 with
 
-present as (
-    select run_key, task_id, trial from trials
-),
-
-missing as (
-    select run_key, task_id, trial, is_named from missing_trials
-),
-
-slots as (
-    select distinct run_key, trial from present
-    union
-    select distinct run_key, trial from missing
-),
-
-task_trials as (
-    select run_key, task_id, count(*) as trials_present from present group by run_key, task_id
-),
-
 tasks as (
-    -- every task of a run with its trials present: those with a record, then those only missing
-    select run_key, task_id, trials_present from task_trials
-    union all
-    select m.run_key, m.task_id, 0 as trials_present
-    from (select distinct run_key, task_id from missing) as m
-    anti join task_trials as t using (run_key, task_id)
+    -- every task of a run: its trials present, and whether it is expected to hold more (a trial
+    -- of missing_trials) and is named; one aggregate over both, which spills past the memory limit
+    select
+        run_key,
+        task_id,
+        count(*) filter (where is_present) as trials_present,
+        bool_or(not is_present) as is_missing_task,
+        coalesce(bool_or(is_named) filter (where not is_present), true) as is_named
+    from (
+        select run_key, task_id, true as is_present, null::boolean as is_named from trials
+        union all
+        select run_key, task_id, false as is_present, is_named from missing_trials
+    )
+    group by run_key, task_id
 ),
 
 run_slots as (
-    select run_key, count(*) as slots_expected from slots group by run_key
+    select run_key, count(*) as slots_expected from trial_slots group by run_key
 ),
 
 listed as (
     select distinct unnest(getvariable('expected_tasks')) as task_id
-),
-
-short_tasks as (
-    -- a run's slots hold every trial number its tasks used, so only a task with fewer
-    -- trials than slots lacks one
-    select t.run_key, t.task_id
-    from tasks as t
-    join run_slots as r using (run_key)
-    join run_identities as i using (run_key)
-    where t.trials_present < r.slots_expected
-),
-
-absent as (
-    -- slots of a task without a record, whether or not the task is expected
-    select t.run_key, t.task_id, list(s.trial order by s.trial) as missing_slots
-    from short_tasks as t
-    join slots as s using (run_key)
-    anti join present as p on p.run_key = t.run_key and p.task_id = t.task_id and p.trial = s.trial
-    group by t.run_key, t.task_id
-),
-
-missing_tasks as (
-    select run_key, task_id, bool_or(is_named) as is_named from missing group by run_key, task_id
 ),
 
 final as (
@@ -75,9 +45,9 @@ final as (
         t.task_id,
         r.slots_expected,
         t.trials_present,
-        coalesce(a.missing_slots, []) as missing_slots,
-        m.task_id is not null as is_missing_task,
-        coalesce(m.is_named, true) as is_named,
+        r.slots_expected - t.trials_present as slots_missing,
+        t.is_missing_task,
+        t.is_named,
         case
             when getvariable('expected_tasks') is null then null
             else l.task_id is not null
@@ -85,8 +55,6 @@ final as (
     from tasks as t
     join run_slots as r using (run_key)
     join run_identities as i using (run_key)
-    left join absent as a using (run_key, task_id)
-    left join missing_tasks as m using (run_key, task_id)
     left join listed as l using (task_id)
 )
 
