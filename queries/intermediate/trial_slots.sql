@@ -5,9 +5,9 @@ create or replace view trial_slots as
 with
 
 final as (
-    select distinct run_key, trial from trials
+    select run_key, trial from trials
     union
-    select distinct run_key, trial from missing_trials
+    select run_key, trial from missing_trials
 )
 
 select * from final;
