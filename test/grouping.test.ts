@@ -168,22 +168,47 @@ describe("audit claims at any precision and with a standard error", () => {
     expect(() => parseClaim("0.128 ± abc")).toThrow(/not a number/);
   });
 
+  /** A JSONL file of one record per trial: each task's statuses in trial order (trial 1, 2, ...). */
+  function trialsFile(outcome: Record<string, string[]>): string {
+    const records = Object.entries(outcome).flatMap(([task_id, s]) => s.map((status, i) => ({ task_id, trial: i + 1, status })));
+    return join(tempDir({ "r.jsonl": lines(...records) }), "r.jsonl");
+  }
+
+  /** The first match of an audit claim's JSON with this aggregation (pooled, mean_of_runs). */
+  function matchBy(claim: { matches: { aggregation: string }[] }, aggregation: string) {
+    return claim.matches.find((m) => m.aggregation === aggregation) as any;
+  }
+
+  it("computes the task-clustered standard error over tasks of unequal trial counts", async () => {
+    // t1: s s f; t2: s; t3: f f; t4: s f. N = 8, C = 4, p = 1/2.
+    // c_i - p n_i = 2 - 1.5, 1 - 0.5, 0 - 1, 1 - 1 = 0.5, 0.5, -1, 0 -> sum of squares 1.5;
+    // T = 4: sqrt(4/3 * 1.5) / 8 = sqrt(2)/8 = 0.1767767
+    const outcome = { t1: ["success", "success", "failure"], t2: ["success"], t3: ["failure", "failure"], t4: ["success", "failure"] };
+    const file = trialsFile(outcome);
+    const out = await denom(["audit", "--json", file, "--claim", "0.5 ± 0.177"]);
+    expect(out.code).toBe(0);
+    const pooled = matchBy(out.json(), "pooled");
+    expect(pooled.standard_error.matched_by).toBe("clustered_by_task");
+    expect(pooled.standard_error.clustered_by_task).toBeCloseTo(Math.sqrt(2) / 8, 12);
+    // 0.1767767 is outside 0.170 ± half a unit of its last digit: no definition reproduces it
+    expect((await denom(["audit", file, "--claim", "0.5 ± 0.170"])).code).toBe(3);
+  });
+
   it("checks S against the task-clustered standard error and the one over runs", async () => {
     // t1: trials 1 and 2 pass; t2: trial 1 passes, 2 fails; t3: both fail. N = 6, p = 1/2.
     // clustered by task: c_i - p n_i = 1, 0, -1 -> sqrt(3/2 * 2) / 6 = sqrt(3)/6 = 0.288675
     // over runs (trial 1: 2/3, trial 2: 1/3): sd 0.235702 / sqrt(2) = 1/6 = 0.166667
     const outcome = { t1: ["success", "success"], t2: ["success", "failure"], t3: ["failure", "failure"] };
-    const records = Object.entries(outcome).flatMap(([task_id, s]) => s.map((status, i) => ({ task_id, trial: i + 1, status })));
-    const file = join(tempDir({ "r.jsonl": lines(...records) }), "r.jsonl");
+    const file = trialsFile(outcome);
     const clustered = await denom(["audit", "--json", file, "--claim", "0.5 ± 0.29"]);
     expect(clustered.code).toBe(0);
-    const pooled = clustered.json().matches.find((m: { aggregation: string }) => m.aggregation === "pooled");
+    const pooled = matchBy(clustered.json(), "pooled");
     expect(pooled.standard_error.matched_by).toBe("clustered_by_task");
     expect(pooled.standard_error.clustered_by_task).toBeCloseTo(Math.sqrt(3) / 6, 12);
     expect(pooled.standard_error.over_runs).toBeNull();
     const overRuns = await denom(["audit", "--json", file, "--claim", "0.5 ± 0.17"]);
     expect(overRuns.code).toBe(0);
-    const mean = overRuns.json().matches.find((m: { aggregation: string }) => m.aggregation === "mean_of_runs");
+    const mean = matchBy(overRuns.json(), "mean_of_runs");
     expect(mean.standard_error.over_runs).toBeCloseTo(1 / 6, 12);
     expect(mean.standard_error.matched_by).toBe("over_runs");
     // the value without its standard error: not reproduced, the definitions that give the value listed

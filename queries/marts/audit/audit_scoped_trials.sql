@@ -5,13 +5,13 @@
 --   where there are several runs, each run (`run_id`), so that a figure published for one of
 --   several runs is found. A matching figure of `all` when there are groups pools them: audit
 --   reports it only under --pool (run_groups is then empty).
--- Reads: trials, missing_trials, run_identities, run_groups.
+-- Reads: trials, missing_trials, run_identities, run_groups, audit_shared_groups.
 -- Expected trials with no record (--expect / --expect-count) are in every trial count, as the
 -- strict figure's `total` holds them, fault environment.
 create or replace view audit_scoped_trials as
 with
 
-trials_ as (
+trials_ as not materialized (
     select
         run_key, task_id, trial, agent, model,
         first_status, first_fault, first_is_late_pass, final_status, final_fault, final_is_late_pass,
@@ -25,20 +25,13 @@ trials_ as (
     from missing_trials
 ),
 
-labelled as (
+labelled as not materialized (
+    -- this and trials_ are read by each scope below: read through each time, never copied whole
+    -- into memory (docs/benchmarks.md, "Lakes")
     select t.*, i.run_id, i.run_label, g.identity_group
     from trials_ as t
     join run_identities as i using (run_key)
     left join run_groups as g using (run_key)
-),
-
-shared_groups as (
-    -- the groups (or, without groups, the whole) holding more than one run: their runs are
-    -- scopes of their own; a group of one run is that run already
-    select identity_group
-    from labelled
-    group by identity_group
-    having count(distinct run_key) > 1
 ),
 
 final as (
@@ -46,7 +39,7 @@ final as (
     union all
     select 'run_id', t.run_label, t.*
     from labelled as t
-    where exists (select 1 from shared_groups as s where s.identity_group is not distinct from t.identity_group)
+    where exists (select 1 from audit_shared_groups as s where s.identity_group is not distinct from t.identity_group)
     union all
     select 'group', t.identity_group, t.*
     from labelled as t where t.identity_group is not null

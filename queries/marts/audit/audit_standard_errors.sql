@@ -8,6 +8,8 @@
 --   k trials of every task, that of the per-task means over sqrt(T) (the usual stderr of a
 --   harness that reduces a task's trials by their mean). NULL under 2 tasks.
 -- Reads: audit_scoped_trials, audit_trial_cells, audit_membership.
+-- Not materialized: `denom audit` asks for the few definitions a claim `M ± S` matches; a copy would
+--   compute all 648 (a row per scope, definition and task in between: billions over a big lake).
 create or replace view audit_standard_errors as
 with
 
@@ -51,33 +53,28 @@ per_task as (
     group by m.scope_by, m.scope_value, m.simplicity, t.task_id
 ),
 
-totals as (
+final as (
+    -- one pass over the tasks: with N = sum n_i, C = sum c_i and p = C / N,
+    -- sum_i (c_i - p n_i)^2 = (N^2 sum c_i^2 - 2 N C sum c_i n_i + C^2 sum n_i^2) / N^2, its numerator
+    -- an exact integer; a single chain, so that a filter on the definitions (the select's) reaches
+    -- audit_membership before any task is grouped
     select
         scope_by,
         scope_value,
         simplicity,
         count(*) filter (where n > 0) as tasks,
         sum(n)::bigint as trials,
-        sum(c)::bigint as successes
+        sum(c)::bigint as successes,
+        case
+            when count(*) filter (where n > 0) >= 2 then
+                sqrt(
+                    count(*) filter (where n > 0) / (count(*) filter (where n > 0) - 1)
+                    * ((sum(n)::hugeint * sum(n) * sum(c * c) - 2 * sum(n)::hugeint * sum(c) * sum(c * n)
+                        + sum(c)::hugeint * sum(c) * sum(n * n))::double / (sum(n)::double * sum(n)))
+                ) / sum(n)
+        end as se_clustered_by_task
     from per_task
     group by scope_by, scope_value, simplicity
-),
-
-final as (
-    select
-        t.scope_by,
-        t.scope_value,
-        t.simplicity,
-        t.tasks,
-        t.trials,
-        t.successes,
-        case
-            when t.tasks >= 2 then
-                sqrt(t.tasks / (t.tasks - 1) * sum(power(k.c - k.n * t.successes / t.trials, 2))) / t.trials
-        end as se_clustered_by_task
-    from totals as t
-    join per_task as k using (scope_by, scope_value, simplicity)
-    group by t.scope_by, t.scope_value, t.simplicity, t.tasks, t.trials, t.successes
 )
 
 select * from final;
