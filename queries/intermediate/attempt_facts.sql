@@ -6,7 +6,7 @@
 --   thirds: timeout_gaps), the last agent event (type, name, status, time, whether it is a
 --   request still waiting, seconds until the attempt ended), the harness's phase times, and
 --   the record's own last_event/repeated_tool_calls.
--- Reads: stg_attempts, events, timeout_events, timeout_call_runs, timeout_gaps.
+-- Reads: stg_attempts, timeout_events, timeout_last_events, timeout_call_runs, timeout_gaps.
 --
 -- Event roles (reference/event_roles.sql): `phase` events are harness boundaries (agent
 -- started, tests ended, ...; the ones that bound the agent's own phase are named in reference/phase_markers.sql, as the formats declare them) and `queue` events the
@@ -16,9 +16,11 @@
 -- tool_call/tool) form a loop.
 --
 -- Memory: every step is a fixed-size aggregate, a window or a join, which spill past the
--- memory limit, and the ordered evidence (runs, gaps) is taken in statements of its own
--- (timeout_call_runs, timeout_gaps). The lists per attempt this gathered before did not
--- spill: over 2 M timeout attempts they ran out of memory (docs/benchmarks.md).
+-- memory limit, and the ordered evidence (runs, gaps) and what is read from the events (the
+-- last agent event, the longest run's first call) are taken in statements of their own
+-- (timeout_call_runs, timeout_gaps, timeout_last_events). The lists per attempt this gathered
+-- before did not spill: over 2 M timeout attempts they ran out of memory; one statement holding
+-- both joins of the events beside the others did, over 7 M attempts (docs/benchmarks.md).
 create or replace view attempt_facts as
 with
 
@@ -40,21 +42,6 @@ timeouts as materialized (
     where is_kept and status = 'timeout'
 ),
 
-per_attempt as materialized (
-    -- counts and extremes per attempt: fixed-size states
-    select
-        attempt_id,
-        count(*) filter (where role in ('call', 'request', 'other')) as agent_event_count,
-        max(seq) filter (where role in ('call', 'request', 'other')) as last_event_seq,
-        max(seq) filter (where role = 'request') as last_request_seq,
-        count(*) filter (where role = 'phase') as phase_events,
-        min(ts) filter (where role = 'phase' and phase_mark = 'agent_start') as agent_started_at,
-        min(ts) filter (where role = 'phase' and phase_mark = 'agent_end') as agent_ended_at,
-        bool_or(role = 'queue') as has_queue_events
-    from timeout_events
-    group by attempt_id
-),
-
 queue_timelines as (
     -- only attempts with queued/waiting_for_slot events: every timed event in time order,
     -- with the time of the event after it
@@ -65,7 +52,7 @@ queue_timelines as (
         lead(ts_s) over (partition by attempt_id order by ts_s, seq, role = 'queue') as next_ts_s
     from timeout_events
     where ts is not null
-        and attempt_id in (select attempt_id from per_attempt where has_queue_events)
+        and attempt_id in (select attempt_id from timeout_last_events where has_queue_events)
 ),
 
 queue_spans as (
@@ -76,25 +63,6 @@ queue_spans as (
     from queue_timelines as q
     join timeouts as t using (attempt_id)
     group by q.attempt_id
-),
-
-run_calls as (
-    -- the name and arguments of each longest run, read back from its first call
-    select r.attempt_id, r.call_count, r.longest_run_calls, e.name, e.args
-    from timeout_call_runs as r
-    join events as e on e.attempt_id = r.attempt_id and e.seq = r.longest_run_first_seq
-),
-
-last_events as (
-    select
-        p.attempt_id,
-        coalesce(p.last_request_seq = p.last_event_seq, false) as is_request,
-        lower(trim(e.type)) as type,
-        e.name,
-        lower(trim(e.status)) as status,
-        e.ts
-    from per_attempt as p
-    join events as e on e.attempt_id = p.attempt_id and e.seq = p.last_event_seq
 ),
 
 final as (
@@ -110,22 +78,22 @@ final as (
         coalesce(p.agent_event_count, 0) as agent_event_count,
         coalesce(r.call_count, 0) as call_count,
         r.longest_run_calls,
-        r.name as longest_run_name,
-        r.args as longest_run_args,
+        r.longest_run_name,
+        r.longest_run_args,
         coalesce(gm.gap_count, 0) as gap_count,
         gm.first_third_gap_mean_s,
         gm.last_third_gap_mean_s,
-        le.type as last_event_type,
-        le.name as last_event_name,
-        le.status as last_event_status,
-        le.ts as last_event_at,
+        p.last_type as last_event_type,
+        p.last_name as last_event_name,
+        p.last_status as last_event_status,
+        p.last_ts as last_event_at,
         -- the last agent event, so no response came after it: still waiting when its status
         -- says so (pending, waiting, or a status saying it is under way), or when it is a
         -- request with no status at all; a request whose status names an outcome (ok,
         -- error, timeout, ...) had its answer
-        coalesce(lower(trim(le.status)) in ('pending', 'waiting', 'in_progress', 'started', 'running', 'sent'), false)
-            or (le.is_request and le.status is null) as is_waiting_request,
-        epoch(t.ended_at) - epoch(le.ts) as last_event_age_s,
+        coalesce(lower(trim(p.last_status)) in ('pending', 'waiting', 'in_progress', 'started', 'running', 'sent'), false)
+            or (p.is_request and p.last_status is null) as is_waiting_request,
+        epoch(t.ended_at) - epoch(p.last_ts) as last_event_age_s,
         coalesce(p.phase_events, 0) as phase_events,
         p.agent_started_at,
         p.agent_ended_at,
@@ -134,9 +102,8 @@ final as (
         t.last_event_ts as declared_last_event_at,
         t.repeated_tool_calls as declared_repeated_calls
     from timeouts as t
-    left join per_attempt as p using (attempt_id)
-    left join last_events as le using (attempt_id)
-    left join run_calls as r using (attempt_id)
+    left join timeout_last_events as p using (attempt_id)
+    left join timeout_call_runs as r using (attempt_id)
     left join timeout_gaps as gm using (attempt_id)
     left join queue_spans as qs using (attempt_id)
 )
