@@ -25,8 +25,10 @@ overall as (
     -- join by the trial's key: its attempt number is below the number of attempts its trial
     -- made exactly when it is not the trial's final attempt (attempt numbers of a trial's kept
     -- attempts differ), found by its id (a left join: NOT IN's mark join held every final
-    -- attempt's id in memory, past the limit on 7.9 M trials); an attempt with a key part NULL
-    -- (none is loaded) has no trial
+    -- attempt's id in memory, past the limit on 7.9 M trials). Every loaded attempt has its
+    -- task and trial (a record without a task id is a reject, a trial defaults to 0), and no
+    -- filter says so again: its guessed selectivity made DuckDB build its hash table on the 7 M
+    -- attempts of a 5 GB log instead of on the final attempts' ids, past the memory limit
     select
         0::bigint as scope_id,
         a.*,
@@ -37,7 +39,6 @@ overall as (
     from attempts as a
     left join format_traits as f on f.format = a.format
     left join final_attempts as l on l.final_attempt_id = a.attempt_id
-    where a.task_id is not null and a.trial is not null
 ),
 
 group_keys as (
