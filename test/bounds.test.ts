@@ -181,3 +181,40 @@ describe("many trials per task: the bootstrap works on a bounded set of k", () =
     expect(withCi).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100, 200, 500]);
   });
 });
+
+describe("DuckDB's memory limit", () => {
+  /** handleError's exit code and stderr for `e`. */
+  const handled = async (e: unknown, debug = false) => {
+    const { handleError } = await import("../src/cli/run.js");
+    let stderr = "";
+    const write = (s: string) => {
+      stderr += s;
+      return true;
+    };
+    const code = handleError(e, { stdout: { write: () => true }, stderr: { write } } as never, debug);
+    return { code, stderr };
+  };
+  const duckdb =
+    "Out of Memory Error: could not allocate block of size 256.0 KiB (381.3 MiB/381.4 MiB used)\n\nPossible solutions:\n* Reducing the number of threads (SET threads=X)\n";
+
+  it("is one line naming the query file, exit 1, without DuckDB's advice on settings a user cannot change", async () => {
+    const { DenomError } = await import("../src/errors.js");
+    const r = await handled(new DenomError(`queries/marts/efficiency/per_success.sql: ${duckdb}`, 1));
+    expect(r).toEqual({
+      code: 1,
+      stderr:
+        "denom: out of memory in queries/marts/efficiency/per_success.sql: DuckDB needed more than its memory limit (381.3 MiB of 381.4 MiB in use) and could not spill the rest to disk, so the command stopped with no figure from it; this input is bigger than that statement can take: please report it with the input's size\n",
+    });
+  });
+
+  it("outside a query file (storing a kept file's layers) is the same line with no file; --debug adds DuckDB's own message", async () => {
+    const plain = await handled(new Error("Out of Memory Error: failed to allocate data of size 32.0 MiB (568.2 MiB/572.2 MiB used)"));
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(
+      /^denom: out of memory: DuckDB needed more than its memory limit \(568\.2 MiB of 572\.2 MiB in use\) and could not spill[^\n]*\n$/,
+    );
+    const debug = await handled(new Error(duckdb), true);
+    expect(debug.stderr).toContain("denom: out of memory: DuckDB needed more than its memory limit (381.3 MiB of 381.4 MiB in use)");
+    expect(debug.stderr).toContain("Possible solutions");
+  });
+});

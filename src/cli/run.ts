@@ -140,6 +140,12 @@ export function handleError(e: unknown, io: Io, debug: boolean): number {
     if (e.code === "commander.version" || ((e.code === "commander.helpDisplayed" || e.code === "commander.help") && e.exitCode === 0)) return ExitCode.ok;
     return ExitCode.usage;
   }
+  const memory = outOfMemory(e);
+  if (memory) {
+    const code = handleError(memory, io, debug);
+    if (debug) io.stderr.write(`${escapeMessage(maskSecrets(String((e as Error)?.stack ?? e)).text)}\n`);
+    return code;
+  }
   if (e instanceof DenomError) {
     io.stderr.write(`denom: ${escapeMessage(maskSecrets(e.message).text)}\n`);
     if (debug && e.stack) io.stderr.write(`${escapeMessage(maskSecrets(e.stack).text)}\n`);
@@ -157,6 +163,28 @@ export function handleError(e: unknown, io: Io, debug: boolean): number {
 
 /** DuckDB's and Node's words for a full disk (ENOSPC), and DuckDB's own cap on its spill folder. */
 const DISK_FULL = /no space left on device|\bENOSPC\b|max_temp_directory_size/i;
+
+/** DuckDB's words when a statement needs more memory than its limit and cannot spill the rest. */
+const OUT_OF_MEMORY = /Out of Memory Error:[^(\n]*(?:\(([\d.]+ \w+)\/([\d.]+ \w+) used\))?/;
+
+/**
+ * DuckDB ran out of memory (its limit: 400 MB in memory, 600 MB for a file,
+ * src/db/database.ts): the DataError (exit 1) naming the query file whose
+ * statement failed when there is one, and what was in use, instead of DuckDB's
+ * advice to change settings denom does not let a user change; null when `e`
+ * is something else. With --debug, DuckDB's own message follows.
+ */
+export function outOfMemory(e: unknown): DenomError | null {
+  const message = String((e as Error)?.message ?? e);
+  const found = OUT_OF_MEMORY.exec(message);
+  if (!found) return null;
+  const where = /^(queries\/\S+\.sql): /.exec(message)?.[1];
+  const used = found[1] ? ` (${found[1]} of ${found[2]} in use)` : "";
+  return new DataError(
+    `out of memory${where ? ` in ${where}` : ""}: DuckDB needed more than its memory limit${used} and could not spill the rest to disk, so the command stopped with no figure from it; this input is bigger than that statement can take: please report it with the input's size`,
+    { cause: e },
+  );
+}
 
 /**
  * A full disk met outside the commands' own handling (which name a --db or -o

@@ -69,7 +69,8 @@ export interface IngestData {
  * Throws DataError when an input or FILE cannot be read; nothing is added then.
  * An error while storing the layers (or a kill) comes after the sources were
  * committed: they stay added, and the layers' key was dropped before the first
- * layer was stored, so readers compute (Session.createViews).
+ * layer was stored, so readers compute (Session.createViews); a full disk or
+ * DuckDB out of memory then is a DataError saying so.
  */
 export async function runIngest(options: IngestCommandOptions): Promise<IngestData> {
   if (options.lake !== undefined) return runLakeIngest({ ...options, lake: options.lake });
@@ -98,8 +99,15 @@ export async function runIngest(options: IngestCommandOptions): Promise<IngestDa
       return { result, committed };
     },
   }).catch((e: unknown) => {
-    // a full disk: one line saying what the file holds now, never an internal error
-    if (!/no space left on device/i.test((e as Error)?.message ?? "")) throw e;
+    // a full disk, or DuckDB out of memory once the runs were committed: one line saying
+    // what the file holds now, never an internal error
+    const message = (e as Error)?.message ?? "";
+    if (stored && /Out of Memory Error/.test(message))
+      throw new DataError(
+        `out of memory storing the precomputed figures in ${file}: the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`,
+        { cause: e },
+      );
+    if (!/no space left on device/i.test(message)) throw e;
     throw new DataError(
       stored
         ? `cannot write ${file}: no space left on device; the runs of this call were added (committed), the precomputed figures were not (report --db computes them without)`
