@@ -43,7 +43,9 @@ kept as (
     where m.basis = 'final'
 ),
 
-per_task as (
+per_task as not materialized (
+    -- read by totals and by spread, each computing it again: a copy of it, which DuckDB
+    -- makes of a CTE read twice, ran out of memory comparing 14 M attempts with 1.4 M
     select
         pairing_id,
         denominator,
