@@ -55,6 +55,21 @@ describe("compare: two inputs, each its own session", () => {
     expect(c.mde80).toBeCloseTo(2.801585, 5);
     expect(out.ranking_flips).toBe(false);
   });
+
+  it("lists every unpaired task past one chunk of DuckDB's rows (2,048), each side's in order", async () => {
+    // A: c (common), a0000..a2999 (3,000 only on A); B: c, b0000..b2099 (2,100 only on B).
+    // Written in reverse order: the lists come back sorted by name all the same.
+    const name = (p: string, i: number) => `${p}${String(i).padStart(4, "0")}`;
+    const side = (p: string, n: number) =>
+      jsonl({ task_id: "c", status: "success" }, ...Array.from({ length: n }, (_, i) => ({ task_id: name(p, n - 1 - i), status: "failure" })));
+    const big = tempDir({ "a.jsonl": side("a", 3000), "b.jsonl": side("b", 2100) });
+    const r = await denom(["compare", "--json", join(big, "a.jsonl"), join(big, "b.jsonl")]);
+    expect(r.code).toBe(0);
+    const cov = r.json().coverage;
+    expect(cov).toMatchObject({ common_tasks: 1, only_baseline: 3000, only_candidate: 2100 });
+    expect(cov.only_baseline_tasks).toEqual(Array.from({ length: 3000 }, (_, i) => name("a", i)));
+    expect(cov.only_candidate_tasks).toEqual(Array.from({ length: 2100 }, (_, i) => name("b", i)));
+  });
 });
 
 describe.skipIf(!hasCases)("compare on the shared cases (../shared/cases-compare)", () => {

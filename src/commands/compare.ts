@@ -499,7 +499,8 @@ type SideInfo = { label: string | null; inputs: string[]; group: string | null; 
 interface CompareRows {
   names: Map<number, RowOf<"compare/side_names">>;
   coverage: RowOf<"compare/coverage">[];
-  unpaired: RowOf<"compare/unpaired_tasks">[];
+  /** per pairing_id, the task names only one side has, each side's in order */
+  unpaired: Map<number, Unpaired>;
   cells: RowOf<"compare/cells">[];
   flips: RowOf<"compare/flips">[];
   removals: RowOf<"compare/removals">[];
@@ -514,7 +515,7 @@ async function readComparisons(session: Session, sides: Map<number, SideInfo>, f
   const rows: CompareRows = {
     names: new Map((await session.select("compare/side_names")).map((r) => [r.side_id, r])),
     coverage: await session.select("compare/coverage"),
-    unpaired: await session.select("compare/unpaired_tasks"),
+    unpaired: await unpairedTasks(session),
     cells: await session.select("compare/cells"),
     flips: await session.select("compare/flips"),
     removals: await session.select("compare/removals"),
@@ -540,7 +541,7 @@ function comparisonOf(p: RowOf<"compare/pairings">, all: CompareRows, sides: Map
   return {
     baseline,
     candidate,
-    coverage: coverageOf(all.coverage.find((c) => c.pairing_id === p.pairing_id)!, mine(all.unpaired)),
+    coverage: coverageOf(all.coverage.find((c) => c.pairing_id === p.pairing_id)!, all.unpaired.get(p.pairing_id)),
     cells: compareCells,
     cost_per_success: mine(all.costs).map(costOf),
     ranking_flips: flips.length > 0,
@@ -637,8 +638,29 @@ function sideOf(sideId: number, role: "baseline" | "candidate", sides: Map<numbe
   };
 }
 
+/** The task names only one side of a pairing has, by side. */
+type Unpaired = { baseline: string[]; candidate: string[] };
+
+/**
+ * Every pairing's unpaired task names, read a chunk at a time into one list of
+ * names per side: a lake against another can leave millions (3.57 M took the
+ * process to 1.9 GiB as row objects held at once, 1.25 GiB so; docs/benchmarks.md).
+ */
+async function unpairedTasks(session: Session): Promise<Map<number, Unpaired>> {
+  const byPairing = new Map<number, Unpaired>();
+  await session.selectEach("compare/unpaired_tasks", undefined, (rows) => {
+    for (const r of rows) {
+      let lists = byPairing.get(r.pairing_id);
+      if (!lists) byPairing.set(r.pairing_id, (lists = { baseline: [], candidate: [] }));
+      if (r.side === "baseline") lists.baseline.push(r.task_id);
+      else if (r.side === "candidate") lists.candidate.push(r.task_id);
+    }
+  });
+  return byPairing;
+}
+
 /** The tasks and trials a pairing covers on each side, and the tasks only one side ran. */
-function coverageOf(cov: RowOf<"compare/coverage">, unpaired: RowOf<"compare/unpaired_tasks">[]): Comparison["coverage"] {
+function coverageOf(cov: RowOf<"compare/coverage">, unpaired: Unpaired | undefined): Comparison["coverage"] {
   return {
     common_tasks: cov.common_tasks,
     only_baseline: cov.only_baseline,
@@ -647,8 +669,8 @@ function coverageOf(cov: RowOf<"compare/coverage">, unpaired: RowOf<"compare/unp
     candidate_trials: cov.candidate_trials,
     baseline_trials_paired: cov.baseline_trials_paired,
     candidate_trials_paired: cov.candidate_trials_paired,
-    only_baseline_tasks: unpaired.filter((u) => u.side === "baseline").map((u) => u.task_id),
-    only_candidate_tasks: unpaired.filter((u) => u.side === "candidate").map((u) => u.task_id),
+    only_baseline_tasks: unpaired?.baseline ?? [],
+    only_candidate_tasks: unpaired?.candidate ?? [],
   };
 }
 

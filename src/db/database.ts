@@ -157,6 +157,29 @@ export class Database {
     return reader.convertRowObjects(cellConverter) as Row[];
   }
 
+  /**
+   * Runs a query and hands its rows to `visit` one data chunk at a time (at most
+   * 2,048 rows, converted as all() converts them), in the query's order. Neither
+   * DuckDB nor this process holds the whole result: for the selects whose rows
+   * run into the millions (a lake's unpaired task names), where all() would hold
+   * every row as an object at once.
+   */
+  async each(sql: string, params: Params | undefined, visit: (rows: Row[]) => void): Promise<void> {
+    const result = await this.connection.stream(sql, params as never);
+    const names = result.deduplicatedColumnNames();
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) return;
+      const rows: Row[] = [];
+      for (let i = 0; i < chunk.rowCount; i++) {
+        const row: Row = {};
+        chunk.visitRowValues(i, (value, _, column, type) => (row[names[column]!] = cellConverter(value, type, cellConverter)));
+        rows.push(row);
+      }
+      visit(rows);
+    }
+  }
+
   /** First row of a query, or null. */
   async one(sql: string, params?: Params): Promise<Row | null> {
     return (await this.all(sql, params))[0] ?? null;

@@ -224,6 +224,23 @@ export class Session<T = unknown> {
     return rows as RowOf<N>[];
   }
 
+  /**
+   * select(name, params), its rows handed to `visit` a chunk (at most 2,048) at a
+   * time and never held together (Database.each): for a SELECT of millions of
+   * rows. Not read ahead by needFor, nor kept. Throws as select().
+   */
+  async selectEach<N extends SelectName>(name: N, params: Params | undefined, visit: (rows: RowOf<N>[]) => void): Promise<void> {
+    const query = this.catalog.selects.get(name);
+    if (!query) throw new DenomError(`queries/select/${name}.sql: no such file`);
+    await this.need(query.reads);
+    await this.quiet();
+    try {
+      await this.db.each(query.sql, params, visit as (rows: Row[]) => void);
+    } catch (e) {
+      throw new DenomError(`queries/select/${query.name}.sql: ${(e as Error).message}`);
+    }
+  }
+
   /** The first row of select(name); throws DenomError when the query gave none (each of these gives one). */
   async selectOne<N extends SelectName>(name: N, params?: Params): Promise<RowOf<N>> {
     const row = (await this.select(name, params))[0];
