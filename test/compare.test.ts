@@ -56,6 +56,37 @@ describe("compare: two inputs, each its own session", () => {
     expect(out.ranking_flips).toBe(false);
   });
 
+  it("gives every figure to the last bit whatever order the records come in (means and variance over tasks as DECIMAL sums)", async () => {
+    // 200 tasks, task i with 1 + (i mod 7) trials on each side: 28 cycles of 1..7 (28 x 28 = 784)
+    // and 1 + 2 + 3 + 4 = 10, so 794 trials a side; shares like 2/7 and 1/3 whose DOUBLE sum
+    // depends on the order of summation (the build before this test gave 59 numbers that differed).
+    const side = (seed: number) =>
+      Array.from({ length: 200 }, (_, i) =>
+        Array.from({ length: 1 + (i % 7) }, (_, k) => ({ task_id: `t${i}`, trial: k, status: (i * 31 + k * 17 + seed) % 5 < 2 ? "success" : "failure" })),
+      ).flat();
+    const shuffled = <T>(rows: T[], seed: number) => {
+      const out = rows.slice();
+      let x = seed;
+      for (let i = out.length - 1; i > 0; i--) {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        const j = x % (i + 1);
+        [out[i], out[j]] = [out[j]!, out[i]!];
+      }
+      return out;
+    };
+    const a = side(1);
+    const b = side(3);
+    const d1 = tempDir({ "a.jsonl": jsonl(...a), "b.jsonl": jsonl(...b) });
+    const d2 = tempDir({ "a.jsonl": jsonl(...shuffled(a, 7)), "b.jsonl": jsonl(...shuffled(b, 9)) });
+    const r1 = await denom(["compare", "--json", join(d1, "a.jsonl"), join(d1, "b.jsonl")]);
+    const r2 = await denom(["compare", "--json", join(d2, "a.jsonl"), join(d2, "b.jsonl")]);
+    expect(r1.code).toBe(0);
+    expect(r2.code).toBe(0);
+    expect(cellOf(r1.json(), "final/total")).toMatchObject({ tasks: 200, baseline: { count: 794 }, candidate: { count: 794 } });
+    expect(r2.json().cells).toEqual(r1.json().cells);
+    expect(r2.json().cost_per_success).toEqual(r1.json().cost_per_success);
+  });
+
   it("lists every unpaired task past one chunk of DuckDB's rows (2,048), each side's in order", async () => {
     // A: c (common), a0000..a2999 (3,000 only on A); B: c, b0000..b2099 (2,100 only on B).
     // Written in reverse order: the lists come back sorted by name all the same.

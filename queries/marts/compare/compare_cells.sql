@@ -29,20 +29,27 @@ per_cell as (
         count(t.task_id) as tasks,
         coalesce(sum(t.baseline_successes), 0) as baseline_successes,
         coalesce(sum(t.baseline_count), 0) as baseline_count,
-        avg(t.baseline_share) as baseline_rate,
+        -- the means and the sum of squares over tasks as DECIMAL sums, which give the same
+        -- value in any order of summation (a DOUBLE sum over a parallel aggregate does not)
+        avg(t.baseline_share::decimal(38, 18))::double as baseline_rate,
         coalesce(sum(t.candidate_successes), 0) as candidate_successes,
         coalesce(sum(t.candidate_count), 0) as candidate_count,
-        avg(t.candidate_share) as candidate_rate,
-        avg(t.difference) as difference,
-        -- sd with T - 1 over tasks: the trials of one task are one cluster
-        var_samp(t.difference) as variance,
+        avg(t.candidate_share::decimal(38, 18))::double as candidate_rate,
+        avg(t.difference::decimal(38, 18))::double as difference,
+        -- sd with T - 1 over tasks: the trials of one task are one cluster; each square
+        -- about the cell's mean d (the same value as difference) rounded to 18 places,
+        -- so tasks that all moved alike give exactly 0
+        case when count(t.task_id) >= 2 then sum(((t.difference - t.mean_difference) ^ 2)::decimal(38, 18))::double / (count(t.task_id) - 1) end as variance,
         bool_and(t.baseline_count = 1 and t.candidate_count = 1) as one_trial_each,
         -- tasks where the baseline's share is the higher (b), the candidate's (c); with one
         -- trial per side these are McNemar's discordant pairs
         count(*) filter (where t.baseline_share > t.candidate_share) as baseline_only,
         count(*) filter (where t.candidate_share > t.baseline_share) as candidate_only
     from cells as c
-    left join compare_task_cells as t using (pairing_id, basis, denominator)
+    left join (
+        select *, avg(difference::decimal(38, 18)) over (partition by pairing_id, basis, denominator)::double as mean_difference
+        from compare_task_cells
+    ) as t using (pairing_id, basis, denominator)
     group by all
 ),
 
