@@ -94,7 +94,7 @@ describe("queries/", () => {
     const kept = catalog.relations.filter((r) => r.kept).map((r) => r.name);
     for (const name of ["stg_attempt_marks", "trials", "missing_trials", "figure_intervals", "trial_inventory", "accounting", "agentcompass_verdict"])
       expect(kept).toContain(name);
-    // views read through (`Not materialized`): their readers' few columns of the loaded attempts and of trials
+    // views read through (`Not materialized`, on big inputs or always): their readers' few columns of the loaded attempts and of trials
     for (const name of ["stg_attempts", "trial_outcomes", "audit_figures", "audit_membership", "scoped_attempts", "attempts_classified", "rate_intervals"])
       expect(kept).not.toContain(name);
   });
@@ -104,11 +104,16 @@ describe("queries/", () => {
       "intermediate/x.sql",
       "-- x: an example.\n-- Reads: a, b (the b of c, d); getvariable('v1'),\n--   getvariable('v2') (flag --v2), e.\n-- more prose. Reads: f.\ncreate or replace view x as select 1;\n",
     );
-    expect([r.reads, r.variables, r.copied, r.materialized]).toEqual([["a", "b", "e"], ["v1", "v2"], true, true]);
+    expect([r.reads, r.variables, r.copied, r.copiedWhenFew, r.materialized]).toEqual([["a", "b", "e"], ["v1", "v2"], true, false, true]);
     const notCopied = parseRelation(
       "marts/y/y.sql",
       "-- y: an example.\n-- Reads: nothing.\n-- Not materialized: big.\ncreate or replace view y as select 1;\n",
     );
-    expect([notCopied.reads, notCopied.copied, notCopied.materialized]).toEqual([[], false, false]);
+    expect([notCopied.reads, notCopied.copied, notCopied.copiedWhenFew, notCopied.materialized]).toEqual([[], false, false, false]);
+    const whenFew = parseRelation(
+      "intermediate/z.sql",
+      "-- z: an example.\n-- Reads: nothing.\n-- Not materialized on big inputs: every attempt again.\ncreate or replace view z as select 1;\n",
+    );
+    expect([whenFew.copied, whenFew.copiedWhenFew, whenFew.materialized]).toEqual([false, true, false]);
   });
 });

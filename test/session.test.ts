@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { readReport } from "../src/commands/report.js";
 import { Database } from "../src/db/database.js";
 import { queryCatalog } from "../src/db/queries.js";
-import { createTables, DEFAULT_DEFINITIONS, openSession, Session } from "../src/db/session.js";
+import { COPY_ALL_MAX_ATTEMPTS, createTables, DEFAULT_DEFINITIONS, openSession, Session } from "../src/db/session.js";
 import { DataError } from "../src/errors.js";
 import type { Thresholds } from "../src/definitions.js";
 import { openRuns } from "../src/ingest/runs.js";
@@ -45,7 +45,8 @@ describe("a session's relations", () => {
         const session = await openRuns({ inputs: [SEED], ...definitions, stdin: Readable.from([]), oneConnection });
         try {
           reports.push(await readReport(session, definitions));
-          // trials is materialized, attempts_classified a view (`Not materialized`)
+          // trials is materialized; attempts_classified too, read through only on big inputs
+          // (seed-100 holds few attempts: COPY_ALL_MAX_ATTEMPTS)
           for (const name of ["trials", "attempts_classified"])
             expect(await placed(session, name), name).toEqual(oneConnection ? { main: 0, temp: 1 } : { main: 1, temp: 0 });
         } finally {
@@ -59,6 +60,33 @@ describe("a session's relations", () => {
       expect(final).toMatchObject({ successes: 0, count: 101 });
     },
   );
+
+  it("copy the views read through on big inputs into tables up to COPY_ALL_MAX_ATTEMPTS attempts, and read them through past it", async () => {
+    // tasks t0, t1, ...: one attempt each, the even ones succeed
+    const file = join(tempDir(), "runs.jsonl");
+    const readThrough = ["stg_attempts", "attempts_classified", "trial_outcomes", "scoped_trial_outcomes", "rate_membership", "scoped_attempts", "trial_spend"];
+    for (const [attempts, successes] of [
+      [COPY_ALL_MAX_ATTEMPTS, COPY_ALL_MAX_ATTEMPTS / 2],
+      [COPY_ALL_MAX_ATTEMPTS + 1, COPY_ALL_MAX_ATTEMPTS / 2 + 1],
+    ]) {
+      const lines = Array.from({ length: attempts }, (_, i) => JSON.stringify({ task_id: `t${i}`, attempt: 1, status: i % 2 ? "failure" : "success" }));
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      const session = await openRuns({ inputs: [file], ...DEFAULT_DEFINITIONS, stdin: Readable.from([]) });
+      try {
+        const report = await readReport(session, DEFAULT_DEFINITIONS);
+        expect(report.rates.find((c) => c.basis === "final" && c.denominator === "total")).toMatchObject({ successes, count: attempts });
+        const tables = await session.db.all("SELECT table_name AS name FROM duckdb_tables() ORDER BY name");
+        const views = await session.db.all("SELECT view_name AS name FROM duckdb_views() WHERE NOT internal ORDER BY name");
+        const copied = attempts <= COPY_ALL_MAX_ATTEMPTS;
+        for (const name of readThrough) {
+          expect(tables.map((t) => t.name).includes(name), name).toBe(copied);
+          expect(views.map((v) => v.name).includes(name), name).toBe(!copied);
+        }
+      } finally {
+        session.close();
+      }
+    }
+  });
 
   it("are never reached when the inputs cannot be read: the load's error, the second connection closed with the instance", async () => {
     // the second connection is made while the inputs are read: the load fails first

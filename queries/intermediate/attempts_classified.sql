@@ -2,7 +2,7 @@
 --   attempt_faults; an attempt of a re-run run (run_reruns) as rerun_attempts places it: in the
 --   original run's trial, numbered after its attempts there (the attempt ledger).
 -- Reads: stg_attempts, attempt_faults, rerun_attempts.
--- Not materialized: every kept attempt again, with two columns of attempt_faults: a copy would double the attempts.
+-- Not materialized on big inputs: every kept attempt again, with two columns of attempt_faults: a copy would double the attempts.
 create or replace view attempts_classified as
 select
     s.* replace (

@@ -1,6 +1,6 @@
 -- rate_membership: which cells each trial counts in.
 -- Reads: scoped_trial_outcomes, denominators, kept_in.
--- Not materialized: each trial once per basis, denominator and scope: read through by rate_cells and the bootstrap, not copied.
+-- Not materialized on big inputs: each trial once per basis, denominator and scope: read through by rate_cells and the bootstrap, not copied.
 create or replace view rate_membership as
 -- each trial once per basis and per denominator it belongs to, in every scope
 select

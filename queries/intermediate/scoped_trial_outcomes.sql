@@ -2,7 +2,7 @@
 --   (scopes 1..n).
 -- Reads: trial_outcomes, scope_groups.
 -- Without --by, the groups are the runs' identity groups (run_groups), when there are any.
--- Not materialized: trial_outcomes once more per --by group: read through, not copied.
+-- Not materialized on big inputs: trial_outcomes once more per --by group: read through, not copied.
 create or replace view scoped_trial_outcomes as
 with
 

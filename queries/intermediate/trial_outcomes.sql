@@ -6,7 +6,7 @@
 --   getvariable('group_by') (a column name: --by).
 -- group_value: the --by field's value; without --by, the run's group (run_groups) when the
 -- trials hold several agents, models or benchmarks, else NULL (one scope, no group).
--- Not materialized: every trial twice: its readers read the trials through, each its own columns.
+-- Not materialized on big inputs: every trial twice: its readers read the trials through, each its own columns.
 create or replace view trial_outcomes as
 with
 

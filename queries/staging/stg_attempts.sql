@@ -11,7 +11,7 @@
 --   (>= --success-threshold; none in a run off its scale; else full marks, >= 1).
 -- Reads: stg_run_defaults, attempts, stg_attempt_marks, stg_score_rule, format_traits, status_alias, run_key; getvariable('status_map'), getvariable('success_threshold').
 -- status_map holds the --status-map pairs.
--- Not materialized: every loaded attempt again: its readers read the attempts through, each its own columns.
+-- Not materialized on big inputs: every loaded attempt again: its readers read the attempts through, each its own columns.
 create or replace view stg_attempts as
 with
 

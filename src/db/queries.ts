@@ -11,8 +11,10 @@
  * Each file opens with `-- <name>: what it is` and `-- Reads: a, b; getvariable('x').`:
  * the relations and session variables it reads. Files run in layer order and,
  * inside a layer, in the order their Reads give (a file after what it reads,
- * ties by path). A staging or intermediate relation is materialized once per
- * session, unless its header says `-- Not materialized: why`; marts are views.
+ * ties by path). A relation past reference/ is materialized once per session,
+ * unless its header says `-- Not materialized: why` (always a view) or
+ * `-- Not materialized on big inputs: why` (a view only past a few attempts:
+ * Relation.copiedWhenFew).
  * `queries/select/` holds no relations: the named SELECTs commands run.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -39,6 +41,13 @@ export interface Relation {
   variables: string[];
   /** a view past reference/ whose header does not say `Not materialized`: a session copies it into a TEMP table */
   copied: boolean;
+  /**
+   * a view whose header says `Not materialized on big inputs`: read through (a view)
+   * where a copy would hold the attempts or trials again, copied like the others in a
+   * session of few attempts (Session: COPY_ALL_MAX_ATTEMPTS), where the copy is small
+   * and saves every reader planning the view again
+   */
+  copiedWhenFew: boolean;
   /** with SessionOptions.views (every relation a view up front): a staging or intermediate view copied once per session */
   materialized: boolean;
   /** a copied view `denom report` reads (through select/report/ and select/meta/): `ingest --db` keeps it evaluated in the file (src/db/layer-cache.ts) */
@@ -154,11 +163,13 @@ export function parseRelation(path: string, sql: string): Relation {
   if (!created || created[2] !== name) throw new DenomError(`queries/${path}: expected one statement creating ${name}`);
   const header = sql.slice(0, created.index);
   const { reads, variables } = parseReads(path, header);
-  const copied = created[1] === "view" && layer !== "reference" && !/^-- Not materialized:/m.test(header);
+  const notMaterialized = /^-- Not materialized( on big inputs)?:/m.exec(header);
+  const copied = created[1] === "view" && layer !== "reference" && !notMaterialized;
+  const copiedWhenFew = created[1] === "view" && layer !== "reference" && Boolean(notMaterialized?.[1]);
   const materialized = copied && (layer === "staging" || layer === "intermediate");
   // set by readCatalog, once every file is read
   const kept = false;
-  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, copied, materialized, kept };
+  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, copied, copiedWhenFew, materialized, kept };
 }
 
 /**

@@ -8,8 +8,10 @@
  *   4. relations     queries/ in layer order (src/db/queries.ts): reference, staging, intermediate
  *   5. materialized  each staging and intermediate relation, right after it is created, copied
  *                    into a TEMP table of its name, so that what follows binds against a table
- *                    instead of expanding the chain down to the attempts again; or, in a
- *                    session over a kept file, read from the layer table `ingest --db` stored
+ *                    instead of expanding the chain down to the attempts again (those read
+ *                    through on big inputs only in a session of few attempts:
+ *                    COPY_ALL_MAX_ATTEMPTS); or, in a session over a kept file, read from
+ *                    the layer table `ingest --db` stored
  *   6. marts         the views commands read (and a harness's own), over those tables
  *
  * A session of inputs read into memory creates steps 4 to 6 on two connections
@@ -126,6 +128,11 @@ export class Session<T = unknown> {
     private readonly helpers: Database[] = [],
     /** the schema holding them: the attached file's, or (a writing session) the open file's own */
     private keptFrom: string = `${STORED}.main`,
+    /**
+     * a session in memory of at most COPY_ALL_MAX_ATTEMPTS attempts: the views read
+     * through on big inputs (Relation.copiedWhenFew) are copied into tables as well
+     */
+    private readonly fewAttempts = false,
   ) {
     this.idle = helpers.length ? [db, ...helpers] : [];
     this.changed = new Promise<void>((resolve) => (this.wake = resolve));
@@ -134,7 +141,8 @@ export class Session<T = unknown> {
   /**
    * Steps 4 to 6 for `names` (relations of queries/; loaded tables are there
    * already): creates each with everything it reads, each materialized into a
-   * table right away unless its header says `Not materialized` (then a view),
+   * table right away unless its header says `Not materialized` (then a view; `on big
+   * inputs`: a view past COPY_ALL_MAX_ATTEMPTS attempts),
    * or read from a kept layer. On one connection: in catalog order, TEMP
    * objects, in one transaction (under a memory limit each committed on its
    * own). With helpers: on every connection at once, in the main catalog
@@ -148,7 +156,7 @@ export class Session<T = unknown> {
     const create = async () => {
       for (const relation of wanted) {
         if (this.kept.has(relation.name)) await this.readKept(relation);
-        else await createRelation(this.db, relationSql(relation, "TEMP "), relation);
+        else await createRelation(this.db, relationSql(relation, "TEMP ", this.fewAttempts), relation);
         this.created.add(relation.name);
       }
     };
@@ -350,7 +358,7 @@ export class Session<T = unknown> {
     };
     for (const r of relations)
       add(r.name, r.reads, async (db) => {
-        await createRelation(db, relationSql(r, ""), r);
+        await createRelation(db, relationSql(r, "", this.fewAttempts), r);
         this.created.add(r.name);
       });
     for (const { query, params } of queries) {
@@ -469,12 +477,14 @@ const VIEW_HEAD = /^create or replace view (\w+) as/m;
 
 /**
  * The statement that creates `relation`: a view of queries/ as a table (materialized)
- * or a view (its header says `Not materialized`), `scope` "TEMP " (one connection's
- * own) or "" (the main catalog every connection sees); a macro or table as written.
+ * or a view (its header says `Not materialized`; `Not materialized on big inputs`
+ * unless `fewAttempts`), `scope` "TEMP " (one connection's own) or "" (the main
+ * catalog every connection sees); a macro or table as written.
  */
-function relationSql(relation: Relation, scope: "TEMP " | ""): string {
+function relationSql(relation: Relation, scope: "TEMP " | "", fewAttempts: boolean): string {
   if (relation.kind !== "view") return relation.sql;
-  return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${relation.copied ? "TABLE" : "VIEW"} $1 as`);
+  const table = relation.copied || (fewAttempts && relation.copiedWhenFew);
+  return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${table ? "TABLE" : "VIEW"} $1 as`);
 }
 
 /**
@@ -510,10 +520,11 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     await helper;
     // 3. definitions, and the threads the relations are computed on
     await setDefinitions(db, options.definitions);
-    if (!options.read && !options.write && !options.temporary) await setComputeThreads(db);
+    const attempts = options.read || options.write || options.temporary ? null : await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
-    const session = new Session(db, catalog, loaded, kept, helpers);
+    const fewAttempts = attempts !== null && attempts <= COPY_ALL_MAX_ATTEMPTS && !options.views;
+    const session = new Session(db, catalog, loaded, kept, helpers, undefined, fewAttempts);
     if (options.views || options.write) await session.createViews(Boolean(options.write), options.definitions);
     return session;
   } catch (e) {
@@ -537,10 +548,26 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
  */
 export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
 
-/** Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
-async function setComputeThreads(db: Database): Promise<void> {
+/**
+ * Loaded attempts up to which a session in memory copies into tables the views
+ * read through on big inputs (`-- Not materialized on big inputs`), as it copies
+ * the other relations: each such view has several readers (stg_attempts twelve),
+ * and on a small input planning the view again in every reader costs more than
+ * the copy. seed-100's report: 1.40 -> 1.02 s of CPU, the same output; past
+ * about 20,000 attempts the copy costs as much CPU as it saves, and memory
+ * (100 MB of gen_attempts logs: +300 MB peak). Measured in docs/benchmarks.md.
+ */
+export const COPY_ALL_MAX_ATTEMPTS = 10_000;
+
+/**
+ * Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts
+ * (the figures do not depend on the threads). Returns the loaded attempts.
+ */
+async function setComputeThreads(db: Database): Promise<number> {
   const row = await db.one("SELECT count(*) AS n FROM attempts");
-  if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
+  const attempts = Number(row?.n ?? 0);
+  if (attempts <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
+  return attempts;
 }
 
 /** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), unless given its values. */

@@ -2,7 +2,7 @@
 --   and detail, attempts made, wall time, and where it is drawn (tasks in task id order across,
 --   in bands of 100; run x trial slots down); expected-but-missing trials too.
 -- Reads: trial_outcomes, trials.
--- Not materialized: one row per trial, read only by the HTML report: not kept by ingest --db.
+-- Not materialized on big inputs: one row per trial, read only by the HTML report: not kept by ingest --db.
 create or replace view trial_waffle as
 with
 

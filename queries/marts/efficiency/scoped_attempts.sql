@@ -1,6 +1,6 @@
 -- scoped_attempts: kept attempts once per scope of their trial.
 -- Reads: attempts_classified, trials, scoped_trial_outcomes, format_traits.
--- Not materialized: every kept attempt once per scope: read through by attempt_figures and call_outcomes, not copied.
+-- Not materialized on big inputs: every kept attempt once per scope: read through by attempt_figures and call_outcomes, not copied.
 --
 -- Attempts per trial count the attempts a trial made by number (its final attempt number,
 -- trial_outcomes.attempts_made): a per-task summary record loads attempts 1 and n only.

@@ -2,7 +2,7 @@
 --   and how many attempts lack each value; the trials' side of per_success and of compare's
 --   cost per solved task.
 -- Reads: scoped_attempts.
--- Not materialized: every trial once per scope: read through by per_success and compare_side_spend, not copied.
+-- Not materialized on big inputs: every trial once per scope: read through by per_success and compare_side_spend, not copied.
 --
 -- A value an attempt did not record is never read as 0: the sums hold what was recorded
 -- (NULL when nothing was), and the attempts without it are counted; an earlier attempt of a
