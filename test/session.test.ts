@@ -12,9 +12,9 @@ import { describe, expect, it } from "vitest";
 import { readReport } from "../src/commands/report.js";
 import { Database } from "../src/db/database.js";
 import { queryCatalog } from "../src/db/queries.js";
-import { COPY_ALL_MAX_ATTEMPTS, createTables, DEFAULT_DEFINITIONS, openSession, Session } from "../src/db/session.js";
+import { COPY_WHEN_FEW_MAX_ROWS, createTables, DEFAULT_DEFINITIONS, openSession, Session } from "../src/db/session.js";
 import { DataError } from "../src/errors.js";
-import type { Thresholds } from "../src/definitions.js";
+import type { Expectation, Thresholds } from "../src/definitions.js";
 import { openRuns } from "../src/ingest/runs.js";
 import { ROOT, tempDir } from "./helpers.js";
 
@@ -46,7 +46,7 @@ describe("a session's relations", () => {
         try {
           reports.push(await readReport(session, definitions));
           // trials is materialized; attempts_classified too, read through only on big inputs
-          // (seed-100 holds few attempts: COPY_ALL_MAX_ATTEMPTS)
+          // (seed-100 holds few attempts: COPY_WHEN_FEW_MAX_ROWS)
           for (const name of ["trials", "attempts_classified"])
             expect(await placed(session, name), name).toEqual(oneConnection ? { main: 0, temp: 1 } : { main: 1, temp: 0 });
         } finally {
@@ -61,31 +61,64 @@ describe("a session's relations", () => {
     },
   );
 
-  it("copy the views read through on big inputs into tables up to COPY_ALL_MAX_ATTEMPTS attempts, and read them through past it", async () => {
-    // tasks t0, t1, ...: one attempt each, the even ones succeed
-    const file = join(tempDir(), "runs.jsonl");
-    const readThrough = ["stg_attempts", "attempts_classified", "trial_outcomes", "scoped_trial_outcomes", "rate_membership", "scoped_attempts", "trial_spend"];
-    for (const [attempts, successes] of [
-      [COPY_ALL_MAX_ATTEMPTS, COPY_ALL_MAX_ATTEMPTS / 2],
-      [COPY_ALL_MAX_ATTEMPTS + 1, COPY_ALL_MAX_ATTEMPTS / 2 + 1],
-    ]) {
-      const lines = Array.from({ length: attempts }, (_, i) => JSON.stringify({ task_id: `t${i}`, attempt: 1, status: i % 2 ? "failure" : "success" }));
-      writeFileSync(file, `${lines.join("\n")}\n`);
-      const session = await openRuns({ inputs: [file], ...DEFAULT_DEFINITIONS, stdin: Readable.from([]) });
+  it("copy a view read through on big inputs into a table when what it reads holds at most COPY_WHEN_FEW_MAX_ROWS rows, and not over a view", async () => {
+    const kinds = async (session: Session) => {
+      const tables = new Set((await session.db.all("SELECT table_name AS name FROM duckdb_tables()")).map((t) => t.name));
+      const views = new Set((await session.db.all("SELECT view_name AS name FROM duckdb_views() WHERE NOT internal")).map((v) => v.name));
+      const kind: Record<string, string> = {};
+      for (const name of [
+        "stg_attempts",
+        "attempts_classified",
+        "trial_outcomes",
+        "scoped_trial_outcomes",
+        "rate_membership",
+        "scoped_attempts",
+        "trial_spend",
+      ])
+        kind[name] = tables.has(name) ? "table" : views.has(name) ? "view" : "absent";
+      return kind;
+    };
+    const all = (kind: string) => ({ attempts: kind, trials: kind });
+    const split = ({ attempts, trials }: { attempts: string; trials: string }) => ({
+      stg_attempts: attempts,
+      attempts_classified: attempts,
+      trial_outcomes: trials,
+      scoped_trial_outcomes: trials,
+      rate_membership: trials,
+      scoped_attempts: trials,
+      trial_spend: trials,
+    });
+    const report = async (inputs: string[], expectation: Expectation | null) => {
+      const session = await openRuns({ inputs, ...DEFAULT_DEFINITIONS, expectation, stdin: Readable.from([]) });
       try {
-        const report = await readReport(session, DEFAULT_DEFINITIONS);
-        expect(report.rates.find((c) => c.basis === "final" && c.denominator === "total")).toMatchObject({ successes, count: attempts });
-        const tables = await session.db.all("SELECT table_name AS name FROM duckdb_tables() ORDER BY name");
-        const views = await session.db.all("SELECT view_name AS name FROM duckdb_views() WHERE NOT internal ORDER BY name");
-        const copied = attempts <= COPY_ALL_MAX_ATTEMPTS;
-        for (const name of readThrough) {
-          expect(tables.map((t) => t.name).includes(name), name).toBe(copied);
-          expect(views.map((v) => v.name).includes(name), name).toBe(!copied);
-        }
+        const final = (await readReport(session, DEFAULT_DEFINITIONS)).rates.find((c) => c.basis === "final" && c.denominator === "total");
+        return { final: { successes: final?.successes, count: final?.count }, kinds: await kinds(session) };
       } finally {
         session.close();
       }
-    }
+    };
+    // seed-100: 130 attempts, 100 tasks of one run, 82 of them a success at the last attempt
+    expect(await report([SEED], null)).toEqual({ final: { successes: 82, count: 100 }, kinds: split(all("table")) });
+    // the same with 30,000 tasks owed: 29,900 missing trials, so the trials' views stay views
+    expect(await report([SEED], { tasks: null, count: 30_000, source: "--expect-count 30000", duplicates: 0 })).toEqual({
+      final: { successes: 82, count: 30_000 },
+      kinds: split({ attempts: "table", trials: "view" }),
+    });
+    // tasks t0, t1, ...: one attempt each, the even ones succeed
+    const file = join(tempDir(), "runs.jsonl");
+    const write = (n: number) =>
+      writeFileSync(
+        file,
+        `${Array.from({ length: n }, (_, i) => JSON.stringify({ task_id: `t${i}`, attempt: 1, status: i % 2 ? "failure" : "success" })).join("\n")}\n`,
+      );
+    // 20,000 attempts and trials: copied; trial_outcomes holds 40,000 rows (two bases), so its readers stay views
+    write(COPY_WHEN_FEW_MAX_ROWS);
+    expect(await report([file], null)).toEqual({
+      final: { successes: 10_000, count: 20_000 },
+      kinds: { ...split(all("view")), stg_attempts: "table", attempts_classified: "table", trial_outcomes: "table" },
+    });
+    write(COPY_WHEN_FEW_MAX_ROWS + 1);
+    expect(await report([file], null)).toEqual({ final: { successes: 10_001, count: 20_001 }, kinds: split(all("view")) });
   });
 
   it("are never reached when the inputs cannot be read: the load's error, the second connection closed with the instance", async () => {

@@ -9,8 +9,8 @@
  *   5. materialized  each staging and intermediate relation, right after it is created, copied
  *                    into a TEMP table of its name, so that what follows binds against a table
  *                    instead of expanding the chain down to the attempts again (those read
- *                    through on big inputs only in a session of few attempts:
- *                    COPY_ALL_MAX_ATTEMPTS); or, in a session over a kept file, read from
+ *                    through on big inputs only in memory, when what they read is small:
+ *                    COPY_WHEN_FEW_MAX_ROWS); or, in a session over a kept file, read from
  *                    the layer table `ingest --db` stored
  *   6. marts         the views commands read (and a harness's own), over those tables
  *
@@ -28,7 +28,7 @@
  */
 import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
-import { Database, type Params } from "./database.js";
+import { Database, sqlName, type Params } from "./database.js";
 import { DEFAULT_DEFINITIONS, dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
@@ -99,6 +99,8 @@ interface Scheduled {
  */
 export class Session<T = unknown> {
   private readonly created = new Set<string>();
+  /** the views read through on big inputs that this session copied into tables (copies) */
+  private readonly copiedWhenFew = new Set<string>();
   /**
    * rows of named SELECTs run by needFor (a session of helpers, whose loaded tables and
    * relations do not change once open), by readKey, given by select() every time
@@ -129,10 +131,11 @@ export class Session<T = unknown> {
     /** the schema holding them: the attached file's, or (a writing session) the open file's own */
     private keptFrom: string = `${STORED}.main`,
     /**
-     * a session in memory of at most COPY_ALL_MAX_ATTEMPTS attempts: the views read
-     * through on big inputs (Relation.copiedWhenFew) are copied into tables as well
+     * a session in memory (no kept file, no temporary file, not every relation a view):
+     * a view read through on big inputs (Relation.copiedWhenFew) is copied into a table
+     * when what it reads is small (copies)
      */
-    private readonly fewAttempts = false,
+    private readonly copyWhenFew = false,
   ) {
     this.idle = helpers.length ? [db, ...helpers] : [];
     this.changed = new Promise<void>((resolve) => (this.wake = resolve));
@@ -142,7 +145,7 @@ export class Session<T = unknown> {
    * Steps 4 to 6 for `names` (relations of queries/; loaded tables are there
    * already): creates each with everything it reads, each materialized into a
    * table right away unless its header says `Not materialized` (then a view; `on big
-   * inputs`: a view past COPY_ALL_MAX_ATTEMPTS attempts),
+   * inputs`: a view unless what it reads is small, copies()),
    * or read from a kept layer. On one connection: in catalog order, TEMP
    * objects, in one transaction (under a memory limit each committed on its
    * own). With helpers: on every connection at once, in the main catalog
@@ -156,7 +159,7 @@ export class Session<T = unknown> {
     const create = async () => {
       for (const relation of wanted) {
         if (this.kept.has(relation.name)) await this.readKept(relation);
-        else await createRelation(this.db, relationSql(relation, "TEMP ", this.fewAttempts), relation);
+        else await createRelation(this.db, relationSql(relation, "TEMP ", await this.copies(this.db, relation)), relation);
         this.created.add(relation.name);
       }
     };
@@ -358,7 +361,7 @@ export class Session<T = unknown> {
     };
     for (const r of relations)
       add(r.name, r.reads, async (db) => {
-        await createRelation(db, relationSql(r, "", this.fewAttempts), r);
+        await createRelation(db, relationSql(r, "", await this.copies(db, r)), r);
         this.created.add(r.name);
       });
     for (const { query, params } of queries) {
@@ -440,6 +443,37 @@ export class Session<T = unknown> {
     while (this.pending.size > 0) await this.changed;
   }
 
+  /**
+   * Whether `relation` (a view of queries/) becomes a table: a copied one always; one
+   * read through on big inputs (Relation.copiedWhenFew) in a session that copies such
+   * views (copyWhenFew) when every relation and loaded table it reads is a table of at
+   * most COPY_WHEN_FEW_MAX_ROWS rows (macros and reference/ aside), counted on `db`
+   * now that they exist. So a view over another that stayed a view stays one too, and
+   * a few attempts with many trials owed (`--expect-count 300000`: missing_trials)
+   * keep the trials' views read through.
+   */
+  private async copies(db: Database, relation: Relation): Promise<boolean> {
+    if (relation.copied) return true;
+    if (!this.copyWhenFew || !relation.copiedWhenFew) return false;
+    const counted: string[] = [];
+    for (const name of relation.reads) {
+      const read = this.catalog.byName.get(name);
+      if (read && (read.kind === "macro" || read.layer === "reference")) continue;
+      const table = read ? read.copied || this.copiedWhenFew.has(name) : name in TABLES;
+      if (!table) return false;
+      counted.push(`SELECT count(*) AS n FROM ${sqlName(name)}`);
+    }
+    let largest = 0;
+    try {
+      if (counted.length) largest = Number((await db.one(`SELECT max(n) AS n FROM (${counted.join(" UNION ALL ")})`))?.n ?? 0);
+    } catch (e) {
+      throw new DenomError(`queries/${relation.path}: ${(e as Error).message}`);
+    }
+    if (largest > COPY_WHEN_FEW_MAX_ROWS) return false;
+    this.copiedWhenFew.add(relation.name);
+    return true;
+  }
+
   private async readKept(relation: Relation): Promise<void> {
     // evaluated by ingest under these very definitions: read, not recomputed
     await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM ${this.keptFrom}.${layerTable(relation.name)}`);
@@ -476,14 +510,12 @@ function storingBatches(relations: readonly Relation[]): Relation[][] {
 const VIEW_HEAD = /^create or replace view (\w+) as/m;
 
 /**
- * The statement that creates `relation`: a view of queries/ as a table (materialized)
- * or a view (its header says `Not materialized`; `Not materialized on big inputs`
- * unless `fewAttempts`), `scope` "TEMP " (one connection's own) or "" (the main
- * catalog every connection sees); a macro or table as written.
+ * The statement that creates `relation`: a view of queries/ as a table (`table`:
+ * Session.copies) or a view, `scope` "TEMP " (one connection's own) or "" (the
+ * main catalog every connection sees); a macro or table as written.
  */
-function relationSql(relation: Relation, scope: "TEMP " | "", fewAttempts: boolean): string {
+function relationSql(relation: Relation, scope: "TEMP " | "", table: boolean): string {
   if (relation.kind !== "view") return relation.sql;
-  const table = relation.copied || (fewAttempts && relation.copiedWhenFew);
   return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${table ? "TABLE" : "VIEW"} $1 as`);
 }
 
@@ -520,11 +552,11 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     await helper;
     // 3. definitions, and the threads the relations are computed on
     await setDefinitions(db, options.definitions);
-    const attempts = options.read || options.write || options.temporary ? null : await setComputeThreads(db);
+    const inMemory = !options.read && !options.write && !options.temporary;
+    if (inMemory) await setComputeThreads(db);
     options.onComputing?.();
     const kept = options.read ? await usableLayers(db, catalog, STORED, options.definitions) : new Set<string>();
-    const fewAttempts = attempts !== null && attempts <= COPY_ALL_MAX_ATTEMPTS && !options.views;
-    const session = new Session(db, catalog, loaded, kept, helpers, undefined, fewAttempts);
+    const session = new Session(db, catalog, loaded, kept, helpers, undefined, inMemory && !options.views);
     if (options.views || options.write) await session.createViews(Boolean(options.write), options.definitions);
     return session;
   } catch (e) {
@@ -549,25 +581,21 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
 export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
 
 /**
- * Loaded attempts up to which a session in memory copies into tables the views
- * read through on big inputs (`-- Not materialized on big inputs`), as it copies
- * the other relations: each such view has several readers (stg_attempts twelve),
- * and on a small input planning the view again in every reader costs more than
- * the copy. seed-100's report: 1.40 -> 1.02 s of CPU, the same output; past
- * about 20,000 attempts the copy costs as much CPU as it saves, and memory
- * (100 MB of gen_attempts logs: +300 MB peak). Measured in docs/benchmarks.md.
+ * Rows up to which every relation a view read through on big inputs reads (`--
+ * Not materialized on big inputs`) lets a session in memory copy that view into
+ * a table, as it copies the other relations (Session.copies): each such view has
+ * several readers (stg_attempts twelve), and on a small input planning the view
+ * again in every reader costs more than the copy. seed-100's report: 1.40 ->
+ * 1.02 s of CPU, the same output; from about 20,000 attempts on the copy costs
+ * as much CPU as it saves, and memory (100 MB of gen_attempts logs: +300 MB
+ * peak). Measured in docs/benchmarks.md.
  */
-export const COPY_ALL_MAX_ATTEMPTS = 10_000;
+export const COPY_WHEN_FEW_MAX_ROWS = 20_000;
 
-/**
- * Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts
- * (the figures do not depend on the threads). Returns the loaded attempts.
- */
-async function setComputeThreads(db: Database): Promise<number> {
+/** Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
+async function setComputeThreads(db: Database): Promise<void> {
   const row = await db.one("SELECT count(*) AS n FROM attempts");
-  const attempts = Number(row?.n ?? 0);
-  if (attempts <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
-  return attempts;
+  if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
 }
 
 /** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), unless given its values. */
