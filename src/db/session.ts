@@ -459,7 +459,7 @@ export class Session<T = unknown> {
     for (const name of relation.reads) {
       const read = this.catalog.byName.get(name);
       if (read && (read.kind === "macro" || read.layer === "reference")) continue;
-      const table = read ? read.copied || this.copiedWhenFew.has(name) : name in TABLES;
+      const table = read ? read.copied || this.copiedWhenFew.has(name) : Object.hasOwn(TABLES, name);
       if (!table) return false;
       counted.push(`SELECT count(*) AS n FROM ${sqlName(name)}`);
     }
