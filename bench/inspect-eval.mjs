@@ -3,6 +3,7 @@
 // `npm run build`:
 //   node bench/inspect-eval.mjs 100            # a .eval of 100 MB of members (uncompressed)
 //   node bench/inspect-eval.mjs 1000 --zstd    # 1 GB: only on a machine of your own
+//   node bench/inspect-eval.mjs 1000 --bin ../old/dist/bin.js   # another build (before a change)
 // Writes bench/out/inspect-<SIZE>mb[-zstd].eval with yazl (kept and reused):
 // one eval, samples of about 33 KB (a conversation of messages, 40 model and
 // tool events with their inputs and results, pseudo-random text so deflate
@@ -13,7 +14,7 @@
 // against what was written (every 3rd sample fails).
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, statSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const sizeMb = Number(args.find((a) => /^\d+$/.test(a)) ?? 100);
 const useZstd = args.includes("--zstd");
+const bin = args.includes("--bin") ? args[args.indexOf("--bin") + 1] : join(here, "..", "dist", "bin.js");
 const outDir = join(here, "out");
 mkdirSync(outDir, { recursive: true });
 const file = join(outDir, `inspect-${sizeMb}mb${useZstd ? "-zstd" : ""}.eval`);
@@ -124,7 +126,7 @@ function patch(path, plain) {
     zip.writeUInt32LE(p.crc, at + (local ? 14 : 16));
     zip.writeUInt32LE(p.size, at + (local ? 22 : 24));
   }
-  createWriteStream(path).end(zip);
+  writeFileSync(path, zip); // before the rename: a stream opened later would write a new .part file
 }
 
 if (!existsSync(file)) {
@@ -133,13 +135,15 @@ if (!existsSync(file)) {
   console.error(`wrote ${file}: ${n} samples, ${(statSync(file).size / 1e6).toFixed(1)} MB file, ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
-const stats = join(mkdtempSync(join(tmpdir(), "denom-bench-")), "time.txt");
-const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", "-o", stats, process.execPath, join(here, "..", "dist", "bin.js"), "report", file, "--json"], {
+const scratch = mkdtempSync(join(tmpdir(), "denom-bench-"));
+const stats = join(scratch, "time.txt");
+const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", "-o", stats, process.execPath, bin, "report", file, "--json"], {
   encoding: "utf8",
   maxBuffer: 1 << 28,
 });
 if (r.status !== 0) throw new Error(`denom exit ${r.status}: ${r.stderr.slice(-2000)}`);
 const [wall, kb, user, sys] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
+rmSync(scratch, { recursive: true, force: true });
 const out = JSON.parse(r.stdout);
 const final = out.rates.find((x) => x.basis === "final" && x.denominator === "total");
 const n = out.meta.trials;
@@ -147,6 +151,7 @@ const expected = n - Math.floor(n / 3); // every 3rd sample scored I
 console.log(
   JSON.stringify({
     file,
+    bin,
     file_mb: +(statSync(file).size / 1e6).toFixed(1),
     member_mb: sizeMb,
     samples: n,

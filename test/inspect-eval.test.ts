@@ -11,6 +11,11 @@ import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { cell, denom, hasShared, REAL, ROOT, tarOf, tempDir } from "./helpers.js";
 import { evalArchive, evalSpec, sample, zstdRawFrame, type Member } from "./eval-archives.js";
+import { parsedSample, readEvalArchive } from "../src/formats/inspect-eval.js";
+import { ZipArchive } from "../src/ingest/bytes/zip.js";
+import { loadJsonStream } from "../src/ingest/records/reader.js";
+import type { Unit } from "../src/ingest/types.js";
+import { BigLiteral } from "../src/json-text.js";
 
 type Out = any;
 const grid = (out: Out, key: string) => [cell(out, key).successes, cell(out, key).count];
@@ -429,6 +434,94 @@ describe(".eval archives built with yazl", () => {
     const out = r.json();
     expect([out.accounting.records, out.accounting.rejected]).toEqual([1, 1]);
     expect(r.stderr).toContain("(samples/2_epoch_1.json)");
+  });
+});
+
+describe("sample members parsed whole, against streamed", () => {
+  const tools = [tool("2026-01-01T00:00:01Z", "bash", { cmd: "ls" }), model("2026-01-01T00:00:02Z")];
+  const head = { version: 2, status: "success", eval: evalSpec({ eval_id: "E", run_id: "R", task: "t", model: "openai/m", ids: [1] }) };
+  /** Member texts written by hand: each a case where JSON.parse and the token stream could part. */
+  const texts: Record<string, string> = {
+    plain: JSON.stringify({ ...sample(1, 1, "C"), events: tools, metadata: null, store: { a: [1, { b: 2 }] }, total_time: 0 }).replace(
+      '"total_time":0',
+      '"total_time":12345678901234567890',
+    ),
+    "id 1.0": '{"id": 1.0, "epoch": 1, "scores": {"match": {"value": "C"}}}',
+    "id -0": '{"id": -0, "epoch": 1, "scores": {"match": {"value": "C"}}}',
+    "id 7, a message id 2.50": '{"id": 7, "epoch": 1, "messages": [{"id": 2.50}], "scores": {"match": {"value": "C"}}}',
+    "events null, first": '{"events": null, "id": "n", "epoch": 1}',
+    "events twice": `{"id": "d", "events": ${JSON.stringify([tools[0]])}, "epoch": 1, "events": ${JSON.stringify([tools[1]])}}`,
+    "events nested too": `{"id": "e", "epoch": 1, "input": {"events": 3}, "events": ${JSON.stringify(tools)}}`,
+    "__proto__ key": '{"id": "p", "__proto__": {"x": 1}, "epoch": 1}',
+    "NaN score": '{"id": "nan", "epoch": 1, "scores": {"match": {"value": NaN}}}',
+    BOM: `\uFEFF${JSON.stringify(sample("bom", 1, "I"))}`,
+    "lone surrogate": '{"id": "s\\ud800", "epoch": 1, "input": "\\udc00x"}',
+    "key written twice": '{"id": "k", "epoch": 1, "target": "A", "target": "B"}',
+    "trailing text": '{"id": "t", "epoch": 1} x',
+    "an array": "[1, 2]",
+    empty: "",
+  };
+  const members: Member[] = [{ name: "header.json", content: head }];
+  for (const [i, text] of Object.values(texts).entries())
+    members.push({ name: `samples/${i}_epoch_1.json`, content: text, method: i % 3 === 1 ? "store" : "deflate" });
+  members.push(
+    { name: "samples/c1_epoch_1/sample.json", content: sample("c1", 1, "C") },
+    { name: "samples/c1_epoch_1/events/0.json", content: [tools[0]] },
+    { name: "samples/c1_epoch_1/events/5.json", content: [tools[1]], method: "zstd" },
+    { name: "samples/c2_epoch_1/sample.json", content: sample("c2", 1, "C") },
+    { name: "samples/c2_epoch_1/events/0.json", content: { not: "an array" } },
+  );
+
+  /** What readEvalArchive hands its sink, with an id kept as its text shown as `big:TEXT`. */
+  async function read(path: string, parsedWholeMax?: number): Promise<string[]> {
+    const out: string[] = [];
+    const zip = await ZipArchive.open(path);
+    const show = (_: string, v: unknown) => (v instanceof BigLiteral ? `big:${v.text}` : v);
+    const sink = {
+      header: () => {},
+      jsonStream: loadJsonStream,
+      maxValueBytes: 1024 * 1024,
+      unit: (u: Unit) => out.push(JSON.stringify({ ...u, header: null }, show)),
+      blank: () => {},
+      reject: (...r: unknown[]) => out.push(JSON.stringify(r)),
+    };
+    try {
+      await readEvalArchive(zip, sink, parsedWholeMax);
+    } finally {
+      zip.close();
+    }
+    return out;
+  }
+
+  it("give every unit and reject streaming gives, on members where the two could part", async () => {
+    const { paths } = await archives({ "edge.eval": members });
+    const whole = await read(paths[0]);
+    expect(whole).toEqual(await read(paths[0], 0));
+    expect(whole).toHaveLength(members.length - 1 - 3); // the header and three event parts are no samples
+    const byId = (id: string) => JSON.parse(whole.find((u) => u.includes(`"id":${id}`))!);
+    expect(byId('"big:1.0"').value.id).toBe("big:1.0");
+    expect(byId('"big:-0"').value.id).toBe("big:-0");
+    expect(Object.keys(byId('"n"').value)).toEqual(["events", "id", "epoch"]);
+    expect(byId('"d"').value.events.map((e: Out) => e.type)).toEqual(["tool_call", "llm_call"]);
+    expect(Object.keys(byId('"d"').value)).toEqual(["id", "epoch", "events"]);
+    expect(byId('"nan"').nonFinite).toBe(1);
+    expect(byId('"k"').value.target).toBe("B");
+    expect(byId('"c1"').value.events.map((e: Out) => e.type)).toEqual(["tool_call", "llm_call"]);
+    expect(whole.filter((u) => u.startsWith("[")).map((r) => JSON.parse(r).slice(1, 2))).toEqual([
+      ["samples/12_epoch_1.json"],
+      ["samples/13_epoch_1.json"],
+      ["samples/14_epoch_1.json"],
+      ["samples/c2_epoch_1/sample.json"],
+    ]);
+  });
+
+  it("parse a plain member whole, and leave to streaming each member where they could part", () => {
+    const parsed = (text: string) => parsedSample(Buffer.from(text), () => {});
+    expect(Object.keys(parsed(texts.plain)!)).toEqual(["id", "epoch", "input", "target", "scores", "total_time"]);
+    expect(parsed(texts["id 7, a message id 2.50"])).toBeNull();
+    const streamed = ["id 1.0", "id -0", "events twice", "events nested too", "__proto__ key", "NaN score", "trailing text", "an array", "empty"];
+    for (const name of streamed) expect([name, parsed(texts[name])]).toEqual([name, null]);
+    for (const name of ["events null, first", "BOM", "lone surrogate", "key written twice"]) expect(parsed(texts[name])).not.toBeNull();
   });
 });
 

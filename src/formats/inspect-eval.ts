@@ -20,7 +20,10 @@
  *   summary holds its scores, error and limit).
  * - `reductions.json` (epoch-reduced scores) is not read: denom reduces trials itself.
  *
- * Each sample is streamed token by token: the bulk no adapter reads
+ * A sample member of at most PARSED_WHOLE_MAX bytes (and within the line
+ * limit) is parsed whole by JSON.parse, then its skipped keys dropped: the
+ * value readObject would build, checked where the two could differ (parsedSample).
+ * A bigger one is streamed token by token: the bulk no adapter reads
  * (`messages`, `attachments`, `events_data`, `store`, `output`, `metadata`,
  * ...) is skipped without being assembled, and `events` are assembled one at a
  * time and reduced to denom's compact events at once (inspectEvent), so a
@@ -50,6 +53,13 @@ const SKIPPED_SAMPLE_KEYS = new Set([
   "timelines",
 ]);
 
+/**
+ * Members up to this many bytes (decompressed, as the central directory records
+ * them) are parsed whole by JSON.parse, several times faster than stream-json's
+ * tokens (docs/benchmarks.md); a bigger member is streamed, never held whole.
+ */
+export const PARSED_WHOLE_MAX = 8 * 1024 * 1024;
+
 const MONOLITH = /^samples\/(.+)_epoch_(\d+)\.json$/;
 const CHUNKED_SHELL = /^samples\/(.+)_epoch_(\d+)\/sample\.json$/;
 const HEADER = "header.json";
@@ -59,11 +69,13 @@ const START = "_journal/start.json";
  * Reads one `.eval` archive into `sink`: the header, then one unit per sample
  * (value: the sample with its events reduced; line: 1-based sample number;
  * location: the member). A sample that cannot be read is a reject naming its
- * member, and reading goes on. Throws Error when the archive holds neither
+ * member, and reading goes on. `parsedWholeMax`: the largest member parsed
+ * whole (PARSED_WHOLE_MAX; 0 streams every member, the same values: a test
+ * compares the two). Throws Error when the archive holds neither
  * `header.json` nor `_journal/start.json` (no Inspect log), or when that member
  * cannot be read.
  */
-export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promise<ReadSummary> {
+export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink, parsedWholeMax = PARSED_WHOLE_MAX): Promise<ReadSummary> {
   const headerName = zip.member(HEADER) ? HEADER : zip.member(START) ? START : null;
   if (headerName === null) {
     const shown = zip.names.slice(0, 5).join(", ") || "no members";
@@ -83,22 +95,22 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
   let nonFinite = 0;
   const seen = new Set<string>();
   let parts: Map<string, string[]> | null = null;
-  for (const name of zip.names) {
-    const monolith = MONOLITH.exec(name);
-    const chunked = monolith ? null : CHUNKED_SHELL.exec(name);
-    const match = monolith ?? chunked;
-    if (!match || match[1].includes("/")) continue;
+  const samples = sampleMembers(zip);
+  const whole = Math.min(parsedWholeMax, sink.maxValueBytes);
+  const ahead = readAhead(zip, samples, whole);
+  for (const { name, chunked, id, epoch } of samples) {
+    const member = (await ahead.next()).value as MemberBytes;
     n++;
-    seen.add(`${match[1]}\u0000${match[2]}`);
+    seen.add(`${id}\u0000${epoch}`);
     try {
       const events: Record<string, unknown>[] = [];
       const filter = new NonFiniteFilter();
       const read = { json, filter, maxValue: sink.maxValueBytes, pos: { bytes: 0 } };
-      const sample = await readObject(zip.chunks(name), read, (e) => pushEvent(events, e));
+      const sample = await readObject(member, read, (e) => pushEvent(events, e));
       if (chunked) {
         parts ??= eventPartsByShell(zip);
         for (const part of parts.get(name.slice(0, -"sample.json".length)) ?? [])
-          await readArray(zip.chunks(part), { ...read, pos: { bytes: 0 } }, (e) => pushEvent(events, e));
+          await readArray(await memberBytes(zip, part, whole), { ...read, pos: { bytes: 0 } }, (e) => pushEvent(events, e));
       }
       sample.events = events;
       nonFinite += filter.count;
@@ -113,6 +125,43 @@ export async function readEvalArchive(zip: ZipArchive, sink: ArchiveSink): Promi
     sink.unit({ line: n, location: summary.member, value: summary.value, text: JSON.stringify(summary.value), nonFinite: 0, header });
   }
   return { format: "json", physicalLines: n, nonFinite };
+}
+
+/** A sample member: a monolith `samples/{id}_epoch_{n}.json` or a chunked sample's `samples/{id}_epoch_{n}/sample.json`. */
+interface SampleMember {
+  name: string;
+  chunked: boolean;
+  id: string;
+  epoch: string;
+}
+
+/** The sample members in central-directory order. */
+function sampleMembers(zip: ZipArchive): SampleMember[] {
+  const samples: SampleMember[] = [];
+  for (const name of zip.names) {
+    const monolith = MONOLITH.exec(name);
+    const match = monolith ?? CHUNKED_SHELL.exec(name);
+    if (match && !match[1].includes("/")) samples.push({ name, chunked: !monolith, id: match[1], epoch: match[2] });
+  }
+  return samples;
+}
+
+/**
+ * Sample members read ahead of the one being parsed: their reads (a thread of
+ * libuv's pool each) and decompression overlap the parse instead of each
+ * waiting its turn. At most READ_AHEAD members of at most the whole-parse size
+ * are held at once.
+ */
+const READ_AHEAD = 4;
+
+/** The bytes of `samples`' members in their order (memberBytes: never rejects), READ_AHEAD of them read ahead. */
+async function* readAhead(zip: ZipArchive, samples: readonly SampleMember[], wholeMax: number): AsyncGenerator<MemberBytes> {
+  const pending: Promise<MemberBytes>[] = [];
+  let next = 0;
+  while (next < samples.length || pending.length > 0) {
+    while (pending.length < READ_AHEAD && next < samples.length) pending.push(memberBytes(zip, samples[next++].name, wholeMax));
+    yield await pending.shift()!;
+  }
 }
 
 function pushEvent(events: Record<string, unknown>[], raw: unknown): void {
@@ -178,6 +227,111 @@ async function unsampledSummaries(
   return [...byKey.values()];
 }
 
+/**
+ * A member's bytes: `whole` when it was gathered (at most the size asked for),
+ * and `chunks` to stream, which replay the gathered bytes (and the error that
+ * stopped the gathering, where one did, at the point the stream would have met it).
+ */
+interface MemberBytes {
+  whole: Buffer | null;
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>;
+}
+
+/** Member `name`'s bytes, gathered whole when the central directory records at most `wholeMax` bytes, else streamed. */
+async function memberBytes(zip: ZipArchive, name: string, wholeMax: number): Promise<MemberBytes> {
+  const size = zip.member(name)?.size ?? Number.POSITIVE_INFINITY;
+  if (size > wholeMax) return { whole: null, chunks: zip.chunks(name) };
+  const parts: Buffer[] = [];
+  try {
+    for await (const chunk of zip.chunks(name)) parts.push(chunk);
+  } catch (error) {
+    return { whole: null, chunks: replay(parts, error) };
+  }
+  return { whole: parts.length === 1 ? parts[0] : Buffer.concat(parts), chunks: parts };
+}
+
+function* replay(parts: Buffer[], error: unknown): Generator<Buffer> {
+  yield* parts;
+  throw error;
+}
+
+/**
+ * Where `quoted` (a key with its quotes, e.g. `"events"`) is written as a key
+ * in `text`, a JSON text that parses: the index after each such key's colon. A
+ * key's opening quote never follows a backslash; a string's text that looks
+ * like a key may be counted too, which only makes the caller more careful.
+ */
+function keyEnds(text: string, quoted: string): number[] {
+  const ends: number[] = [];
+  for (let at = text.indexOf(quoted); at >= 0; at = text.indexOf(quoted, at + 1)) {
+    if (at > 0 && text.charCodeAt(at - 1) === 92) continue; // a backslash
+    const colon = skipSpace(text, at + quoted.length);
+    if (text.charCodeAt(colon) === 58) ends.push(colon + 1);
+  }
+  return ends;
+}
+
+/** The index of the first character at or after `at` that is no JSON whitespace (space, tab, LF, CR). */
+function skipSpace(text: string, at: number): number {
+  let i = at;
+  for (let c = text.charCodeAt(i); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++i));
+  return i;
+}
+
+/** True when every number written under an `"id"` key, at any depth, is in its shortest form (`1`, not `1.0`). */
+function numberIdsShortest(text: string): boolean {
+  for (const end of keyEnds(text, '"id"')) {
+    const start = skipSpace(text, end);
+    let stop = start;
+    while (stop < text.length && "0123456789.eE+-".includes(text[stop])) stop++;
+    const written = text.slice(start, stop);
+    if (written !== "" && String(Number(written)) !== written) return false;
+  }
+  return true;
+}
+
+/**
+ * `text`, a whole sample member, as readObject reads it, or null where the two
+ * could differ, and readObject then reads it: not UTF-8, not JSON (NaN and
+ * Infinity included), not an object, a `__proto__` key, an `events` key written
+ * more than once (readObject takes every copy's elements), or a number id
+ * written in another form than its shortest (`1.0`: readObject keeps its text).
+ * Otherwise the skipped keys are dropped, the `events` array's elements go to
+ * `onEvent` (and the key, as readObject leaves it, is absent), and every other
+ * value is what the Assembler builds: JSON.parse's.
+ */
+export function parsedSample(bytes: Buffer, onEvent: (e: unknown) => void): Record<string, unknown> | null {
+  let text: string;
+  let value: unknown;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value) || Object.hasOwn(value, "__proto__")) return null;
+  const sample = value as Record<string, unknown>;
+  if (keyEnds(text, '"events"').length > 1) return null;
+  if (typeof sample.id === "number" && !numberIdsShortest(text)) return null;
+  for (const key of SKIPPED_SAMPLE_KEYS) delete sample[key];
+  if (Array.isArray(sample.events)) {
+    const events = sample.events;
+    delete sample.events;
+    for (const e of events) onEvent(e);
+  }
+  return sample;
+}
+
+/** `bytes`, a whole events member, parsed as readArray reads it, or null where readArray must say why it cannot. */
+function parsedArray(bytes: Buffer): unknown[] | null {
+  try {
+    const value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 type Token = { name: string; value?: unknown };
 const VALUE_START = new Set(["startObject", "startArray", "stringValue", "numberValue", "nullValue", "trueValue", "falseValue"]);
 
@@ -210,7 +364,7 @@ function tooLong(read: MemberRead): Error {
  * bytes that are not UTF-8, JSON that does not parse, or more than
  * `read.maxValue` bytes without a token (one string or number that long).
  */
-async function tokens(chunks: AsyncIterable<Buffer>, read: MemberRead, consume: (t: Token) => void): Promise<void> {
+async function tokens(chunks: AsyncIterable<Buffer> | Iterable<Buffer>, read: MemberRead, consume: (t: Token) => void): Promise<void> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const { jsonParser, getManyValues, isMany, none } = read.json;
   const { filter, pos } = read;
@@ -265,7 +419,9 @@ function build(b: Building, t: Token, done: (value: unknown) => void): void {
  * at a time (never kept), and whose SKIPPED_SAMPLE_KEYS are skipped; every
  * other key is assembled. Throws Error when the text is not one JSON object.
  */
-async function readObject(chunks: AsyncIterable<Buffer>, read: MemberRead, onEvent: (e: unknown) => void): Promise<Record<string, unknown>> {
+async function readObject(member: MemberBytes, read: MemberRead, onEvent: (e: unknown) => void): Promise<Record<string, unknown>> {
+  const parsed = member.whole && parsedSample(member.whole, onEvent);
+  if (parsed) return parsed;
   const out: Record<string, unknown> = {};
   let depth = 0;
   let started = false;
@@ -276,7 +432,7 @@ async function readObject(chunks: AsyncIterable<Buffer>, read: MemberRead, onEve
   const value: Building = { asm: null, start: 0, Assembler, read };
   const element: Building = { asm: null, start: 0, Assembler, read };
   const keep = (v: unknown) => void (out[key as string] = v);
-  await tokens(chunks, read, (t) => {
+  await tokens(member.chunks, read, (t) => {
     if (skip >= 0) {
       if (t.name === "startObject" || t.name === "startArray") skip++;
       else if (t.name === "endObject" || t.name === "endArray") skip--;
@@ -322,11 +478,16 @@ async function readObject(chunks: AsyncIterable<Buffer>, read: MemberRead, onEve
 }
 
 /** Reads a JSON array, handing each element to `onElement` as it is assembled. Throws Error when the text is not one array. */
-async function readArray(chunks: AsyncIterable<Buffer>, read: MemberRead, onElement: (e: unknown) => void): Promise<void> {
+async function readArray(member: MemberBytes, read: MemberRead, onElement: (e: unknown) => void): Promise<void> {
+  const parsed = member.whole && parsedArray(member.whole);
+  if (parsed) {
+    for (const e of parsed) onElement(e);
+    return;
+  }
   let state: "before" | "in" | "after" = "before";
   const { Assembler } = read.json;
   const element: Building = { asm: null, start: 0, Assembler, read };
-  await tokens(chunks, read, (t) => {
+  await tokens(member.chunks, read, (t) => {
     if (element.asm) return build(element, t, onElement);
     if (state === "before") {
       if (t.name !== "startArray") throw new Error("expected a JSON array of events");

@@ -10,7 +10,8 @@
  * the size the archive declares, its ratio, and the input's decoded total.
  */
 // yauzl and fzstd are imported when a zip is opened: a JSONL report never loads them
-import type { Entry, ZipFile } from "yauzl";
+import type { Entry, RandomAccessReader, ZipFile } from "yauzl";
+import { open as openFile, type FileHandle } from "node:fs/promises";
 import { createInflateRaw, inflateRawSync } from "node:zlib";
 import { Readable } from "node:stream";
 import { checkMembers, expansionBounds, type InputBudget, MemberBoundError, MemberMeter, showBytes } from "./bounds.js";
@@ -44,6 +45,7 @@ export interface ZipMember {
 export class ZipArchive {
   private constructor(
     private readonly zip: ZipFile,
+    private readonly file: BlockFile,
     private readonly entries: Map<string, Entry>,
     /** names in central-directory order (each once) */
     readonly names: readonly string[],
@@ -58,7 +60,19 @@ export class ZipArchive {
    */
   static async open(path: string, name: string = path, budget: InputBudget | null = null): Promise<ZipArchive> {
     const { default: yauzl } = await import("yauzl");
-    const zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, decodeStrings: true, strictFileNames: false });
+    const file = await BlockFile.open(path);
+    let zip: ZipFile;
+    try {
+      zip = await yauzl.fromRandomAccessReaderPromise(readerOf(yauzl.RandomAccessReader, file), file.size, {
+        lazyEntries: true,
+        autoClose: false,
+        decodeStrings: true,
+        strictFileNames: false,
+      });
+    } catch (e) {
+      await file.close();
+      throw e;
+    }
     const entries = new Map<string, Entry>();
     let count = 0;
     try {
@@ -72,7 +86,7 @@ export class ZipArchive {
       zip.close();
       throw e;
     }
-    return new ZipArchive(zip, entries, [...entries.keys()], budget);
+    return new ZipArchive(zip, file, entries, [...entries.keys()], budget);
   }
 
   /** The member named `name`, or null. */
@@ -101,17 +115,18 @@ export class ZipArchive {
       this.budget?.add(out.length);
       return out;
     };
-    const raw = await this.zip.openReadStreamPromise(entry, { decodeFileData: false });
     if (method === 8 && entry.uncompressedSize <= WHOLE_MEMBER_MAX) {
-      // a small member: its compressed bytes in one read, inflated in one call (a stream
-      // costs a thread-pool round trip per chunk, which a busy machine makes slow); the
-      // output stops at the declared size, which is then checked
-      const parts: Buffer[] = [];
-      for await (const chunk of raw) parts.push(chunk as Buffer);
+      // a small member: its compressed bytes at once, inflated in one call into one buffer
+      // of its size (a stream, or the async call, costs a thread-pool round trip per
+      // chunk: about twice the CPU for 33 KB members, docs/benchmarks.md); the output
+      // stops at the declared size, which is then checked
+      const { fileDataStart } = await this.zip.readLocalFileHeaderPromise(entry, { minimal: true });
+      const deflated = await this.file.bytes(fileDataStart, fileDataStart + entry.compressedSize);
       meter.read(entry.compressedSize);
       let out: Buffer;
       try {
-        out = inflateRawSync(Buffer.concat(parts), { maxOutputLength: Math.max(1, entry.uncompressedSize) });
+        const size = Math.max(1, entry.uncompressedSize);
+        out = inflateRawSync(deflated, { maxOutputLength: size, chunkSize: Math.max(64, size) });
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
           throw new MemberBoundError(`member ${name} decodes to more than the ${entry.uncompressedSize} bytes the archive declares; refused`);
@@ -122,6 +137,7 @@ export class ZipArchive {
       yield count(out);
       return;
     }
+    const raw = await this.zip.openReadStreamPromise(entry, { decodeFileData: false });
     const read = metered(raw as AsyncIterable<Buffer>, meter);
     // zstd output is counted as the decoder gives it, inside one push (which may decode thousands of blocks)
     const decoded = method === 0 ? read : method === 8 ? Readable.from(read).pipe(createInflateRaw()) : zstd(read, name, entry.uncompressedSize, count);
@@ -151,6 +167,110 @@ export class ZipArchive {
   close(): void {
     this.zip.close();
   }
+}
+
+/** Bytes of a zip file read at a time: members are read in file order, so one read serves many. */
+const BLOCK = 1024 * 1024;
+/** Blocks kept: the ones the members read ahead of the parse lie in (formats/inspect-eval.ts READ_AHEAD). */
+const BLOCKS_KEPT = 8;
+
+/**
+ * A zip file read a block of BLOCK bytes at a time, the last BLOCKS_KEPT
+ * blocks kept: the central directory of 30,000 members and their local
+ * headers then cost a few reads, not 100,000 (yauzl's own file reader reads
+ * each header and each member on its own, one read at a time).
+ */
+class BlockFile {
+  private readonly blocks = new Map<number, Promise<Buffer>>();
+  private closed = false;
+
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+  ) {}
+
+  /** Opens `path`; throws the file system's error (no such file, permission denied). */
+  static async open(path: string): Promise<BlockFile> {
+    const handle = await openFile(path, "r");
+    try {
+      return new BlockFile(handle, (await handle.stat()).size);
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  /** Bytes [start, end) of the file, shorter where the file ends first. */
+  async bytes(start: number, end: number): Promise<Buffer> {
+    const last = Math.min(end, this.size);
+    if (start >= last) return Buffer.alloc(0);
+    const first = Math.floor(start / BLOCK);
+    if (first === Math.floor((last - 1) / BLOCK)) return (await this.block(first)).subarray(start - first * BLOCK, last - first * BLOCK);
+    const parts: Buffer[] = [];
+    for (let at = start; at < last; at = (Math.floor(at / BLOCK) + 1) * BLOCK) {
+      const i = Math.floor(at / BLOCK);
+      parts.push((await this.block(i)).subarray(at - i * BLOCK, Math.min(last, (i + 1) * BLOCK) - i * BLOCK));
+    }
+    return Buffer.concat(parts);
+  }
+
+  /** Bytes [start, end) a block at a time, for a member streamed. */
+  async *pieces(start: number, end: number): AsyncGenerator<Buffer> {
+    for (let at = start; at < end; at = (Math.floor(at / BLOCK) + 1) * BLOCK) {
+      const piece = await this.bytes(at, Math.min(end, (Math.floor(at / BLOCK) + 1) * BLOCK));
+      if (piece.length === 0) return;
+      yield piece;
+    }
+  }
+
+  private block(i: number): Promise<Buffer> {
+    let block = this.blocks.get(i);
+    if (block)
+      this.blocks.delete(i); // taken to the newest end
+    else block = this.readBlock(i);
+    this.blocks.set(i, block);
+    if (this.blocks.size > BLOCKS_KEPT) this.blocks.delete(this.blocks.keys().next().value as number);
+    return block;
+  }
+
+  private async readBlock(i: number): Promise<Buffer> {
+    const buffer = Buffer.allocUnsafe(Math.min(BLOCK, this.size - i * BLOCK));
+    let got = 0;
+    while (got < buffer.length) {
+      const { bytesRead } = await this.handle.read(buffer, got, buffer.length - got, i * BLOCK + got);
+      if (bytesRead === 0) break; // the file is shorter than it was: the reader meets its end
+      got += bytesRead;
+    }
+    return buffer.subarray(0, got);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.blocks.clear();
+    await this.handle.close();
+  }
+}
+
+/** `file` as the RandomAccessReader yauzl reads a zip through (yauzl's documented way to give it another reader). */
+function readerOf(Base: typeof RandomAccessReader, file: BlockFile): RandomAccessReader {
+  class BlockReader extends Base {
+    override _readStreamForRange(start: number, end: number): Readable {
+      return Readable.from(file.pieces(start, end), { objectMode: false });
+    }
+
+    override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+      file.bytes(position, position + length).then(
+        (bytes) => callback(null, bytes.copy(buffer, offset)),
+        (e: Error) => callback(e),
+      );
+    }
+
+    override close(callback: (err: Error | null) => void): void {
+      file.close().then(() => callback(null), callback);
+    }
+  }
+  return new BlockReader();
 }
 
 /** Passes compressed chunks through, counting them on `meter` (for the ratio bound). */
