@@ -171,7 +171,7 @@ export class ZipArchive {
 
 /** Bytes of a zip file read at a time: members are read in file order, so one read serves many. */
 const BLOCK = 1024 * 1024;
-/** Blocks kept: the ones the members read ahead of the parse lie in (formats/inspect-eval.ts READ_AHEAD). */
+/** Blocks kept: the ones the members an archive reader reads ahead of its parse lie in. */
 const BLOCKS_KEPT = 8;
 
 /**
