@@ -147,10 +147,9 @@ function sampleMembers(zip: ZipArchive): SampleMember[] {
 }
 
 /**
- * Sample members read ahead of the one being parsed: their reads (a thread of
- * libuv's pool each) and decompression overlap the parse instead of each
- * waiting its turn. At most READ_AHEAD members of at most the whole-parse size
- * are held at once.
+ * Sample members read ahead of the one being parsed: their reads (on libuv's
+ * pool) overlap the parse instead of each member waiting for its own. At most
+ * READ_AHEAD members of at most the whole-parse size are held at once.
  */
 const READ_AHEAD = 4;
 

@@ -1,8 +1,9 @@
 /**
  * Zip archives read member by member (a harness's zip logs): yauzl reads
- * the central directory (names, sizes, methods: no member data) and opens one
- * member at a time by random access into the file, so an archive is never held
- * in memory; a member's bytes stream through its decompressor. Methods: 0
+ * the central directory (names, sizes, methods: no member data) and the
+ * members by random access into the file, through BlockFile (a block of 1 MiB
+ * at a time, a few kept), so an archive is never held in memory; a member's
+ * bytes stream through its decompressor, or a small one is inflated whole. Methods: 0
  * (stored), 8 (deflate, Node's zlib) and 93 (zstd, fzstd: pure
  * JavaScript; Node 20's zlib has no
  * zstd). Any other method is an error naming it. Every member is counted
