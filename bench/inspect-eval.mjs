@@ -4,6 +4,7 @@
 //   node bench/inspect-eval.mjs 100            # a .eval of 100 MB of members (uncompressed)
 //   node bench/inspect-eval.mjs 1000 --zstd    # 1 GB: only on a machine of your own
 //   node bench/inspect-eval.mjs 1000 --bin ../old/dist/bin.js   # another build (before a change)
+//   node bench/inspect-eval.mjs 1000 --epochs 5  # each sample run 5 times, a member per epoch
 // Writes bench/out/inspect-<SIZE>mb[-zstd].eval with yazl (kept and reused):
 // one eval, samples of about 33 KB (a conversation of messages, 40 model and
 // tool events with their inputs and results, pseudo-random text so deflate
@@ -25,18 +26,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const sizeMb = Number(args.find((a) => /^\d+$/.test(a)) ?? 100);
 const useZstd = args.includes("--zstd");
+const epochs = args.includes("--epochs") ? Number(args[args.indexOf("--epochs") + 1]) : 1;
 const bin = args.includes("--bin") ? args[args.indexOf("--bin") + 1] : join(here, "..", "dist", "bin.js");
 const outDir = join(here, "out");
 mkdirSync(outDir, { recursive: true });
-const file = join(outDir, `inspect-${sizeMb}mb${useZstd ? "-zstd" : ""}.eval`);
+const file = join(outDir, `inspect-${sizeMb}mb${useZstd ? "-zstd" : ""}${epochs > 1 ? `-${epochs}epochs` : ""}.eval`);
 
 let seed = 13;
 const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
 const WORDS = Array.from({ length: 4096 }, (_, i) => ((i * 2654435761) % 4294967296).toString(36));
 const text = (n) => Array.from({ length: n }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(" ");
 
-function sampleOf(id) {
-  const t0 = Date.UTC(2026, 0, 1) + id * 1000;
+function sampleOf(id, epoch) {
+  const t0 = Date.UTC(2026, 0, 1) + id * 1000 + epoch * 100;
   const iso = (s) => new Date(t0 + s * 1000).toISOString();
   const events = [];
   for (let i = 0; i < 20; i++) {
@@ -52,7 +54,7 @@ function sampleOf(id) {
   }
   return {
     id,
-    epoch: 1,
+    epoch,
     input: text(30),
     target: "T",
     messages: Array.from({ length: 10 }, () => ({ role: "assistant", content: text(80) })),
@@ -96,14 +98,14 @@ async function generate() {
   const samples = [];
   while (bytes < target) {
     n++;
-    add(`samples/${n}_epoch_1.json`, sampleOf(n));
+    for (let e = 1; e <= epochs; e++) add(`samples/${n}_epoch_${e}.json`, sampleOf(n, e));
     samples.push(n);
   }
   add("header.json", {
     version: 2,
     status: "success",
-    eval: { eval_id: "BENCH", run_id: "BENCH-RUN", task: "bench", model: "openai/bench", dataset: { sample_ids: samples }, config: { epochs: 1 } },
-    results: { total_samples: n, completed_samples: n },
+    eval: { eval_id: "BENCH", run_id: "BENCH-RUN", task: "bench", model: "openai/bench", dataset: { sample_ids: samples }, config: { epochs } },
+    results: { total_samples: n * epochs, completed_samples: n * epochs }, // Inspect counts samples x epochs
   });
   zip.end();
   await done;
@@ -147,7 +149,7 @@ rmSync(scratch, { recursive: true, force: true });
 const out = JSON.parse(r.stdout);
 const final = out.rates.find((x) => x.basis === "final" && x.denominator === "total");
 const n = out.meta.trials;
-const expected = n - Math.floor(n / 3); // every 3rd sample scored I
+const expected = n - Math.floor(n / epochs / 3) * epochs; // every 3rd sample scored I, in every epoch
 console.log(
   JSON.stringify({
     file,
