@@ -8,7 +8,9 @@
 // (file i to process i mod P) and times it (wall); then times `denom report DIR` over the
 // last lake (wall and peak RSS from /usr/bin/time -v) and checks that its output equals
 // `denom report FILES...` (--no-raw: not, for inputs whose raw report takes too long;
-// --timeout S: stop `report DIR` after S seconds and say so). Compare ratios from one run.
+// --timeout S: stop `report DIR` after S seconds and say so), and times DuckDB alone over the
+// lake's Parquet (the plain grid, the events by type): what reading the rows costs. Compare
+// ratios from one run.
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
 import { spawn, spawnSync } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -83,6 +85,40 @@ function timed(args) {
   return { wall, rss, cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : Number.NaN, stdout: r.stdout, code: r.status ?? r.signal };
 }
 
+/**
+ * DuckDB alone over the lake's Parquet files, in this process: the plain grid (each trial's
+ * first and final attempt by attempt number, then the counts) and the events grouped by type
+ * and attempt. What reading the rows costs, beside what `report DIR` computes from them.
+ */
+async function duckdbAlone(lake) {
+  const { DuckDBInstance } = await import("@duckdb/node-api");
+  const t0 = performance.now();
+  const db = await DuckDBInstance.create(":memory:");
+  const c = await db.connect();
+  const grid = await c.runAndReadAll(
+    `with t as (
+       select run_id, task_id, trial, arg_min(raw_status, attempt) as first_status, arg_max(raw_status, attempt) as final_status
+       from read_parquet($attempts, hive_partitioning = true) group by all)
+     select count(*) as trials, count(*) filter (where final_status = 'success') as final_ok from t`,
+    { attempts: join(lake, "attempts", "**", "*.parquet") },
+  );
+  const t1 = performance.now();
+  const events = await c.runAndReadAll(
+    "select sum(n) as events, count(*) as groups from (select source_sha256, attempt_id, type, count(*) as n from read_parquet($events, hive_partitioning = true) group by all)",
+    { events: join(lake, "events", "**", "*.parquet") },
+  );
+  const t2 = performance.now();
+  c.closeSync();
+  db.closeSync();
+  const [g] = grid.getRowObjectsJson();
+  const [e] = events.getRowObjectsJson();
+  console.log("DuckDB alone: the plain grid".padEnd(34), `${((t1 - t0) / 1000).toFixed(2).padStart(7)} s  final ${g.final_ok}/${g.trials} trials`);
+  console.log(
+    "DuckDB alone: events by type".padEnd(34),
+    `${((t2 - t1) / 1000).toFixed(2).padStart(7)} s  ${e.events} events in ${e.groups} (attempt, type) groups`,
+  );
+}
+
 const generated = join(dir, "all.jsonl");
 const gen = spawnSync(process.execPath, [join(here, "reference", "gen_attempts.mjs"), "--lines", String(lines), "--seed", seed, "--out", generated]);
 if (gen.status !== 0) throw new Error(`gen_attempts.mjs: ${gen.stderr}`);
@@ -111,6 +147,7 @@ const show = (name, r) =>
   console.log(name.padEnd(34), `${r.wall.toFixed(2).padStart(7)} s  CPU ${r.cpu.toFixed(1)} s  peak RSS ${r.rss.toFixed(0)} MiB  exit ${r.code}`);
 const fromLake = timed(["report", lake]);
 show("report DIR", fromLake);
+await duckdbAlone(lake);
 if (raw) {
   const fromRaw = timed(["report", ...parts]);
   show("report FILES (raw)", fromRaw);
