@@ -44,8 +44,8 @@ export interface Relation {
   /**
    * a view whose header says `Not materialized on big inputs`: read through (a view)
    * where a copy would hold the attempts or trials again, copied like the others in a
-   * session of few attempts (Session: COPY_ALL_MAX_ATTEMPTS), where the copy is small
-   * and saves every reader planning the view again
+   * session in memory when what it reads is small (Session.copies,
+   * COPY_WHEN_FEW_MAX_ROWS), where the copy saves every reader planning the view again
    */
   copiedWhenFew: boolean;
   /** with SessionOptions.views (every relation a view up front): a staging or intermediate view copied once per session */

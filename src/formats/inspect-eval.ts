@@ -254,6 +254,9 @@ function* replay(parts: Buffer[], error: unknown): Generator<Buffer> {
   throw error;
 }
 
+/** Decodes a whole member, throwing on bytes that are not UTF-8 (a byte-order mark is dropped, as the streamed path drops it). */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * Where `quoted` (a key with its quotes, e.g. `"events"`) is written as a key
  * in `text`, a JSON text that parses: the index after each such key's colon. A
@@ -303,7 +306,7 @@ export function parsedSample(bytes: Buffer, onEvent: (e: unknown) => void): Reco
   let text: string;
   let value: unknown;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
     value = JSON.parse(text);
   } catch {
     return null;
@@ -324,7 +327,7 @@ export function parsedSample(bytes: Buffer, onEvent: (e: unknown) => void): Reco
 /** `bytes`, a whole events member, parsed as readArray reads it, or null where readArray must say why it cannot. */
 function parsedArray(bytes: Buffer): unknown[] | null {
   try {
-    const value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    const value = JSON.parse(UTF8.decode(bytes));
     return Array.isArray(value) ? value : null;
   } catch {
     return null;

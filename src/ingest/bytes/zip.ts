@@ -203,24 +203,19 @@ class BlockFile {
 
   /** Bytes [start, end) of the file, shorter where the file ends first. */
   async bytes(start: number, end: number): Promise<Buffer> {
-    const last = Math.min(end, this.size);
-    if (start >= last) return Buffer.alloc(0);
-    const first = Math.floor(start / BLOCK);
-    if (first === Math.floor((last - 1) / BLOCK)) return (await this.block(first)).subarray(start - first * BLOCK, last - first * BLOCK);
     const parts: Buffer[] = [];
-    for (let at = start; at < last; at = (Math.floor(at / BLOCK) + 1) * BLOCK) {
-      const i = Math.floor(at / BLOCK);
-      parts.push((await this.block(i)).subarray(at - i * BLOCK, Math.min(last, (i + 1) * BLOCK) - i * BLOCK));
-    }
-    return Buffer.concat(parts);
+    for await (const piece of this.pieces(start, end)) parts.push(piece);
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts);
   }
 
-  /** Bytes [start, end) a block at a time, for a member streamed. */
+  /** Bytes [start, end) a block at a time (views into the blocks), shorter where the file ends first. */
   async *pieces(start: number, end: number): AsyncGenerator<Buffer> {
-    for (let at = start; at < end; at = (Math.floor(at / BLOCK) + 1) * BLOCK) {
-      const piece = await this.bytes(at, Math.min(end, (Math.floor(at / BLOCK) + 1) * BLOCK));
-      if (piece.length === 0) return;
+    for (let at = start; at < Math.min(end, this.size); ) {
+      const i = Math.floor(at / BLOCK);
+      const piece = (await this.block(i)).subarray(at - i * BLOCK, end - i * BLOCK);
+      if (piece.length === 0) return; // the file ended before its size
       yield piece;
+      at += piece.length;
     }
   }
 
