@@ -20,7 +20,8 @@ final as (
         any_value(a.model) as model,
         -- one benchmark per run, else the run is never recognised on its own
         case
-            when count(distinct a.format || coalesce(' ' || a.category, '')) = 1 then any_value(a.format || coalesce(' ' || a.category, ''))
+            when min(a.format || coalesce(' ' || a.category, '')) = max(a.format || coalesce(' ' || a.category, ''))
+                then min(a.format || coalesce(' ' || a.category, ''))
         end as benchmark,
         bool_and(t.rerun_recognition = 'errored_trials') as recognisable,
         min(a.started_at) as first_started_at,
