@@ -12,7 +12,7 @@ import { join, relative } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { Database } from "../src/db/database.js";
-import { LAKE_FILE, partitionPath, partitionValue, writeLake } from "../src/db/lake.js";
+import { LAKE_FILE, loadLakes, partitionPath, partitionValue, writeLake } from "../src/db/lake.js";
 import { createTables } from "../src/db/schema.js";
 import { ingest } from "../src/ingest/ingest.js";
 import { cell, denom, hasShared, jsonl, REAL, ROOT, tempDir } from "./helpers.js";
@@ -148,6 +148,47 @@ describe("a small lake, worked by hand", () => {
     const none = await denom(["report", lake, "--lake-filter", "model=m1", "--lake-filter", "run=r2"]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain("--lake-filter: no source of");
+  });
+
+  it("loads every row in load order: a source of two runs between sources of one, its attempts interleaved", async () => {
+    // runs rA and rB in turns: the source's attempts sit in two partition files (rA: c1 and c3, rB: c2)
+    const MIXED = jsonl(
+      { run_id: "rA", model: "m1", task_id: "c1", status: "success", events: [{ type: "llm_call" }, { type: "tool_call", name: "x" }] },
+      { run_id: "rB", model: "m1", task_id: "c2", status: "failure", events: [{ type: "llm_call" }] },
+      { run_id: "rA", model: "m1", task_id: "c3", status: "success", events: [{ type: "tool_call", name: "y" }] },
+    );
+    const dir = tempDir({ "1.jsonl": RUN_2, "2.jsonl": MIXED, "3.jsonl": RUN_1 });
+    const lake = join(dir, "lake");
+    expect((await denom(["ingest", ...["1", "2", "3"].map((n) => join(dir, `${n}.jsonl`)), "--lake", lake])).code).toBe(0);
+    // small sources are read sorted together; from a given size each alone, one file as stored:
+    // all three together, the first (2 attempts) before the other two alone, all three alone
+    for (const aloneMinAttempts of [10_000, 3, 1]) {
+      const db = await Database.open();
+      try {
+        await createTables(db);
+        const loaded = await loadLakes(db, [lake], {}, undefined, aloneMinAttempts);
+        expect(loaded).toEqual({ sources: 3, records: 9, rejected: 0, attempts: 9, broken: 0 });
+        // as the three files are read: ids 1-2 of r2, 3-5 in the second file's line order, 6-9 of r1
+        const attempts = await db.all("SELECT attempt_id, source_id, run_id, task_id FROM attempts ORDER BY rowid");
+        expect(attempts.map((r) => `${r.attempt_id} ${r.source_id} ${r.run_id} ${r.task_id}`)).toEqual([
+          "1 1 r2 b1",
+          "2 1 r2 b2",
+          "3 2 rA c1",
+          "4 2 rB c2",
+          "5 2 rA c3",
+          "6 3 r1 a1",
+          "7 3 r1 a2",
+          "8 3 r1 a3",
+          "9 3 r1 a4",
+        ]);
+        const events = await db.all("SELECT attempt_id, type, name FROM events ORDER BY rowid");
+        expect(events.map((r) => `${r.attempt_id} ${r.type} ${r.name}`)).toEqual(["3 llm_call null", "3 tool_call x", "4 llm_call null", "5 tool_call y"]);
+        const sources = await db.all("SELECT source_id, name FROM sources ORDER BY rowid");
+        expect(sources.map((r) => `${r.source_id} ${String(r.name).split("/").pop()}`)).toEqual(["1 1.jsonl", "2 2.jsonl", "3 3.jsonl"]);
+      } finally {
+        db.close();
+      }
+    }
   });
 
   it("re-ingesting a source writes no file and says so", async () => {
