@@ -651,14 +651,15 @@ async function insertSorted(db: Database, table: string, sources: readonly Sourc
 
 /** One statement of insertFrom: a big source's one file, in its stored order (its rows only: those naming its sha256). */
 async function insertAsStored(db: Database, table: string, source: SourceFiles): Promise<void> {
-  const columns = mappedColumns(table, "$source::INTEGER", "$offset::BIGINT");
   // a parameter is bound only where the statement names it (DuckDB refuses one it does not)
   const params: Params = { sha: source.sha256 };
-  if (columns.includes("$source")) params.source = source.source_id;
-  if (columns.includes("$offset")) params.offset = source.attempt_offset;
+  for (const c of TABLES[table]) {
+    if (c.name === "source_id") params.source = source.source_id;
+    if (c.name === "attempt_id") params.offset = source.attempt_offset;
+  }
   await run(
     db,
-    `INSERT INTO ${table} SELECT ${columns}
+    `INSERT INTO ${table} SELECT ${mappedColumns(table, "$source::INTEGER", "$offset::BIGINT")}
      FROM read_parquet(${fileList(source.files)}, hive_partitioning = false) AS f
      WHERE f.source_sha256 = $sha::VARCHAR`,
     params,
