@@ -139,13 +139,19 @@ if (!existsSync(file)) {
 
 const scratch = mkdtempSync(join(tmpdir(), "denom-bench-"));
 const stats = join(scratch, "time.txt");
-const r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", "-o", stats, process.execPath, bin, "report", file, "--json"], {
-  encoding: "utf8",
-  maxBuffer: 1 << 28,
-});
-if (r.status !== 0) throw new Error(`denom exit ${r.status}: ${r.stderr.slice(-2000)}`);
-const [wall, kb, user, sys] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
-rmSync(scratch, { recursive: true, force: true });
+let r;
+let wall, kb, user, sys;
+try {
+  r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", "-o", stats, process.execPath, bin, "report", file, "--json"], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`denom exit ${r.status}: ${r.stderr.slice(-2000)}`);
+  [wall, kb, user, sys] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
+} finally {
+  // removed however the run ends (a failing denom left these folders behind before)
+  rmSync(scratch, { recursive: true, force: true });
+}
 const out = JSON.parse(r.stdout);
 const final = out.rates.find((x) => x.basis === "final" && x.denominator === "total");
 const n = out.meta.trials;
