@@ -260,6 +260,22 @@ describe("a small lake, worked by hand", () => {
     expect((await denom(["ingest", r1, "--lake", notLake])).stderr).toContain("a folder of other files (notes.txt), not a lake");
   });
 
+  it("refuses a manifest whose attempt count is not a whole number: it numbers the attempts of every source after it", async () => {
+    const lake = join(tempDir(), "lake");
+    expect((await denom(["ingest", r1, r2, "--lake", lake])).code).toBe(0);
+    const manifest = join(lake, "_sources", `${sha256(RUN_1)}.json`);
+    const m = JSON.parse(readFileSync(manifest, "utf8"));
+    for (const attempts of ["4", 4.5, -1, null]) {
+      writeFileSync(manifest, JSON.stringify({ ...m, attempts }));
+      const read = await denom(["report", "--json", lake]);
+      expect(read.code, String(attempts)).toBe(1);
+      expect(read.stderr).toContain(`${manifest}: not a lake manifest (attempts is not a count)`);
+    }
+    // the count as written: read again
+    writeFileSync(manifest, JSON.stringify(m));
+    expect(cell((await denom(["report", "--json", "--pool", lake])).json(), "final/total")).toMatchObject({ successes: 4, count: 6 });
+  });
+
   it("removes what a writer killed a day ago left in _tmp/, and nothing newer", async () => {
     const lake = join(tempDir(), "lake");
     expect((await denom(["ingest", r1, "--lake", lake])).code).toBe(0);
