@@ -14,13 +14,12 @@
 // MB/s of member bytes (and of file bytes), peak RSS, and final/total checked
 // against what was written (every 3rd sample fails).
 import "./help.mjs"; // --help prints the comment above and exits, writing nothing
-import { spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
 import yazl from "yazl";
+import { finalTotal, measure } from "./timed.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -137,23 +136,10 @@ if (!existsSync(file)) {
   console.error(`wrote ${file}: ${n} samples, ${(statSync(file).size / 1e6).toFixed(1)} MB file, ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "denom-bench-"));
-const stats = join(scratch, "time.txt");
-let r;
-let wall, kb, user, sys;
-try {
-  r = spawnSync("/usr/bin/time", ["-f", "%e %M %U %S", "-o", stats, process.execPath, bin, "report", file, "--json"], {
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-  if (r.status !== 0) throw new Error(`denom exit ${r.status}: ${r.stderr.slice(-2000)}`);
-  [wall, kb, user, sys] = readFileSync(stats, "utf8").trim().split("\n").pop().split(" ").map(Number);
-} finally {
-  // removed however the run ends (a failing denom left these folders behind before)
-  rmSync(scratch, { recursive: true, force: true });
-}
-const out = JSON.parse(r.stdout);
-const final = out.rates.find((x) => x.basis === "final" && x.denominator === "total");
+// under /usr/bin/time, its scratch folder removed however the run ends (bench/timed.mjs)
+const { wall, cpu, rssMb, stdout } = measure(process.execPath, [bin, "report", file, "--json"]);
+const { check } = finalTotal(stdout);
+const out = JSON.parse(stdout);
 const n = out.meta.trials;
 const expected = n - Math.floor(n / epochs / 3) * epochs; // every 3rd sample scored I, in every epoch
 console.log(
@@ -164,12 +150,12 @@ console.log(
     member_mb: sizeMb,
     samples: n,
     wall_s: wall,
-    cpu_s: +(user + sys).toFixed(1),
+    cpu_s: +cpu.toFixed(1),
     member_mb_per_s: +(sizeMb / wall).toFixed(1),
-    member_mb_per_cpu_s: +(sizeMb / (user + sys)).toFixed(1),
+    member_mb_per_cpu_s: +(sizeMb / cpu).toFixed(1),
     file_mb_per_s: +(statSync(file).size / 1e6 / wall).toFixed(1),
-    peak_rss_mb: Math.round(kb / 1024),
-    final_total: `${final.successes}/${final.count}`,
+    peak_rss_mb: Math.round(rssMb),
+    final_total: check,
     expected: `${expected}/${n}`,
   }),
 );
