@@ -303,14 +303,9 @@ function numberIdsShortest(text: string): boolean {
  * value is what the Assembler builds: JSON.parse's.
  */
 export function parsedSample(bytes: Buffer, onEvent: (e: unknown) => void): Record<string, unknown> | null {
-  let text: string;
-  let value: unknown;
-  try {
-    text = UTF8.decode(bytes);
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const parsed = parsedJson(bytes);
+  if (!parsed) return null;
+  const { text, value } = parsed;
   if (value === null || typeof value !== "object" || Array.isArray(value) || Object.hasOwn(value, "__proto__")) return null;
   const sample = value as Record<string, unknown>;
   if (keyEnds(text, '"events"').length > 1) return null;
@@ -326,9 +321,15 @@ export function parsedSample(bytes: Buffer, onEvent: (e: unknown) => void): Reco
 
 /** `bytes`, a whole events member, parsed as readArray reads it, or null where readArray must say why it cannot. */
 function parsedArray(bytes: Buffer): unknown[] | null {
+  const value = parsedJson(bytes)?.value;
+  return Array.isArray(value) ? value : null;
+}
+
+/** A whole member's text and JSON.parse's value of it, or null when it is not UTF-8 or not JSON (the streamed path then says why). */
+function parsedJson(bytes: Buffer): { text: string; value: unknown } | null {
   try {
-    const value = JSON.parse(UTF8.decode(bytes));
-    return Array.isArray(value) ? value : null;
+    const text = UTF8.decode(bytes);
+    return { text, value: JSON.parse(text) };
   } catch {
     return null;
   }
