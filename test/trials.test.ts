@@ -57,4 +57,34 @@ describe("trial times", () => {
       db.close();
     }
   });
+  it("counts the most attempts in flight at once, an attempt that ends as another starts not overlapping it", async () => {
+    // x 0-10 s, z 5-15, y 10-20, u1-u3 16/17/18-20, v1-v3 20-30/31/32 (seconds past 10:00).
+    // In flight: x from 0; x, z from 5; at 10 x ends as y starts: z, y; then y alone from 15,
+    // y and u1-u3 from 18: 4; at 20 those four end as v1-v3 start: 3, never 4 + 3.
+    const at = (s: number) => `2025-03-12T10:00:${String(s).padStart(2, "0")}Z`;
+    const row = (task_id: string, start: number, end: number) => ({ task_id, status: "success", started_at: at(start), ended_at: at(end) });
+    const file = join(
+      tempDir({
+        "run.jsonl": jsonl(
+          row("x", 0, 10),
+          row("y", 10, 20),
+          row("z", 5, 15),
+          row("u1", 16, 20),
+          row("u2", 17, 20),
+          row("u3", 18, 20),
+          row("v1", 20, 30),
+          row("v2", 20, 31),
+          row("v3", 20, 32),
+        ),
+      }),
+      "run.jsonl",
+    );
+    const session = await openRuns({ inputs: [file], statusMap: {}, thresholds: DEFAULT_THRESHOLDS, stdin: Readable.from([]) });
+    try {
+      await session.need(["run_summary"]);
+      expect(await session.db.one("SELECT concurrency FROM run_summary")).toEqual({ concurrency: 4 });
+    } finally {
+      session.db.close();
+    }
+  });
 });

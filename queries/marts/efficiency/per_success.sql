@@ -65,7 +65,35 @@ by_step as (
     group by scope_id, task_id, excluded_step
 ),
 
+task_steps as (
+    -- how many rows of by_step each task has in its scope: one for most tasks (the same step, or
+    -- none, leaves out all its trials)
+    select scope_id, task_id, count(*) as steps
+    from by_step
+    group by scope_id, task_id
+),
+
 by_task as (
+    -- a task of one by_step row is that row in each denominator that keeps it, as it is; only the
+    -- tasks of several are summed per denominator. On 1.4 M attempts (1.5 M rows here) grouping
+    -- them all took half of this relation's time (docs/benchmarks.md).
+    select
+        b.scope_id,
+        d.denominator,
+        b.task_id,
+        b.trials::hugeint as trials,
+        b.successes::hugeint as successes,
+        b.attempts,
+        b.cost_usd,
+        b.cost_missing_attempts,
+        b.llm_tokens,
+        b.llm_tokens_missing_attempts,
+        b.agent_time_s,
+        b.untimed_attempts
+    from by_step as b
+    join task_steps as t on t.scope_id = b.scope_id and t.task_id = b.task_id and t.steps = 1
+    join denominators as d on kept_in(d.step, b.excluded_step)
+    union all
     select
         b.scope_id,
         d.denominator,
@@ -80,6 +108,7 @@ by_task as (
         sum(b.agent_time_s) as agent_time_s,
         sum(b.untimed_attempts) as untimed_attempts
     from by_step as b
+    join task_steps as t on t.scope_id = b.scope_id and t.task_id = b.task_id and t.steps > 1
     join denominators as d on kept_in(d.step, b.excluded_step)
     group by b.scope_id, d.denominator, b.task_id
 ),
