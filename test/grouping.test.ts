@@ -106,6 +106,29 @@ describe("report groups what varies", () => {
     expect(one.matches[0]).toMatchObject({ group: { by: "group", value: "run r2" }, successes: 3, count: 4 });
   });
 
+  it("gives a trial whose records two formats read the benchmark of its record read first", async () => {
+    // t1: a canonical attempt 1 (kept over the summary's copy of attempt 1: it has an ended_at)
+    // and the summary's attempt 2; t2: the summary's alone. Read first, the canonical file makes
+    // t1 canonical's: two benchmarks of a trial each. Read second, t1 is the summary's: one.
+    const attempt = lines({ task_id: "t1", attempt: 1, status: "failure", ended_at: "2025-01-01T00:00:00Z" });
+    const summary = lines(
+      { task_id: "t1", first_status: "failure", final_status: "success", attempts: 2 },
+      { task_id: "t2", first_status: "success", final_status: "success", attempts: 1 },
+    );
+    const benchmarks = async (files: Record<string, string>) =>
+      (await denom(["report", "--json", tempDir(files)])).json().meta.pooling.map((p: { dimension: string; groups: object[] }) => [p.dimension, p.groups]);
+    expect(await benchmarks({ "a.jsonl": attempt, "b.jsonl": summary })).toEqual([
+      [
+        "benchmark",
+        [
+          { value: "canonical", trials: 1 },
+          { value: "task-summary", trials: 1 },
+        ],
+      ],
+    ]);
+    expect(await benchmarks({ "a.jsonl": summary, "b.jsonl": attempt })).toEqual([]);
+  });
+
   it("lists seven or more groups one a row, each named in a legend", async () => {
     // agent x, no model, seven runs of task t1: r1..r3 pass, r4..r7 fail
     const records = [1, 2, 3, 4, 5, 6, 7].map((i) => ({ run_id: `r${i}`, agent: "x", task_id: "t1", status: i <= 3 ? "success" : "failure" }));

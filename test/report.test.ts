@@ -122,6 +122,20 @@ describe("status model (DESIGN section 3)", () => {
     // attributable removes only the grader error: 5 - 1 = 4 trials, one success (5)
     expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([1, 4]);
   });
+
+  it("takes an abort for the agent's when its detail starts with safety or policy, in any case, else for the environment's", async () => {
+    const input = jsonl(
+      { task_id: "1", status: "aborted", status_detail: "Policy_Refusal" }, // the agent's
+      { task_id: "2", status: "aborted", status_detail: "SAFETY" }, // the agent's
+      { task_id: "3", status: "aborted", status_detail: "rate_limited" }, // the environment's
+      { task_id: "4", status: "aborted" }, // no detail: the environment's
+      { task_id: "5", status: "success" },
+    );
+    const out = (await denom(["report", "--json", "-"], input)).json();
+    // attributable removes the environment's two aborts (3, 4): 5 - 2 = 3 trials, one success (5)
+    expect([cell(out, "final/total").successes, cell(out, "final/total").count]).toEqual([1, 5]);
+    expect([cell(out, "final/attributable").successes, cell(out, "final/attributable").count]).toEqual([1, 3]);
+  });
 });
 
 describe("duplicates (DESIGN section 4)", () => {

@@ -1,8 +1,13 @@
--- attempts_classified: the kept attempts (duplicates dropped) with timeout_cause and fault of
---   attempt_faults; an attempt of a re-run run (run_reruns) as rerun_attempts places it: in the
---   original run's trial, numbered after its attempts there (the attempt ledger).
--- Reads: stg_attempts, attempt_faults, rerun_attempts.
--- Not materialized on big inputs: every kept attempt again, with two columns of attempt_faults: a copy would double the attempts.
+-- attempts_classified: the kept attempts (duplicates dropped) with their timeout_cause
+--   (attempt_timeout_cause, timeout attempts only) and fault class (attempt_fault); an attempt of
+--   a re-run run (run_reruns) as rerun_attempts places it: in the original run's trial,
+--   numbered after its attempts there (the attempt ledger).
+-- Reads: stg_attempts, attempt_timeout_cause, rerun_attempts, attempt_fault.
+-- Not materialized on big inputs: every kept attempt again, with the causes of its timeouts: a copy would double the attempts.
+--
+-- Only timeout attempts have a cause, so the join that adds it holds those alone: joining every
+-- kept attempt to a table of all kept attempts' faults, as this did before, cost each reader of a
+-- big input a join of millions of rows by millions (docs/benchmarks.md).
 create or replace view attempts_classified as
 select
     s.* replace (
@@ -11,8 +16,9 @@ select
         coalesce(r.trial, s.trial) as trial,
         coalesce(r.attempt, s.attempt) as attempt
     ),
-    f.timeout_cause,
-    f.fault
+    c.timeout_cause,
+    attempt_fault(s.status, s.declared_fault, s.status_detail, c.timeout_cause) as fault
 from stg_attempts as s
-join attempt_faults as f using (attempt_id)
-left join rerun_attempts as r using (attempt_id);
+left join (select attempt_id, timeout_cause from attempt_timeout_cause) as c using (attempt_id)
+left join rerun_attempts as r using (attempt_id)
+where s.is_kept;

@@ -15,15 +15,18 @@ per_trial as (
         any_value(k.agent) as agent,
         any_value(k.model) as model,
         -- a trial graded by one format and retried in another's records (a harness's passes,
-        -- format_traits.attempt_numbering 'start_order') is the grading format's benchmark
+        -- format_traits.attempt_numbering 'start_order') is the grading format's benchmark; a
+        -- trial whose records two formats read (a per-task summary beside the attempts) is the
+        -- benchmark of its record read first (lowest attempt_id: ids follow the input order),
+        -- whatever order the rows reach this aggregate in
         coalesce(
-            any_value(k.format || coalesce(' ' || k.category, '')) filter (where f.attempt_numbering is distinct from 'start_order'),
-            any_value(k.format || coalesce(' ' || k.category, ''))
+            arg_min(k.format || coalesce(' ' || k.category, ''), k.attempt_id) filter (where f.attempt_numbering is distinct from 'start_order'),
+            arg_min(k.format || coalesce(' ' || k.category, ''), k.attempt_id)
         ) as benchmark,
         bool_or(k.category is not null) as has_category,
         -- read from every attempt's extra, so that a canonical record carrying the field (an
-        -- export read again) pools as the harness's own record does
-        any_value(a.extra ->> s.field) as sub_benchmark,
+        -- export read again) pools as the harness's own record does; the first read that has it
+        arg_min(a.extra ->> s.field, k.attempt_id) filter (where a.extra ->> s.field is not null) as sub_benchmark,
         any_value(s.field) as sub_benchmark_field
     from attempts_classified as k
     join attempts as a using (attempt_id)

@@ -43,6 +43,17 @@ export interface OpenOptions {
 export const TEMPORARY_MEMORY_LIMIT = "400MB";
 export const FILE_MEMORY_LIMIT = "600MB";
 
+/**
+ * DuckDB optimizers off in every session. `common_subplan` copies a part of a
+ * plan that a statement reads more than once into a temporary result: on a big
+ * input, where attempts_classified is read through rather than copied, that
+ * part is every kept attempt's row (trials reads it three times), and the copy
+ * spills past the memory limit: trials over 14 M attempts took 104.7 s with it,
+ * 66.5 s without (docs/benchmarks.md). No figure depends on it: an optimizer
+ * changes how a result is computed, not the result.
+ */
+export const DISABLED_OPTIMIZERS = "common_subplan";
+
 /** The in-memory database Database.openAhead started, until an open() takes or closes it. */
 let ahead: Promise<Database> | null = null;
 
@@ -104,7 +115,7 @@ export class Database {
         () => {},
       );
     }
-    const config: Record<string, string> = {};
+    const config: Record<string, string> = { disabled_optimizers: DISABLED_OPTIMIZERS };
     if (options.readOnly) config.access_mode = "READ_ONLY";
     // removed by close, on SIGINT and SIGTERM, or by the next denom when this process is killed (scratch.ts)
     const scratch = options.path || options.temporary || options.bounded ? makeScratch() : null;
