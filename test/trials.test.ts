@@ -54,7 +54,7 @@ describe("trial times", () => {
         window_end: "2025-03-12T09:05:30Z",
       });
     } finally {
-      db.close();
+      session.close();
     }
   });
   it("counts the most attempts in flight at once, an attempt that ends as another starts not overlapping it", async () => {
@@ -84,7 +84,7 @@ describe("trial times", () => {
       await session.need(["run_summary"]);
       expect(await session.db.one("SELECT concurrency FROM run_summary")).toEqual({ concurrency: 4 });
     } finally {
-      session.db.close();
+      session.close();
     }
   });
 });

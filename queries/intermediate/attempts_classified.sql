@@ -19,6 +19,6 @@ select
     c.timeout_cause,
     attempt_fault(s.status, s.declared_fault, s.status_detail, c.timeout_cause) as fault
 from stg_attempts as s
-left join (select attempt_id, timeout_cause from attempt_timeout_cause) as c using (attempt_id)
+left join attempt_timeout_cause as c using (attempt_id)
 left join rerun_attempts as r using (attempt_id)
 where s.is_kept;

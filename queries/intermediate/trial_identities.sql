@@ -26,7 +26,8 @@ per_trial as (
         bool_or(k.category is not null) as has_category,
         -- read from every attempt's extra, so that a canonical record carrying the field (an
         -- export read again) pools as the harness's own record does; the first read that has it
-        arg_min(a.extra ->> s.field, k.attempt_id) filter (where a.extra ->> s.field is not null) as sub_benchmark,
+        -- (arg_min passes over a NULL value)
+        arg_min(a.extra ->> s.field, k.attempt_id) as sub_benchmark,
         any_value(s.field) as sub_benchmark_field
     from attempts_classified as k
     join attempts as a using (attempt_id)

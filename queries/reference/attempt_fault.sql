@@ -1,4 +1,4 @@
--- attempt_fault: the fault class of a kept attempt (docs/metrics.md): none, task, unknown, agent
+-- attempt_fault: the fault class of a kept attempt (docs/inputs.md): none, task, unknown, agent
 --   or environment, from its status, the `fault` its record declared, its status detail and,
 --   for a timeout, the cause the classifier gave it (attempt_timeout_cause).
 -- Reads: nothing.
