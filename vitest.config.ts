@@ -7,11 +7,12 @@ import { defineConfig } from "vitest/config";
  *             files of one worker share the module cache, so DuckDB's bindings,
  *             the query catalog and denom's modules are loaded once per worker
  *             instead of once per file (about 0.3 s of CPU a file)
- *   isolated  the files that mock a module (vi.mock), which need a module graph of their own
+ *   isolated  the files that mock a module (vi.mock) or change a setting of the whole process
+ *             (scratch.ts leaveTeardownToProcessEnd), which need a module graph of their own
  * One worker per core (vitest's default keeps one core free: a single worker on the
  * two-core machines we run on); a test's own DuckDB runs one thread for small inputs.
  */
-const ISOLATED = ["test/prehash.test.ts"];
+const ISOLATED = ["test/prehash.test.ts", "test/teardown.test.ts"];
 
 export default defineConfig({
   test: {

@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The executable: hands argv and the process's streams to main and sets the exit code.
 import { ExitCode } from "./errors.js";
-import { removeAllScratch, stopAll } from "./scratch.js";
+import { leaveTeardownToProcessEnd, removeAllScratch, stopAll } from "./scratch.js";
 
 // `denom report INPUT...` loads DuckDB before the rest of denom and starts its in-memory
 // database and the schema's tables, which DuckDB makes on a thread of its own while the
 // commands load (about 15 ms off every report: docs/benchmarks.md). Not for
 // --help (it never loads DuckDB), --db (a kept file) or stdin (a temporary file).
 const argv = process.argv.slice(2);
+// the process ends with its command: DuckDB's in-memory instance is freed by that end,
+// not destroyed on the way out (Database.close)
+leaveTeardownToProcessEnd();
 if (argv[0] === "report" && !argv.some((a) => a === "-" || a === "-h" || a === "--help" || a.startsWith("--db"))) {
   const [{ Database }, { createTables }] = await Promise.all([import("./db/database.js"), import("./db/schema.js")]);
   Database.openAhead((db) => createTables(db));

@@ -93,6 +93,23 @@ export function onEnd(stop: () => void): () => void {
   return () => void stoppers.delete(stop);
 }
 
+let processEndsWithCommand = false;
+
+/**
+ * For the executable (bin.ts), whose process ends when its command does: an
+ * in-memory DuckDB instance closed from now on is left for the process's end to
+ * free (Database.close), not destroyed on the command's way out. Callers that go
+ * on after a command (the tests, which run commands in-process) never call it.
+ */
+export function leaveTeardownToProcessEnd(): void {
+  processEndsWithCommand = true;
+}
+
+/** True once leaveTeardownToProcessEnd was called. */
+export function teardownLeftToProcessEnd(): boolean {
+  return processEndsWithCommand;
+}
+
 /**
  * Stops what runs (every `onEnd` function: DuckDB statements interrupted) and
  * removes every temporary entry; for the signal handlers of bin.ts. Never throws.

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { DuckDBInstance } from "./duckdb.js";
 import { DataError } from "../errors.js";
-import { makeScratch, onEnd, removeScratch } from "../scratch.js";
+import { makeScratch, onEnd, removeScratch, teardownLeftToProcessEnd } from "../scratch.js";
 import { cellConverter, type Row } from "./values.js";
 
 /** Values bound to `$name` parameters of a query. */
@@ -56,6 +56,13 @@ export const DISABLED_OPTIMIZERS = "common_subplan";
 
 /** The in-memory database Database.openAhead started, until an open() takes or closes it. */
 let ahead: Promise<Database> | null = null;
+
+/**
+ * The in-memory instance closed last in a process that ends with its command
+ * (scratch.ts leaveTeardownToProcessEnd): destroyed when the next database
+ * opens, or freed by the process's end (Database.close).
+ */
+let retired: DuckDBInstance | null = null;
 
 export class Database {
   /** unregisters the interrupt that stops this connection's statement on a signal (scratch.ts onEnd) */
@@ -106,6 +113,8 @@ export class Database {
    * or memory. Throws DataError when the file cannot be opened.
    */
   static async open(options: OpenOptions = {}): Promise<Database> {
+    retired?.closeSync();
+    retired = null;
     if (ahead) {
       const opened = ahead;
       ahead = null;
@@ -201,11 +210,25 @@ export class Database {
     await this.connection.run(`SET VARIABLE ${name} = ${sqlLiteral}`);
   }
 
-  /** Closes the session and removes what it created on disk (a temporary database, spill files). */
+  /**
+   * Closes the session and removes what it created on disk (a temporary
+   * database, spill files). In a process that ends with its command
+   * (scratch.ts leaveTeardownToProcessEnd), an in-memory instance is not
+   * destroyed but kept until the next open() or the process's end: destroying
+   * it costs 20-25 ms of a small report's 0.8 s (DuckDB frees every block, then
+   * hands its allocators' pages back to the system) on the command's way out,
+   * where the process's end frees it at once; at most one instance is so kept
+   * (docs/benchmarks.md).
+   */
   close(): void {
     this.forget();
     this.connection.closeSync();
     if (!this.ownsInstance) return;
+    if (teardownLeftToProcessEnd() && this.path === null && this.scratch === null) {
+      retired?.closeSync();
+      retired = this.instance;
+      return;
+    }
     this.instance.closeSync();
     if (this.scratch) removeScratch(this.scratch);
   }
