@@ -5,9 +5,9 @@
 -- Reads: stg_attempts, attempt_timeout_cause, rerun_attempts, attempt_fault.
 -- Not materialized on big inputs: every kept attempt again, with the causes of its timeouts: a copy would double the attempts.
 --
--- Only timeout attempts have a cause, so the join that adds it holds those alone: joining every
--- kept attempt to a table of all kept attempts' faults, as this did before, cost each reader of a
--- big input a join of millions of rows by millions (docs/benchmarks.md).
+-- Only timeout attempts have a cause, so the join that adds it holds those alone, and the fault
+-- class is computed on the row: a join of every kept attempt to a table of all kept attempts'
+-- faults cost each reader of a big input a join of millions of rows by millions (docs/benchmarks.md).
 create or replace view attempts_classified as
 select
     s.* replace (

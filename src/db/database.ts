@@ -64,6 +64,12 @@ let ahead: Promise<Database> | null = null;
  */
 let retired: DuckDBInstance | null = null;
 
+/** Destroys the instance kept by the last close (if any) and keeps `next` in its place. */
+function retire(next: DuckDBInstance | null): void {
+  retired?.closeSync();
+  retired = next;
+}
+
 export class Database {
   /** unregisters the interrupt that stops this connection's statement on a signal (scratch.ts onEnd) */
   private readonly forget: () => void;
@@ -113,8 +119,7 @@ export class Database {
    * or memory. Throws DataError when the file cannot be opened.
    */
   static async open(options: OpenOptions = {}): Promise<Database> {
-    retired?.closeSync();
-    retired = null;
+    retire(null);
     if (ahead) {
       const opened = ahead;
       ahead = null;
@@ -224,12 +229,9 @@ export class Database {
     this.forget();
     this.connection.closeSync();
     if (!this.ownsInstance) return;
-    if (teardownLeftToProcessEnd() && this.path === null && this.scratch === null) {
-      retired?.closeSync();
-      retired = this.instance;
-      return;
-    }
-    this.instance.closeSync();
+    // no scratch folder: in memory, nothing on disk to close or remove
+    if (teardownLeftToProcessEnd() && this.scratch === null) retire(this.instance);
+    else this.instance.closeSync();
     if (this.scratch) removeScratch(this.scratch);
   }
 }
