@@ -7,6 +7,7 @@
 --   (attempt_ledger counts the ones with no record).
 -- Reads: trials, owed_trials, run_logs, named_run_keys, run_reruns; getvariable('expected_tasks'), getvariable('expected_count')
 --   (a VARCHAR list, an integer: --expect, --expect-count).
+-- Empty when: owed_trials is empty, getvariable('expected_tasks') is null, getvariable('expected_count') is null.
 -- is_named is false for the tasks --expect-count adds without knowing their names.
 create or replace view missing_trials as
 with

@@ -3,6 +3,7 @@
 --   (the trials it owes, its status) meets its records: the run of the kept attempts with that
 --   run_id when they make one run; else the run the log's or metadata's own agent and model make.
 -- Reads: stg_attempts, stg_run_defaults, run_logs, owed_trials, run_key.
+-- Empty when: stg_run_defaults is empty, run_logs is empty, owed_trials is empty.
 create or replace view named_run_keys as
 with
 

@@ -6,6 +6,7 @@
 --   task is a trial whose first try is gone (the original holds no record of it: deleted, or
 --   never written): its attempts are numbered from 2 and is_first_gone is true.
 -- Reads: stg_attempts, run_reruns.
+-- Empty when: run_reruns is empty.
 create or replace view rerun_attempts as
 with
 

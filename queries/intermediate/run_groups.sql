@@ -4,6 +4,7 @@
 --   (`agent a · model m`); `report`, `audit`, `export` and the HTML page give each group its own
 --   figure to quote. No row when nothing varies, or under `--pool` (one pooled figure).
 -- Reads: trial_identities, pooling, format_traits; getvariable('pool').
+-- Empty when: pooling is empty.
 create or replace view run_groups as
 with
 

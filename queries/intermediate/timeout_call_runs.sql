@@ -4,6 +4,7 @@
 --   trajectory order (seq); any event between two calls neither extends nor breaks a run; two
 --   calls are identical when their call_hash is (timeout_events).
 -- Reads: timeout_events, events.
+-- Empty when: timeout_events is empty.
 --
 -- Window functions and fixed-size aggregates only, which spill past the memory limit: the
 -- lists per attempt this replaced did not (docs/benchmarks.md). A call's position among all

@@ -6,6 +6,7 @@
 --   1 in 10^19 per pair); the names, arguments and statuses shown as evidence are read back
 --   from events by (attempt_id, seq).
 -- Reads: stg_attempts, events, event_roles, phase_markers.
+-- Empty when: events is empty.
 --
 -- Taken once, so that the relations over it (timeout_call_runs, timeout_gaps, attempt_facts)
 -- each touch the timeout attempts' events only, not every event of the input, and each runs

@@ -3,6 +3,7 @@
 --   count n and the means of the first and of the last floor(n/3) gaps (seconds; NULL when
 --   floor(n/3) = 0). The trailing gap to ended_at is not between two events.
 -- Reads: timeout_events.
+-- Empty when: timeout_events is empty.
 --
 -- n gaps between n + 1 sorted times t[1..n+1]: the k = floor(n/3) first gaps sum to
 -- t[k+1] - t[1] and the k last to t[n+1] - t[n+1-k], so the means need two ranks, not the

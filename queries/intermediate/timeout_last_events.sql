@@ -5,6 +5,7 @@
 --   events (lower-cased type and status, name, time) with whether that event is its last
 --   request (is_request); those five NULL without an agent event.
 -- Reads: timeout_events, events.
+-- Empty when: timeout_events is empty.
 --
 -- A statement of its own, not a part of attempt_facts: that statement, holding this join of
 -- every event beside its other joins, ran out of memory over 7 M attempts (docs/benchmarks.md).

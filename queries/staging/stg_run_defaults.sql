@@ -2,6 +2,7 @@
 --   one row per run_id: the first loaded record that names each. An attempt that names no agent
 --   (or model) takes its run's.
 -- Reads: run_metadata.
+-- Empty when: run_metadata is empty.
 create or replace view stg_run_defaults as
 select
     run_id,

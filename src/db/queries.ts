@@ -14,7 +14,9 @@
  * ties by path). A relation past reference/ is materialized once per session,
  * unless its header says `-- Not materialized: why` (always a view) or
  * `-- Not materialized on big inputs: why` (a view only past a few attempts:
- * Relation.copiedWhenFew).
+ * Relation.copiedWhenFew). A line `-- Empty when: x is empty, getvariable('y') is null.`
+ * states when the relation has no rows (Relation.emptyWhen): a session then creates its
+ * table empty instead of computing it.
  * `queries/select/` holds no relations: the named SELECTs commands run.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -52,7 +54,17 @@ export interface Relation {
   materialized: boolean;
   /** a copied view `denom report` reads (through select/report/ and select/meta/): `ingest --db` keeps it evaluated in the file (src/db/layer-cache.ts) */
   kept: boolean;
+  /**
+   * the header's `-- Empty when:` lines, each a list of conditions that together leave the
+   * relation without a row (every row of it comes from a row of what the conditions say
+   * is empty, or needs a session variable they say is NULL); several lines: any one of
+   * them will do. Empty for a relation whose header states none.
+   */
+  emptyWhen: EmptyCondition[][];
 }
+
+/** A condition of an `-- Empty when:` line: a relation or loaded table it reads has no rows, or a session variable it reads is NULL. */
+export type EmptyCondition = { empty: string } | { isNull: string };
 
 /** A named SELECT a command runs: `queries/select/<name>.sql` (sqlc style), e.g. `report/status_counts`. */
 export interface NamedSelect {
@@ -169,7 +181,35 @@ export function parseRelation(path: string, sql: string): Relation {
   const materialized = copied && (layer === "staging" || layer === "intermediate");
   // set by readCatalog, once every file is read
   const kept = false;
-  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, copied, copiedWhenFew, materialized, kept };
+  const emptyWhen = parseEmptyWhen(path, header, reads, variables);
+  if (emptyWhen.length && !copied && !copiedWhenFew)
+    throw new DenomError(`queries/${path}: only a view past reference/ that a session copies states when it is empty`);
+  return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, copied, copiedWhenFew, materialized, kept, emptyWhen };
+}
+
+/**
+ * The header's `-- Empty when: a is empty, getvariable('b') is null.` lines (Relation.emptyWhen).
+ * Throws DenomError for a condition of another form, or naming what the Reads line does not.
+ */
+export function parseEmptyWhen(path: string, header: string, reads: readonly string[], variables: readonly string[]): EmptyCondition[][] {
+  const rules: EmptyCondition[][] = [];
+  for (const line of header.matchAll(/^-- Empty when:(.*)$/gm)) {
+    const conditions = line[1]
+      .trim()
+      .replace(/\.$/, "")
+      .split(",")
+      .map((text) => {
+        const empty = /^(\w+) is empty$/.exec(text.trim());
+        if (empty && reads.includes(empty[1])) return { empty: empty[1] };
+        const isNull = /^getvariable\('(\w+)'\) is null$/.exec(text.trim());
+        if (isNull && variables.includes(isNull[1])) return { isNull: isNull[1] };
+        throw new DenomError(
+          `queries/${path}: "-- Empty when:" expects "x is empty" or "getvariable('x') is null" of what the Reads line names, not "${text.trim()}"`,
+        );
+      });
+    rules.push(conditions);
+  }
+  return rules;
 }
 
 /**

@@ -29,6 +29,7 @@
 import { availableParallelism } from "node:os";
 import { DenomError } from "../errors.js";
 import { Database, sqlName, type Params } from "./database.js";
+import { EmptyFacts } from "./empty-when.js";
 import { DEFAULT_DEFINITIONS, dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
 import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
@@ -101,6 +102,8 @@ export class Session<T = unknown> {
   private readonly created = new Set<string>();
   /** the views read through on big inputs that this session copied into tables (copies) */
   private readonly copiedWhenFew = new Set<string>();
+  /** the rows of the tables it created, for the Empty when lines of queries/ */
+  private readonly empties: EmptyFacts;
   /**
    * rows of named SELECTs run by needFor (a session of helpers, whose loaded tables and
    * relations do not change once open), by readKey, given by select() every time
@@ -139,6 +142,7 @@ export class Session<T = unknown> {
   ) {
     this.idle = helpers.length ? [db, ...helpers] : [];
     this.changed = new Promise<void>((resolve) => (this.wake = resolve));
+    this.empties = new EmptyFacts(catalog);
   }
 
   /**
@@ -159,7 +163,7 @@ export class Session<T = unknown> {
     const create = async () => {
       for (const relation of wanted) {
         if (this.kept.has(relation.name)) await this.readKept(relation);
-        else await createRelation(this.db, relationSql(relation, "TEMP ", await this.copies(this.db, relation)), relation);
+        else await this.create(this.db, relation, "TEMP ");
         this.created.add(relation.name);
       }
     };
@@ -361,7 +365,7 @@ export class Session<T = unknown> {
     };
     for (const r of relations)
       add(r.name, r.reads, async (db) => {
-        await createRelation(db, relationSql(r, "", await this.copies(db, r)), r);
+        await this.create(db, r, "");
         this.created.add(r.name);
       });
     for (const { query, params } of queries) {
@@ -474,6 +478,18 @@ export class Session<T = unknown> {
     return true;
   }
 
+  /**
+   * Creates `relation` on `db` ("TEMP " objects are the connection's own): a table when
+   * copies() says so, made empty without computing it when one of its Empty when lines
+   * holds (EmptyFacts), its rows noted; else a view.
+   */
+  private async create(db: Database, relation: Relation, scope: "TEMP " | ""): Promise<void> {
+    const table = await this.copies(db, relation);
+    const empty = table && (await this.empties.holds(db, relation));
+    const rows = await createRelation(db, relationSql(relation, scope, table, empty), relation, table);
+    if (rows !== null) this.empties.created(relation.name, rows);
+  }
+
   private async readKept(relation: Relation): Promise<void> {
     // evaluated by ingest under these very definitions: read, not recomputed
     await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM ${this.keptFrom}.${layerTable(relation.name)}`);
@@ -514,8 +530,17 @@ const VIEW_HEAD = /^create or replace view (\w+) as/m;
  * Session.copies) or a view, `scope` "TEMP " (one connection's own) or "" (the
  * main catalog every connection sees); a macro or table as written.
  */
-function relationSql(relation: Relation, scope: "TEMP " | "", table: boolean): string {
+function relationSql(relation: Relation, scope: "TEMP " | "", table: boolean, empty = false): string {
   if (relation.kind !== "view") return relation.sql;
+  if (empty) {
+    // its columns and their types as DuckDB binds the view, no row computed
+    const head = VIEW_HEAD.exec(relation.sql)!;
+    const body = relation.sql
+      .slice(head.index + head[0].length)
+      .trim()
+      .replace(/;$/, "");
+    return `create or replace ${scope}TABLE ${relation.name} as select * from (\n${body}\n) limit 0`;
+  }
   return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${table ? "TABLE" : "VIEW"} $1 as`);
 }
 
@@ -615,10 +640,12 @@ async function runSelect(db: Database, query: NamedSelect, params?: Params): Pro
   }
 }
 
-/** Runs the statement of one file of queries/; a failure names the file. */
-async function createRelation(db: Database, sql: string, relation: Relation): Promise<void> {
+/** Runs the statement of one file of queries/; a failure names the file. Returns the rows of a `table` made (CREATE TABLE AS reports them), else null. */
+async function createRelation(db: Database, sql: string, relation: Relation, table = false): Promise<number | null> {
   try {
+    if (table) return Number((await db.one(sql))?.Count);
     await db.run(sql);
+    return null;
   } catch (e) {
     throw new DenomError(`queries/${relation.path}: ${(e as Error).message}`);
   }

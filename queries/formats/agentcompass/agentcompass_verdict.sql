@@ -5,6 +5,7 @@
 --   that the benchmark graded correct is a pass here. `errors` counts trials whose final
 --   attempt carries an ERROR (and no FATAL), counted apart as AgentCompass does.
 -- Reads: agentcompass_trials.
+-- Empty when: agentcompass_trials is empty.
 create or replace view agentcompass_verdict as
 with
 

@@ -1,5 +1,6 @@
 -- bootstrap_intervals: task-clustered percentile bootstrap per scope and figure.
--- Reads: confidence_settings, pass_at_k_by_task, rate_membership.
+-- Reads: confidence_settings, pass_at_k_by_task, rate_membership, several_trial_scopes.
+-- Empty when: several_trial_scopes is empty.
 --
 -- Which interval: in a scope where every task has at most one trial, the trials are
 -- independent and a rate gets the Wilson score interval (Wilson 1927; Newcombe 1998,
@@ -30,10 +31,8 @@ boot_scopes as (
     -- bootstrapped; the others use Wilson or clustered_intervals, so nothing below is
     -- computed for them
     select scope_id
-    from by_task
-    where k = 1
-    group by scope_id
-    having max(n) > 1 and count(*) < (select clustered_from_tasks from settings)
+    from several_trial_scopes
+    where tasks < (select clustered_from_tasks from settings)
 ),
 
 pools as (

@@ -1,6 +1,7 @@
 -- clustered_intervals: the analytic task-clustered interval per scope and figure, in the
 --   scopes with several trials per task and at least clustered_from_tasks tasks.
--- Reads: confidence_settings, pass_at_k_by_task, rate_membership.
+-- Reads: confidence_settings, pass_at_k_by_task, rate_membership, several_trial_scopes.
+-- Empty when: several_trial_scopes is empty.
 --
 -- Every figure is a ratio over the scope's m tasks: a rate cell's successes over its trials,
 -- a pass@k or pass^k the sum of its tasks' values over the tasks with n >= k. With num_i and
@@ -24,10 +25,8 @@ by_task as (
 
 clustered_scopes as (
     select scope_id
-    from by_task
-    where k = 1
-    group by scope_id
-    having max(n) > 1 and count(*) >= (select clustered_from_tasks from settings)
+    from several_trial_scopes
+    where tasks >= (select clustered_from_tasks from settings)
 ),
 
 figure_rows as (

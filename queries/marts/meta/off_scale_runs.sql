@@ -5,6 +5,7 @@
 --   by the threshold (`success_threshold`, null when unscored). The report and stderr name them
 --   with the flag that decides (src/ingest/notices.ts).
 -- Reads: stg_score_rule, stg_attempts; getvariable('success_threshold').
+-- Empty when: stg_score_rule is empty.
 create or replace view off_scale_runs as
 with
 

@@ -3,6 +3,8 @@
 --   that its figure still pools them; none without --by (the identity groups split them all).
 --   A trial without a value beside named ones counts as one more value, as in pooling.
 -- Reads: trial_identities, trial_outcomes, pooling; getvariable('group_by').
+-- Empty when: pooling is empty.
+-- Empty when: getvariable('group_by') is null.
 create or replace view pooled_within_groups as
 with
 

@@ -3,6 +3,7 @@
 --   found: the trials recorded for the run, the trials the log owes and how many of them have
 --   no record (in total as missing), and the trials left unscored for a dict-valued score.
 -- Reads: run_logs, sources, trials, trial_outcomes, named_run_keys.
+-- Empty when: run_logs is empty.
 create or replace view run_log_status as
 with
 

@@ -1,5 +1,6 @@
 -- secrets_masked: masked secrets per kind; `accounting.secrets_masked` is their sum.
 -- Reads: masked_secrets.
+-- Empty when: masked_secrets is empty.
 create or replace view secrets_masked as
 -- secrets masked at ingest, per kind: how many, in how many lines (a source name counts as none)
 select

@@ -3,6 +3,7 @@
 --   and was retried inside the attempt counts once per call), and never mixed with the
 --   task-level figures over trials.
 -- Reads: events, scoped_attempts, trial_scopes.
+-- Empty when: events is empty.
 create or replace view call_outcomes as
 with
 
