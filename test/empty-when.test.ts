@@ -87,6 +87,7 @@ describe("the Empty when lines of queries/", () => {
       "run_groups",
       "run_log_status",
       "secrets_masked",
+      "stg_attempt_marks",
       "stg_run_defaults",
       "timeout_call_runs",
       "timeout_events",

@@ -8,7 +8,8 @@
 --   whether it is the copy kept and the last copy of its line. Every other attempt is the one
 --   copy of its key, kept, with its own trial. A run is its run_id, agent and model (run_key;
 --   an attempt naming no agent or model takes its run's metadata's, stg_run_defaults).
--- Reads: attempts, format_traits, stg_run_defaults, run_key.
+-- Reads: attempts, format_traits, stg_run_defaults, stg_mark_reasons, run_key.
+-- Empty when: stg_mark_reasons is empty.
 --
 -- Narrow on purpose: stg_attempts reads the attempts through and joins these marks, instead of
 -- a copy of every attempt's 48 columns (on 1 GB of JSONL, 954,125 attempts: about 350 MiB of
@@ -93,8 +94,14 @@ keys as not materialized (
 -- different keys only adds attempts to that exact grouping), and the rest, nearly
 -- every attempt, are each the one copy of their key.
 repeated_hashes as (
+    -- keys as recorded: stg_mark_reasons counted them; renumbered by start, counted here
+    select key_hash
+    from stg_mark_reasons
+    where reason = 'repeated_key' and not exists (select 1 from stg_mark_reasons where reason = 'start_order')
+    union all
     select hash(run_key, task_id, trial, attempt) as key_hash
     from keys
+    where exists (select 1 from stg_mark_reasons where reason = 'start_order')
     group by key_hash
     having count(*) > 1
 ),
