@@ -31,7 +31,7 @@ import { DenomError } from "../errors.js";
 import { Database, sqlName, type Params } from "./database.js";
 import { EmptyFacts } from "./empty-when.js";
 import { DEFAULT_DEFINITIONS, dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
-import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
+import { queryCatalog, viewSelect, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
 import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
@@ -534,12 +534,7 @@ function relationSql(relation: Relation, scope: "TEMP " | "", table: boolean, em
   if (relation.kind !== "view") return relation.sql;
   if (empty) {
     // its columns and their types as DuckDB binds the view, no row computed
-    const head = VIEW_HEAD.exec(relation.sql)!;
-    const body = relation.sql
-      .slice(head.index + head[0].length)
-      .trim()
-      .replace(/;$/, "");
-    return `create or replace ${scope}TABLE ${relation.name} as select * from (\n${body}\n) limit 0`;
+    return `create or replace ${scope}TABLE ${relation.name} as select * from (\n${viewSelect(relation)}\n) limit 0`;
   }
   return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${table ? "TABLE" : "VIEW"} $1 as`);
 }
