@@ -187,16 +187,6 @@ export function parseRelation(path: string, sql: string): Relation {
   return { name, path, layer, kind: created[1] as Relation["kind"], sql, reads, variables, copied, copiedWhenFew, materialized, kept, emptyWhen };
 }
 
-/** The SELECT of a view's file: its statement after `create or replace view <name> as`, without the closing semicolon. */
-export function viewSelect(relation: Relation): string {
-  const head = /^create or replace view \w+ as/m.exec(relation.sql);
-  if (!head) throw new DenomError(`queries/${relation.path}: not a view`);
-  return relation.sql
-    .slice(head.index + head[0].length)
-    .trim()
-    .replace(/;$/, "");
-}
-
 /**
  * The header's `-- Empty when: a is empty, getvariable('b') is null.` lines (Relation.emptyWhen).
  * Throws DenomError for a condition of another form, or naming what the Reads line does not.

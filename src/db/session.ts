@@ -31,7 +31,7 @@ import { DenomError } from "../errors.js";
 import { Database, sqlName, type Params } from "./database.js";
 import { EmptyFacts } from "./empty-when.js";
 import { DEFAULT_DEFINITIONS, dropKey, keptKeyMatches, keptRelations, layerTable, storeKey, usableLayers, type Definitions } from "./layer-cache.js";
-import { queryCatalog, viewSelect, type Catalog, type NamedSelect, type Relation } from "./queries.js";
+import { queryCatalog, type Catalog, type NamedSelect, type Relation } from "./queries.js";
 import { createTables, TABLES } from "./schema.js";
 import type { Writable } from "./sandbox.js";
 import { openStoredForReading, openStoredForWriting, STORED } from "./stored.js";
@@ -534,7 +534,8 @@ function relationSql(relation: Relation, scope: "TEMP " | "", table: boolean, em
   if (relation.kind !== "view") return relation.sql;
   if (empty) {
     // its columns and their types as DuckDB binds the view, no row computed
-    return `create or replace ${scope}TABLE ${relation.name} as select * from (\n${viewSelect(relation)}\n) limit 0`;
+    const table = relation.sql.replace(VIEW_HEAD, `create or replace ${scope}TABLE $1 as select * from (`);
+    return `${table.trimEnd().replace(/;$/, "")}\n) limit 0`;
   }
   return relation.sql.replace(VIEW_HEAD, `create or replace ${scope}${table ? "TABLE" : "VIEW"} $1 as`);
 }
