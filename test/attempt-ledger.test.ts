@@ -149,6 +149,35 @@ describe("--rerun-of RERUN=ORIGINAL (canonical records, which are never recognis
     expect(text.stdout).toContain("first try gone: 1 trial re-run with no record of the first try (first try counted as missing)");
   });
 
+  it("two re-runs of one original: one trial, the later re-run's attempt after the earlier's, its outcome the final", async () => {
+    // O: t1 error (aborted); A (an hour later): t1 success; B (two hours later): t1 failure.
+    // One trial of O, attempts 1 (O), 2 (A), 3 (B): first aborted, final failure; 0/1 both ways.
+    const dir = tempDir({
+      "runs.jsonl": jsonl(
+        { run_id: "O", task_id: "t1", status: "error", started_at: "2026-01-01T00:00:00Z", ended_at: "2026-01-01T00:01:00Z" },
+        // B written first: the order of the re-runs is their start, not the file's
+        { run_id: "B", task_id: "t1", status: "failure", started_at: "2026-01-01T02:00:00Z", ended_at: "2026-01-01T02:01:00Z" },
+        { run_id: "A", task_id: "t1", status: "success", started_at: "2026-01-01T01:00:00Z", ended_at: "2026-01-01T01:01:00Z" },
+      ),
+    });
+    const args = [join(dir, "runs.jsonl"), "--rerun-of", "A=O", "--rerun-of", "B=O"];
+    const out = JSON.parse((await denom(["report", ...args, "--json"])).stdout);
+    expect(grid(out, "first/total")).toEqual([0, 1]);
+    expect(grid(out, "final/total")).toEqual([0, 1]);
+    expect(out.meta.attempt_ledger).toMatchObject({ planned_trials: 1, recorded_trials: 1, observed_attempts: 3, first_tries_gone: 0 });
+    const trials = (await denom(["export", "--what", "trials", ...args, "--format", "json"])).json();
+    expect(trials).toHaveLength(1);
+    expect(trials[0]).toMatchObject({
+      run_id: "O",
+      task_id: "t1",
+      attempts: 3,
+      first_attempt: 1,
+      final_attempt: 3,
+      first_status: "aborted",
+      final_status: "failure",
+    });
+  });
+
   it("a pair that names no loaded run is a usage error (exit 2), never the re-run left as trials of its own", async () => {
     const r = await denom(["report", runs, "--rerun-of", "C=A"]);
     expect(r.code).toBe(2);

@@ -2,7 +2,9 @@
 --   original run's trials, first try kept: the re-run's trials of a task, in trial order, meet
 --   the original's trials of that task, errored ones first, then in trial order; each attempt
 --   takes the original's run (run_key, run_id) and trial (task_id kept), and its attempt number follows that
---   trial's last attempt in the original. A re-run trial beyond the original's trials of its
+--   trial's last attempt in the original; where several re-runs reach one trial of the original,
+--   each one's attempts follow the earlier re-run's (by first start, then run), so a trial keeps
+--   one attempt of each number and its final attempt is the latest re-run's. A re-run trial beyond the original's trials of its
 --   task is a trial whose first try is gone (the original holds no record of it: deleted, or
 --   never written): its attempts are numbered from 2 and is_first_gone is true.
 -- Reads: stg_attempts, run_reruns.
@@ -11,7 +13,16 @@ create or replace view rerun_attempts as
 with
 
 rerun_kept as (
-    select s.attempt_id, s.run_key as rerun_key, s.task_id, s.trial, s.attempt, r.original_key, r.original_run_id
+    select
+        s.attempt_id,
+        s.run_key as rerun_key,
+        s.task_id,
+        s.trial,
+        s.attempt,
+        r.original_key,
+        r.original_run_id,
+        -- the re-runs of one original, in the order they ran
+        min(s.started_at) over (partition by s.run_key) as rerun_started_at
     from stg_attempts as s
     join run_reruns as r on r.rerun_key = s.run_key
     where s.is_kept
@@ -78,7 +89,15 @@ final as (
         k.original_run_id as run_id,
         k.task_id,
         p.trial,
-        (p.attempt_offset + dense_rank() over (partition by k.rerun_key, k.task_id, k.trial order by k.attempt))::integer as attempt,
+        -- numbered within the original's trial: one re-run's trial reaches one trial of the
+        -- original, so a trial that one re-run reaches numbers that re-run's attempts in order
+        (
+            p.attempt_offset
+            + dense_rank() over (
+                partition by k.original_key, k.task_id, p.trial
+                order by k.rerun_started_at nulls last, k.rerun_key, k.attempt
+            )
+        )::integer as attempt,
         p.is_first_gone
     from rerun_kept as k
     join placed as p on p.rerun_key = k.rerun_key and p.task_id = k.task_id and p.rerun_trial = k.trial

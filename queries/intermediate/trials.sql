@@ -27,31 +27,15 @@ attempts as not materialized (
     left join (select attempt_id, is_first_gone from rerun_attempts where is_first_gone) as g using (attempt_id)
 ),
 
--- Most trials hold one attempt, which is then its first and its final: those are read off the
--- attempt itself, and only the attempts of the others are grouped by the trial and joined back
--- to their first and final attempt. A trial's key is told apart by a 64-bit hash first: equal
--- keys hash equal, so an attempt whose hash no other attempt shares is the one attempt of its
--- trial (a collision of two keys only sends both trials the exact way). On 1 GB of JSONL
--- (815,440 trials, 676,755 of one attempt) this took a third off the relation's CPU.
-trial_hashes as (
-    -- an attempt with a key part or attempt number NULL (none is loaded) goes the exact way too
-    select
-        hash(run_key, task_id, trial) as trial_hash,
-        count(*) = 1 and bool_and(task_id is not null and trial is not null and attempt is not null) as is_single
-    from attempts
-    group by trial_hash
-),
-
-single as (
-    select * from attempts
-    where hash(run_key, task_id, trial) in (select trial_hash from trial_hashes where is_single)
-),
-
-several as materialized (
-    select * from attempts
-    where hash(run_key, task_id, trial) in (select trial_hash from trial_hashes where not is_single)
-),
-
+-- Each trial's attempts are grouped once, by the trial, with the ids of its first attempt
+-- (lowest attempt number) and its final one (highest); the two are then joined back by id. A
+-- kept attempt's (run, task, trial, attempt) is its own (duplicates are dropped before, one
+-- copy kept per key) and every attempt carries a number (1 by default), so each trial has
+-- exactly one first and one final attempt. An attempt's columns are read by its id, not
+-- carried through the grouping: over 14 M attempts the grouping of narrow columns and two
+-- joins on an id took 35 s where telling trials of one attempt apart by a key hash first (two
+-- semi joins of every attempt's row) took 73 s, and at 1 GB 1.4 s against 1.8 s
+-- (docs/benchmarks.md).
 per_trial as (
     select
         run_key,
@@ -71,55 +55,17 @@ per_trial as (
         min(started_at) as trial_started_at,
         max(ended_at) as trial_ended_at,
         epoch(max(ended_at)) - epoch(min(started_at)) as trial_wall_s,
-        min(submitted_at) as first_submitted_at
-    from several
+        min(submitted_at) as first_submitted_at,
+        arg_min(attempt_id, attempt) as first_id,
+        arg_max(attempt_id, attempt) as final_id
+    from attempts
     group by run_key, task_id, trial
 ),
 
 final as (
-    -- a trial of one attempt: each aggregate of per_trial over that one attempt
-    select
-        nullif(run_id, '') as run_id,
-        run_key,
-        task_id,
-        trial,
-        1::bigint as attempts,
-        attempt as first_attempt,
-        attempt as final_attempt,
-        attempt as attempts_made,
-        hit_environment as any_environment,
-        hit_timeout as any_timeout,
-        hit_unverified_timeout as any_unverified_timeout,
-        hit_invalid as any_invalid,
-        hit_unrecognized as any_unrecognized,
-        started_at as trial_started_at,
-        ended_at as trial_ended_at,
-        epoch(ended_at) - epoch(started_at) as trial_wall_s,
-        submitted_at as first_submitted_at,
-        attempt_id as first_attempt_id,
-        case when is_first_gone then 'missing' else status end as first_status,
-        case when is_first_gone then 'first try gone' else status_detail end as first_status_detail,
-        case when is_first_gone then 'environment' else fault end as first_fault,
-        case when not is_first_gone then timeout_cause end as first_timeout_cause,
-        case when is_first_gone then false else is_late_pass end as first_is_late_pass,
-        case when not is_first_gone then raw_status end as first_raw_status,
-        attempt_id as final_attempt_id,
-        status as final_status,
-        status_detail as final_status_detail,
-        fault as final_fault,
-        timeout_cause as final_timeout_cause,
-        is_late_pass as final_is_late_pass,
-        raw_status as final_raw_status,
-        agent,
-        model,
-        category,
-        difficulty,
-        invocation
-    from single
-    union all
     select
         nullif(f.run_id, '') as run_id,
-        p.*,
+        p.* exclude (first_id, final_id),
         f.attempt_id as first_attempt_id,
         case when f.is_first_gone then 'missing' else f.status end as first_status,
         case when f.is_first_gone then 'first try gone' else f.status_detail end as first_status_detail,
@@ -140,10 +86,8 @@ final as (
         coalesce(l.difficulty, f.difficulty) as difficulty,
         coalesce(l.invocation, f.invocation) as invocation
     from per_trial as p
-    join several as f
-        on f.run_key = p.run_key and f.task_id = p.task_id and f.trial = p.trial and f.attempt = p.first_attempt
-    join several as l
-        on l.run_key = p.run_key and l.task_id = p.task_id and l.trial = p.trial and l.attempt = p.final_attempt
+    join attempts as f on f.attempt_id = p.first_id
+    join attempts as l on l.attempt_id = p.final_id
 )
 
 select * from final;
