@@ -1,12 +1,13 @@
 -- rerun_attempts: the kept attempts of a re-run run (run_reruns) as further attempts of the
 --   original run's trials, first try kept: the re-run's trials of a task, in trial order, meet
 --   the original's trials of that task, errored ones first, then in trial order; each attempt
---   takes the original's run (run_key, run_id) and trial (task_id kept), and its attempt number follows that
---   trial's last attempt in the original; where several re-runs reach one trial of the original,
---   each one's attempts follow the earlier re-run's (by first start, then run), so a trial keeps
---   one attempt of each number and its final attempt is the latest re-run's. A re-run trial beyond the original's trials of its
---   task is a trial whose first try is gone (the original holds no record of it: deleted, or
---   never written): its attempts are numbered from 2 and is_first_gone is true.
+--   takes the original's run (run_key, run_id) and trial (task_id kept), and its attempt
+--   number follows that trial's last attempt in the original. Where several re-runs reach one
+--   trial of the original, each one's attempts follow the earlier re-run's (by first start,
+--   then run): the trial keeps one attempt of each number, and its final attempt is the
+--   latest re-run's. A re-run trial beyond the original's trials of its task is a trial whose
+--   first try is gone (the original holds no record of it: deleted, or never written): its
+--   attempts are numbered from 2 and is_first_gone is true.
 -- Reads: stg_attempts, run_reruns.
 -- Empty when: run_reruns is empty.
 create or replace view rerun_attempts as
