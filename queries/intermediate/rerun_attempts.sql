@@ -8,7 +8,7 @@
 --   latest re-run's. A re-run trial beyond the original's trials of its task is a trial whose
 --   first try is gone (the original holds no record of it: deleted, or never written): its
 --   attempts are numbered from 2 and is_first_gone is true.
--- Reads: stg_attempts, run_reruns.
+-- Reads: stg_attempts, run_reruns, loaded_runs.
 -- Empty when: run_reruns is empty.
 create or replace view rerun_attempts as
 with
@@ -23,9 +23,10 @@ rerun_kept as (
         r.original_key,
         r.original_run_id,
         -- the re-runs of one original, in the order they ran
-        min(s.started_at) over (partition by s.run_key) as rerun_started_at
+        lr.first_started_at as rerun_started_at
     from stg_attempts as s
     join run_reruns as r on r.rerun_key = s.run_key
+    join loaded_runs as lr on lr.run_key = s.run_key
     where s.is_kept
 ),
 
@@ -90,8 +91,8 @@ final as (
         k.original_run_id as run_id,
         k.task_id,
         p.trial,
-        -- numbered within the original's trial: one re-run's trial reaches one trial of the
-        -- original, so a trial that one re-run reaches numbers that re-run's attempts in order
+        -- numbered within the original's trial (a re-run's trial reaches one of them): the
+        -- re-runs that reach it in the order they ran, each one's attempts in their order
         (
             p.attempt_offset
             + dense_rank() over (
