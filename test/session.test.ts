@@ -20,12 +20,15 @@ import { ROOT, tempDir } from "./helpers.js";
 
 const SEED = join(ROOT, "samples", "seed-100.jsonl");
 
-/** The relations of the session in the main catalog and among its TEMP objects. */
+/**
+ * The relations of the session in its main catalog and among its TEMP objects (not
+ * another session's: in memory, each is a catalog of the process's shared instance).
+ */
 async function placed(session: Session, name: string): Promise<{ main: number; temp: number }> {
   const row = await session.db.one(
     `SELECT count(*) FILTER (WHERE NOT temporary) AS main, count(*) FILTER (WHERE temporary) AS temp
-     FROM (SELECT table_name AS name, temporary FROM duckdb_tables() UNION ALL SELECT view_name, temporary FROM duckdb_views())
-     WHERE name = $name`,
+     FROM (SELECT database_name, table_name AS name, temporary FROM duckdb_tables() UNION ALL SELECT database_name, view_name, temporary FROM duckdb_views())
+     WHERE name = $name AND database_name IN (current_database(), 'temp')`,
     { name },
   );
   return { main: Number(row?.main), temp: Number(row?.temp) };
@@ -63,8 +66,9 @@ describe("a session's relations", () => {
 
   it("copy a view read through on big inputs into a table when what it reads holds at most COPY_WHEN_FEW_MAX_ROWS rows, and not over a view", async () => {
     const kinds = async (session: Session) => {
-      const tables = new Set((await session.db.all("SELECT table_name AS name FROM duckdb_tables()")).map((t) => t.name));
-      const views = new Set((await session.db.all("SELECT view_name AS name FROM duckdb_views() WHERE NOT internal")).map((v) => v.name));
+      const own = "database_name IN (current_database(), 'temp')";
+      const tables = new Set((await session.db.all(`SELECT table_name AS name FROM duckdb_tables() WHERE ${own}`)).map((t) => t.name));
+      const views = new Set((await session.db.all(`SELECT view_name AS name FROM duckdb_views() WHERE NOT internal AND ${own}`)).map((v) => v.name));
       const kind: Record<string, string> = {};
       for (const name of [
         "stg_attempts",
@@ -149,7 +153,7 @@ describe("a session's relations", () => {
       await expect(session.need(["slow", "after_bad"])).rejects.toThrow(/^queries\/intermediate\/bad\.sql: .*no_such_column/);
       // slow ran beside bad and ended before need() threw: its table is there, whole
       expect(await db.one("SELECT s FROM main.slow")).toEqual({ s: 4499998500000 });
-      const tables = await db.all("SELECT table_name FROM duckdb_tables() ORDER BY table_name");
+      const tables = await db.all("SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() ORDER BY table_name");
       expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["a", "slow"]));
       expect(tables.map((t) => t.table_name)).not.toContain("after_bad");
     } finally {

@@ -324,6 +324,8 @@ export async function queryAction(
     scratch: out.format === "csv",
     // TEMP relations on one connection, as a --db session makes them: views made later over them never clash
     oneConnection: true,
+    // locked down before the user's SQL runs: an instance of its own
+    ownInstance: true,
   };
   const query = await import("../commands/query.js");
   if (sql) await query.precheckStatement(sql);

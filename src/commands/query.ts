@@ -103,7 +103,7 @@ export async function readSchema(session: Session): Promise<Relation[]> {
  * names of tables and views are checked later, when the query runs.
  */
 export async function precheckStatement(sql: string): Promise<void> {
-  const bare = await Database.open();
+  const bare = await Database.open({ own: true });
   try {
     await checkOneStatement(bare, sql);
   } finally {

@@ -3,6 +3,10 @@
  * a `.duckdb` file: `--db`, or a temporary one for big inputs, removed at
  * close. A file-backed session gets a memory limit and a spill folder, so its
  * peak memory does not grow with the input. Time zone pinned to UTC (docs/metrics.md).
+ *
+ * An in-memory session is a database of its own attached to one instance the
+ * process shares (SHARED_INSTANCE), not an instance of its own, unless it asks
+ * for one (`own`: a session locked down, sandbox.ts).
  */
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -27,6 +31,12 @@ export interface OpenOptions {
   bounded?: boolean;
   /** DuckDB worker threads; its default (one per core) when absent */
   threads?: number;
+  /**
+   * In memory, an instance of this session's own instead of a database attached to
+   * the process's shared one: for a session that will be locked down (sandbox.ts
+   * lockDown changes settings of the whole instance, and for good)
+   */
+  own?: boolean;
 }
 
 /**
@@ -70,6 +80,56 @@ function retire(next: DuckDBInstance | null): void {
   retired = next;
 }
 
+/**
+ * Why an in-memory session is a database attached to one instance the process
+ * shares: making and destroying an instance, and touching its memory afresh, is
+ * about a quarter of a small report's CPU in a process that runs many (the tests
+ * run about 1,100 commands in-process: seed-100's `report --json`, median of 10
+ * runs in one process, 525-566 -> 371-459 ms of CPU; docs/benchmarks.md). Each
+ * session has its own catalog (`USE` on its connections), its own connections,
+ * TEMP objects and session variables; what the sessions share are the
+ * instance's settings: the threads (the figures do not depend on them) and
+ * DISABLED_OPTIMIZERS, the same for every session. A session that locks itself
+ * down opens an instance of its own (OpenOptions.own). Never destroyed: the
+ * process's end frees it.
+ */
+let shared: Promise<DuckDBInstance> | null = null;
+/** The attached databases made so far: each session's catalog is named `session_N`. */
+let attachments = 0;
+/** The detaching of the databases of closed sessions, awaited by the next open(). */
+let detaching: Promise<void> = Promise.resolve();
+/** In a process that ends with its command: the database of the session closed last, left attached. */
+let leftAttached: string | null = null;
+
+/** Settles when the database of every session closed so far is detached (the next open() awaits the same). */
+export function detached(): Promise<void> {
+  return detaching;
+}
+
+/** The process's shared in-memory instance, made on first use. */
+function sharedInstance(): Promise<DuckDBInstance> {
+  shared ??= DuckDBInstance.create(":memory:", { disabled_optimizers: DISABLED_OPTIMIZERS });
+  return shared;
+}
+
+/**
+ * Detaches the database `name` from the shared instance, after what is detaching
+ * already, on a connection of its own (the session's are closed). An error leaves
+ * the database attached: its memory is then freed at the process's end.
+ */
+function detach(name: string): void {
+  detaching = detaching.then(async () => {
+    const connection = await (await sharedInstance()).connect();
+    try {
+      await connection.run(`DETACH DATABASE IF EXISTS ${name}`);
+    } catch {
+      // still some connection's default catalog: it stays attached
+    } finally {
+      connection.closeSync();
+    }
+  });
+}
+
 export class Database {
   /** unregisters the interrupt that stops this connection's statement on a signal (scratch.ts onEnd) */
   private readonly forget: () => void;
@@ -80,8 +140,10 @@ export class Database {
     readonly path: string | null,
     /** a folder this session created (temporary database, spill files), removed by close; null in memory */
     readonly scratch: string | null,
-    /** false for a further connection (connect()): closing it leaves the instance open */
+    /** false for a further connection (connect()): closing it leaves the instance (and the session's database) open */
     private readonly ownsInstance = true,
+    /** the session's catalog on the process's shared instance (`session_N`); null with an instance of its own */
+    readonly attached: string | null = null,
   ) {
     // on SIGINT, SIGTERM or SIGHUP a running statement is interrupted, so the process can end at once
     this.forget = onEnd(() => this.connection.interrupt());
@@ -120,15 +182,20 @@ export class Database {
    */
   static async open(options: OpenOptions = {}): Promise<Database> {
     retire(null);
+    if (leftAttached) detach(leftAttached);
+    leftAttached = null;
+    const plain = !options.path && !options.temporary && !options.bounded && !options.readOnly && !options.threads && !options.own;
     if (ahead) {
       const opened = ahead;
       ahead = null;
-      if (!options.path && !options.temporary && !options.bounded && !options.readOnly && !options.threads) return opened;
+      if (plain) return opened;
       void opened.then(
         (db) => db.close(),
         () => {},
       );
     }
+    await detaching;
+    if (plain) return Database.attach();
     const config: Record<string, string> = { disabled_optimizers: DISABLED_OPTIMIZERS };
     if (options.readOnly) config.access_mode = "READ_ONLY";
     // removed by close, on SIGINT and SIGTERM, or by the next denom when this process is killed (scratch.ts)
@@ -154,21 +221,40 @@ export class Database {
     return new Database(instance, connection, options.path ?? null, scratch);
   }
 
+  /** An in-memory session: a new database attached to the process's shared instance, its connection's default catalog. */
+  private static async attach(): Promise<Database> {
+    const instance = await sharedInstance();
+    const name = `session_${++attachments}`;
+    const connection = await instance.connect();
+    try {
+      await connection.run(`ATTACH ':memory:' AS ${name}`);
+      await connection.run(`USE ${name}`);
+      await pinUtc(connection);
+    } catch (e) {
+      connection.closeSync();
+      detach(name);
+      throw e;
+    }
+    return new Database(instance, connection, null, null, true, name);
+  }
+
   /**
-   * A further connection to the same instance, pinned to UTC: it sees the
-   * tables of every attached database, but has its own session variables,
-   * TEMP objects and transaction, and its statements run beside this one's
-   * (node-api runs each on a thread of libuv's pool). Close it before this one.
+   * A further connection to the same instance (with the same default catalog),
+   * pinned to UTC: it sees the tables of every attached database, but has its
+   * own session variables, TEMP objects and transaction, and its statements run
+   * beside this one's (node-api runs each on a thread of libuv's pool). Close it
+   * before this one.
    */
   async connect(): Promise<Database> {
     const connection = await this.instance.connect();
     try {
+      if (this.attached) await connection.run(`USE ${this.attached}`);
       await pinUtc(connection);
     } catch (e) {
       connection.closeSync();
       throw e;
     }
-    return new Database(this.instance, connection, this.path, null, false);
+    return new Database(this.instance, connection, this.path, null, false, this.attached);
   }
 
   /** Runs a statement that returns no rows. */
@@ -217,18 +303,26 @@ export class Database {
 
   /**
    * Closes the session and removes what it created on disk (a temporary
-   * database, spill files). In a process that ends with its command
-   * (scratch.ts leaveTeardownToProcessEnd), an in-memory instance is not
-   * destroyed but kept until the next open() or the process's end: destroying
-   * it costs 20-25 ms of a small report's 0.8 s (DuckDB frees every block, then
-   * hands its allocators' pages back to the system) on the command's way out,
-   * where the process's end frees it at once; at most one instance is so kept
-   * (docs/benchmarks.md).
+   * database, spill files). An in-memory session's database is detached from
+   * the shared instance (before the next open() goes on). In a process that ends
+   * with its command (scratch.ts leaveTeardownToProcessEnd), what is in memory
+   * is left to the process's end instead: the session's database stays attached,
+   * or an instance of its own is kept, until the next open() or that end;
+   * destroying an instance costs 20-25 ms of a small report's 0.8 s (DuckDB frees
+   * every block, then hands its allocators' pages back to the system) on the
+   * command's way out, where the process's end frees it at once; at most one
+   * database or instance is so kept (docs/benchmarks.md).
    */
   close(): void {
     this.forget();
     this.connection.closeSync();
     if (!this.ownsInstance) return;
+    if (this.attached) {
+      // the shared instance stays; the session's database goes, or is left to the process's end
+      if (teardownLeftToProcessEnd()) leftAttached = this.attached;
+      else detach(this.attached);
+      return;
+    }
     // no scratch folder: in memory, nothing on disk to close or remove
     if (teardownLeftToProcessEnd() && this.scratch === null) retire(this.instance);
     else this.instance.closeSync();

@@ -23,6 +23,7 @@
  *    the writable paths) or be a macro defined outside DuckDB itself.
  */
 import type { Database } from "./database.js";
+import { DenomError } from "../errors.js";
 import { sqlString } from "./database.js";
 
 /** What a locked session may still write: folders (a trailing `/` is added) and single files. */
@@ -33,9 +34,13 @@ export interface Writable {
 
 /**
  * Applies the sandbox to `db`; afterwards no setting can change (lock_configuration).
- * Files already attached (the `--db` file, READ_ONLY) stay readable.
+ * Files already attached (the `--db` file, READ_ONLY) stay readable. The settings
+ * are the whole instance's: `db` must have one of its own (Database.open `own`,
+ * or on disk), never a database attached to the process's shared one, which
+ * other sessions use; throws DenomError when it has not.
  */
 export async function lockDown(db: Database, writable: Writable = {}): Promise<void> {
+  if (db.attached) throw new DenomError("a session to be locked down shares its DuckDB instance; it needs one of its own (Database.open own)");
   const dirs = [db.scratch, ...(writable.directories ?? [])].filter((d): d is string => Boolean(d)).map((d) => (d.endsWith("/") ? d : `${d}/`));
   const list = (items: readonly string[]) => `[${items.map(sqlString).join(", ")}]`;
   if (dirs.length) await db.run(`SET allowed_directories = ${list(dirs)}`);

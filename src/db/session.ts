@@ -60,6 +60,8 @@ export interface SessionOptions<T> {
   write?: string;
   /** keep the tables in a temporary file with a memory limit (big inputs); in memory otherwise */
   temporary?: boolean;
+  /** in memory, a DuckDB instance of the session's own (Database.open `own`): a session that will be locked down (`denom query`) */
+  ownInstance?: boolean;
   /**
    * Create every relation of queries/ as a view up front (`denom query`, whose
    * SQL may name any of them, and a writing session); otherwise a relation is
@@ -553,7 +555,7 @@ export async function openSession<T>(options: SessionOptions<T>): Promise<Sessio
     ? await openStoredForReading(options.read, options.writable)
     : options.write
       ? await openStoredForWriting(options.write)
-      : await Database.open({ temporary: options.temporary });
+      : await Database.open({ temporary: options.temporary, own: options.ownInstance });
   const helpers: Database[] = [];
   // the second connection and its session variables, made while the inputs are read
   const helper =
@@ -613,10 +615,15 @@ export const ONE_THREAD_MAX_ATTEMPTS = 2_000_000;
  */
 export const COPY_WHEN_FEW_MAX_ROWS = 20_000;
 
-/** Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts; the figures do not depend on the threads. */
+/**
+ * Step 3, in memory: one thread for computing up to ONE_THREAD_MAX_ATTEMPTS attempts,
+ * DuckDB's default (one per core) past them; the figures do not depend on the threads.
+ * The setting is the instance's: an in-memory session shares it with the process's
+ * other sessions (Database.attach), so it is set either way.
+ */
 async function setComputeThreads(db: Database): Promise<void> {
   const row = await db.one("SELECT count(*) AS n FROM attempts");
-  if (Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS) await db.run("SET threads = 1");
+  await db.run(Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS ? "SET threads = 1" : "RESET threads");
 }
 
 /** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), unless given its values. */

@@ -45,6 +45,8 @@ export interface RunsOptions extends Definitions {
   figureNotices?: boolean;
   /** every relation created on the session's one connection, as TEMP objects (compare; src/db/session.ts) */
   oneConnection?: boolean;
+  /** in memory, a DuckDB instance of the session's own: the session will be locked down (`denom query`; src/db/sandbox.ts) */
+  ownInstance?: boolean;
   /**
    * Begins the statements the command will run (Session.prefetch, e.g. report.ts
    * prefetchReport) beside the notices': on two connections, no wait between the two
@@ -109,6 +111,7 @@ async function openLoaded(options: RunsOptions): Promise<Session<IngestResult>> 
     temporary: needsDisk(specs),
     views: options.views,
     oneConnection: options.oneConnection,
+    ownInstance: options.ownInstance,
     definitions,
     onComputing: options.onComputing,
     load: async (db) => {
@@ -137,6 +140,7 @@ async function openLakes(options: RunsOptions, lakes: string[], definitions: Def
     temporary: Boolean(options.scratch) || lakeBytes(lakes, options.lakeFilter) > IN_MEMORY_MAX_BYTES,
     views: options.views,
     oneConnection: options.oneConnection,
+    ownInstance: options.ownInstance,
     definitions,
     onComputing: options.onComputing,
     load: async (db) => {
