@@ -5,7 +5,7 @@
  * peak memory does not grow with the input. Time zone pinned to UTC (docs/metrics.md).
  *
  * An in-memory session is a database of its own attached to one instance the
- * process shares (SHARED_INSTANCE), not an instance of its own, unless it asks
+ * process shares (Database.attach), not an instance of its own, unless it asks
  * for one (`own`: a session locked down, sandbox.ts).
  */
 import { join } from "node:path";
@@ -84,8 +84,8 @@ function retire(next: DuckDBInstance | null): void {
  * Why an in-memory session is a database attached to one instance the process
  * shares: making and destroying an instance, and touching its memory afresh, is
  * about a quarter of a small report's CPU in a process that runs many (the tests
- * run about 1,100 commands in-process: seed-100's `report --json`, median of 10
- * runs in one process, 525-566 -> 371-459 ms of CPU; docs/benchmarks.md). Each
+ * run about 1,100 commands in-process: seed-100's `report --json` in one process,
+ * 543-578 -> 393-429 ms of CPU; the suite 1,184 -> 1,050 s; docs/benchmarks.md). Each
  * session has its own catalog (`USE` on its connections), its own connections,
  * TEMP objects and session variables; what the sessions share are the
  * instance's settings: the threads (the figures do not depend on them) and
