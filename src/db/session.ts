@@ -269,7 +269,15 @@ export class Session<T = unknown> {
    * Steps 4 to 6 for every relation, each as a view of its name in the main schema
    * (SessionOptions.views). A writing session (`write`) whose file's layers are not
    * current (for `definitions`, the ones it computes under) stores each kept
-   * layer; returns whether it did.
+   * layer; returns whether it did. Storing the layers of at most
+   * COPY_WHEN_FEW_MAX_ROWS attempts, it copies each relation read through on big
+   * inputs (`Not materialized on big inputs`) into a TEMP table of its name while it
+   * stores, as a report on so few attempts copies them (Session.copies): the layers
+   * after it read the copy instead of computing the view again in each (seed-100:
+   * `ingest --db` 2.0 -> 1.5 s, the same file; docs/benchmarks.md). The file's views
+   * stay views: a TEMP object is this connection's only, dropped at the end. (Copying
+   * every mart a report copies as well ran out of memory storing a Harbor folder of 332
+   * sources.)
    */
   async createViews(write: boolean, definitions: Definitions = DEFAULT_DEFINITIONS): Promise<boolean> {
     const storing = write ? !(await keptKeyMatches(this.db, this.catalog, definitions)) : false;
@@ -278,14 +286,17 @@ export class Session<T = unknown> {
       this.kept = new Set(keptRelations(this.catalog));
       this.keptFrom = "main";
     }
+    const few = storing && Number((await this.db.one("SELECT count(*) AS n FROM attempts"))?.n ?? 0) <= COPY_WHEN_FEW_MAX_ROWS;
+    const copiedWhileStoring: string[] = [];
     const create = async (relation: Relation) => {
       await createRelation(this.db, relation.sql, relation);
       if (this.kept.has(relation.name)) await this.readKept(relation);
       else if (storing && relation.kept) {
         await this.db.run(`CREATE OR REPLACE TABLE ${layerTable(relation.name)} AS SELECT * FROM main.${relation.name}`);
         await this.db.run(`CREATE OR REPLACE TEMP VIEW ${relation.name} AS SELECT * FROM main.${layerTable(relation.name)}`);
-      } else if (relation.materialized && !write) {
+      } else if ((relation.materialized && !write) || (few && relation.copiedWhenFew)) {
         await this.db.run(`CREATE OR REPLACE TEMP TABLE ${relation.name} AS SELECT * FROM main.${relation.name}`);
+        if (write) copiedWhileStoring.push(relation.name);
       }
       this.created.add(relation.name);
     };
@@ -307,6 +318,7 @@ export class Session<T = unknown> {
     if (write)
       await this.inTransaction(async () => {
         for (const relation of this.catalog.relations) if (relation.kept) await this.db.run(`DROP VIEW IF EXISTS temp.main.${relation.name}`);
+        for (const name of copiedWhileStoring) await this.db.run(`DROP TABLE temp.main.${name}`);
       });
     return storing;
   }
