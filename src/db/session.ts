@@ -276,7 +276,7 @@ export class Session<T = unknown> {
    * after it read the copy instead of computing the view again in each (seed-100:
    * `ingest --db` 2.0 -> 1.5 s, the same file; docs/benchmarks.md). The file's views
    * stay views: a TEMP object is this connection's only, dropped at the end. (Copying
-   * every mart a report copies as well ran out of memory storing a Harbor folder of 332
+   * every mart a report copies as well ran out of memory storing a real folder of 332
    * sources.)
    */
   async createViews(write: boolean, definitions: Definitions = DEFAULT_DEFINITIONS): Promise<boolean> {
