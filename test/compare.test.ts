@@ -177,6 +177,35 @@ describe.skipIf(!hasCases)("compare on the shared cases (../shared/cases-compare
   });
 });
 
+describe("compare --by: each group's cost per solved task", () => {
+  // agent A: t1 success ($1), t2 success ($3); agent B: t1 failed ($2), then its attempt 2
+  // passed ($2), t2 success ($1). Final basis, paired tasks t1 and t2, every denominator the
+  // same (nothing is removed): A $4 / 2 solved = $2, B ($2 + $2 + $1) / 2 = $2.50, B - A $0.50
+  const file = join(
+    tempDir({
+      "runs.jsonl": jsonl(
+        { run_id: "r1", agent: "A", task_id: "t1", attempt: 1, status: "success", cost_usd: 1 },
+        { run_id: "r1", agent: "A", task_id: "t2", attempt: 1, status: "success", cost_usd: 3 },
+        { run_id: "r2", agent: "B", task_id: "t1", attempt: 1, status: "failure", cost_usd: 2 },
+        { run_id: "r2", agent: "B", task_id: "t1", attempt: 2, status: "success", cost_usd: 2 },
+        { run_id: "r2", agent: "B", task_id: "t2", attempt: 1, status: "success", cost_usd: 1 },
+      ),
+    }),
+    "runs.jsonl",
+  );
+
+  it("sums every attempt of a group's kept trials over its final successes", async () => {
+    const out = (await denom(["compare", "--json", "--by", "agent", "--baseline", "A", file])).json();
+    const total = out.comparisons[0].cost_per_success.find((c: { denominator: string }) => c.denominator === "total");
+    expect(total).toMatchObject({
+      tasks: 2,
+      baseline: { successes: 2, cost_usd: 4, cost_missing_attempts: 0, cost_per_success_usd: 2 },
+      candidate: { successes: 2, cost_usd: 5, cost_missing_attempts: 0, cost_per_success_usd: 2.5 },
+      difference_usd: 0.5,
+    });
+  });
+});
+
 describe("compare --fail-if-worse", () => {
   // A passes all 10 tasks, B fails all 10: d = -1 on every task, var 0, se 0, ci95 [-1, -1];
   // McNemar b = 10, c = 0: p = 2 C(10,0) / 2^10 = 0.001953125

@@ -90,7 +90,8 @@ describe("a session's relations", () => {
       scoped_trial_outcomes: trials,
       rate_membership: trials,
       scoped_attempts: trials,
-      trial_spend: trials,
+      // a trial's spend is summed from its attempts alone (marts/efficiency/trial_spend.sql)
+      trial_spend: attempts,
     });
     const report = async (inputs: string[], expectation: Expectation | null) => {
       const session = await openRuns({ inputs, ...DEFAULT_DEFINITIONS, expectation, stdin: Readable.from([]) });
@@ -119,7 +120,7 @@ describe("a session's relations", () => {
     write(COPY_WHEN_FEW_MAX_ROWS);
     expect(await report([file], null)).toEqual({
       final: { successes: 10_000, count: 20_000 },
-      kinds: { ...split(all("view")), stg_attempts: "table", attempts_classified: "table", trial_outcomes: "table" },
+      kinds: { ...split({ attempts: "table", trials: "view" }), trial_outcomes: "table" },
     });
     write(COPY_WHEN_FEW_MAX_ROWS + 1);
     expect(await report([file], null)).toEqual({ final: { successes: 10_001, count: 20_001 }, kinds: split(all("view")) });

@@ -70,4 +70,25 @@ describe("report on per-task summary records", () => {
     expect(out.diagnostics.timeouts_with_passing_score).toBe(1); // c's final attempt only
     expect(out.status_counts).toEqual({ first: { success: 2, timeout: 2 }, final: { success: 3, timeout: 1 } });
   });
+
+  it("counts, per solved task, the attempts that lack a cost or tokens as the efficiency figures do", async () => {
+    const out = (await denom(["report", "--json", join(tempDir({ "tasks.jsonl": lines }), "tasks.jsonl")])).json();
+    const total = out.per_success.find((r: { denominator: string }) => r.denominator === "total");
+    expect(total).toMatchObject({
+      tasks: 4,
+      trials: 4,
+      successes: 3, // a, b, d on the final basis
+      attempts: 6, // the loaded ones: a 1 and 2, b 1, c 1 and 4, d 1
+      cost_usd: 2,
+      // c's attempt 4 and d's only one; the first attempts of a and c are earlier attempts of a
+      // summary record (their record's figures are on its final attempt): none lacks a cost
+      cost_missing_attempts: 2,
+      cost_lower_bound: true,
+      llm_tokens: 400,
+      llm_tokens_missing_attempts: 2,
+      agent_time_s: null,
+      untimed_attempts: 6, // no record holds a time
+    });
+    expect(total.cost_per_success_usd).toBeCloseTo(2 / 3, 12);
+  });
 });

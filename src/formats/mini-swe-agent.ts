@@ -19,10 +19,17 @@
  *   (`info.exit_status`, `info.model_stats`, `messages`): no outcome, a record
  *   holding no attempt.
  */
-import { parse } from "yaml";
+import { createRequire } from "node:module";
 import { folderOf, objectOf, textOf } from "./shared.js";
 import type { RecordShape } from "./shape.js";
 import type { DocumentAdapter, FieldRead, FormatAdapter } from "./types.js";
+
+/**
+ * The YAML parser, loaded on the first exit-status file: every command loads the adapters,
+ * and loading the parser took about 40 ms of each process's main thread at start (docs/benchmarks.md).
+ */
+let yaml: typeof import("yaml") | null = null;
+const parseYaml = (text: string): unknown => (yaml ??= createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 /** Exit statuses whose pass handed in a patch: the evaluation report grades it. */
 export const HANDED_IN = new Set(["Submitted", "LimitsExceeded"]);
@@ -36,7 +43,7 @@ function exitStatusRecord(text: string, source: string): Record<string, unknown>
   const started = Number(EXIT_STATUS_FILE.exec(source)?.[2] ?? NaN);
   let parsed: unknown;
   try {
-    parsed = parse(text);
+    parsed = parseYaml(text);
   } catch (e) {
     return { mini_swe_agent_pass: { error: `not YAML: ${(e as Error).message.split("\n")[0]}`, started_at: started } };
   }

@@ -41,7 +41,7 @@ trial_rows as (
         s.untimed_attempts
     from scoped_trial_outcomes as o
     left join trial_sums as s
-        on s.scope_id = o.scope_id and s.run_key = o.run_key and s.task_id = o.task_id and s.trial = o.trial
+        on s.run_key = o.run_key and s.task_id = o.task_id and s.trial = o.trial
     where o.basis = 'final'
 ),
 

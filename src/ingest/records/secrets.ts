@@ -64,6 +64,21 @@ const PREFIXES: Record<string, ReadonlySet<string>> = {
 function words(list: string): ReadonlySet<string> {
   return new Set(list.split(" "));
 }
+
+/**
+ * PREFIXES' words by first character and length: bit n of SHAPES[sep][c] is set
+ * when a word of length n starts with the character of code c. A word before a
+ * separator of no such shape (`task` before `_id`, `2025` before `-04`, most of
+ * them) is never cut out of the text to be looked up.
+ */
+const SHAPES: Record<string, Uint16Array> = Object.fromEntries(
+  Object.entries(PREFIXES).map(([sep, list]) => {
+    const shapes = new Uint16Array(128);
+    for (const word of list) shapes[word.charCodeAt(0)]! |= 1 << word.length;
+    return [sep, shapes];
+  }),
+);
+
 /**
  * The other service prefixes and shapes (a Telegram bot token `123:A...`, a
  * Mailchimp data centre `-us1`), and the commands some kinds need (`mysql -p`,
@@ -85,10 +100,12 @@ function serviceHint(text: string): boolean {
 function prefixHint(text: string): boolean {
   for (const sep of ["_", "-", ".", "~"]) {
     const words = PREFIXES[sep];
+    const shapes = SHAPES[sep];
     for (let i = text.indexOf(sep); i >= 0; i = text.indexOf(sep, i + 1)) {
       let j = i;
       while (j > 0 && i - j < 9 && isAlnum(text.charCodeAt(j - 1))) j--;
-      if (j < i && words.has(text.slice(j, i))) return true;
+      // an alphanumeric word's first character is ASCII: its shape is in the table
+      if (j < i && (shapes[text.charCodeAt(j)]! >> (i - j)) & 1 && words.has(text.slice(j, i))) return true;
     }
   }
   return false;
