@@ -164,6 +164,73 @@ describe("report groups what varies", () => {
   });
 });
 
+describe("each group's attempt-level figures are its own attempts'", () => {
+  // agent A: t1 success in 100 s (llm_call ok, ok), t2 timeout at its 300 s limit (ok,
+  // timeout); agent B: t1 failure in 50 s (ok), t2 success in 200 s (timeout, ok)
+  const file = () =>
+    join(
+      tempDir({
+        "g.jsonl": lines(
+          { run_id: "r1", agent: "A", task_id: "t1", attempt: 1, status: "success", ...span(100), events: calls("ok", "ok") },
+          { run_id: "r1", agent: "A", task_id: "t2", attempt: 1, status: "timeout", timeout_limit_s: 300, ...span(300), events: calls("ok", "timeout") },
+          { run_id: "r2", agent: "B", task_id: "t1", attempt: 1, status: "failure", ...span(50), events: calls("ok") },
+          { run_id: "r2", agent: "B", task_id: "t2", attempt: 1, status: "success", ...span(200), events: calls("timeout", "ok") },
+        ),
+      }),
+      "g.jsonl",
+    );
+  function span(seconds: number) {
+    return { started_at: "2025-01-01T00:00:00Z", ended_at: new Date(Date.parse("2025-01-01T00:00:00Z") + seconds * 1000).toISOString() };
+  }
+  function calls(...statuses: string[]) {
+    return statuses.map((status, i) => ({ ts: `2025-01-01T00:00:0${i + 1}Z`, type: "llm_call", status }));
+  }
+
+  it("counts the calls and the durations per status of each group apart", async () => {
+    const groups = (await denom(["report", "--json", "--by", "agent", file()])).json().groups;
+    const of = (value: string) => groups.find((g: { value: string }) => g.value === value);
+    // A: ok 3, timeout 1 of 4 calls; B: ok 2, timeout 1 of 3
+    expect(of("A").per_call).toEqual([
+      { type: "llm_call", status: "ok", calls: 3, share: 0.75 },
+      { type: "llm_call", status: "timeout", calls: 1, share: 0.25 },
+    ]);
+    expect(of("B").per_call.map((c: { calls: number; share: number }) => [c.calls, c.share])).toEqual([
+      [2, 2 / 3],
+      [1, 1 / 3],
+    ]);
+    // every group lists every status of the inputs, none where it has no attempt of it
+    const durations = (value: string) =>
+      of(value).efficiency.duration_by_status.map((d: { status: string; attempts: number; p50: number | null; max: number | null }) => [
+        d.status,
+        d.attempts,
+        d.p50,
+        d.max,
+      ]);
+    expect(durations("A")).toEqual([
+      ["failure", 0, null, null],
+      ["success", 1, 100, 100],
+      ["timeout", 1, 300, 300],
+    ]);
+    expect(durations("B")).toEqual([
+      ["failure", 1, 50, 50],
+      ["success", 1, 200, 200],
+      ["timeout", 0, null, null],
+    ]);
+  });
+
+  it("exports each group's timeout attempts by cause: A's one, none of B's", async () => {
+    const out = join(tempDir(), "causes.csv");
+    expect((await denom(["export", file(), "--by", "agent", "--what", "timeout_causes", "-o", out])).code).toBe(0);
+    const rows = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(","));
+    const attempts = (group: string) => rows.filter((r) => r[0] === group).reduce((n, r) => n + Number(r[2]), 0);
+    expect([attempts("A"), attempts("B")]).toEqual([1, 0]);
+  });
+});
+
 describe("audit claims at any precision and with a standard error", () => {
   const shares = (successes: number, count: number) =>
     join(
