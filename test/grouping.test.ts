@@ -11,16 +11,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseClaim, toNumber } from "../src/formats/claims.js";
-import { denom, hasShared, REAL, tempDir } from "./helpers.js";
-
-const lines = (...records: object[]) => records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+import { denom, hasShared, jsonl, REAL, tempDir } from "./helpers.js";
 
 /** Agent a passes t1..t20 of 30 tasks, agent b t1..t10; no run_id: each agent's default run. */
 function twoAgents(): string {
   const records: object[] = [];
   for (const agent of ["a", "b"])
     for (let i = 1; i <= 30; i++) records.push({ task_id: `t${i}`, agent, status: i <= (agent === "a" ? 20 : 10) ? "success" : "failure" });
-  return join(tempDir({ "ab.jsonl": lines(...records) }), "ab.jsonl");
+  return join(tempDir({ "ab.jsonl": jsonl(...records) }), "ab.jsonl");
 }
 
 type Cell = { basis: string; denominator: string; successes: number; count: number };
@@ -83,7 +81,7 @@ describe("report groups what varies", () => {
     const records = ["r1", "r2"].flatMap((run_id) =>
       [1, 2, 3, 4].map((i) => ({ run_id, agent: "x", task_id: `t${i}`, status: i <= (run_id === "r1" ? 1 : 3) ? "success" : "failure" })),
     );
-    const file = join(tempDir({ "runs.jsonl": lines(...records) }), "runs.jsonl");
+    const file = join(tempDir({ "runs.jsonl": jsonl(...records) }), "runs.jsonl");
     const r = await denom(["report", "--json", file]);
     expect(r.json().groups.map((g: { value: string; rates: Cell[] }) => [g.value, strict(g.rates)])).toEqual([
       ["run r1", "1/4"],
@@ -110,8 +108,8 @@ describe("report groups what varies", () => {
     // t1: a canonical attempt 1 (kept over the summary's copy of attempt 1: it has an ended_at)
     // and the summary's attempt 2; t2: the summary's alone. Read first, the canonical file makes
     // t1 canonical's: two benchmarks of a trial each. Read second, t1 is the summary's: one.
-    const attempt = lines({ task_id: "t1", attempt: 1, status: "failure", ended_at: "2025-01-01T00:00:00Z" });
-    const summary = lines(
+    const attempt = jsonl({ task_id: "t1", attempt: 1, status: "failure", ended_at: "2025-01-01T00:00:00Z" });
+    const summary = jsonl(
       { task_id: "t1", first_status: "failure", final_status: "success", attempts: 2 },
       { task_id: "t2", first_status: "success", final_status: "success", attempts: 1 },
     );
@@ -132,7 +130,7 @@ describe("report groups what varies", () => {
   it("lists seven or more groups one a row, each named in a legend", async () => {
     // agent x, no model, seven runs of task t1: r1..r3 pass, r4..r7 fail
     const records = [1, 2, 3, 4, 5, 6, 7].map((i) => ({ run_id: `r${i}`, agent: "x", task_id: "t1", status: i <= 3 ? "success" : "failure" }));
-    const file = join(tempDir({ "runs.jsonl": lines(...records) }), "runs.jsonl");
+    const file = join(tempDir({ "runs.jsonl": jsonl(...records) }), "runs.jsonl");
     const text = (await denom(["report", file])).stdout;
     expect(text).toContain("By identity: 7 groups, one a row (--json has every figure of each)");
     expect(text).toMatch(/\(3\)\s+1\s+1\/1 100\.0%\s+1\/1 100\.0%\s+1\/1 100\.0%/);
@@ -170,7 +168,7 @@ describe("each group's attempt-level figures are its own attempts'", () => {
   const file = () =>
     join(
       tempDir({
-        "g.jsonl": lines(
+        "g.jsonl": jsonl(
           { run_id: "r1", agent: "A", task_id: "t1", attempt: 1, status: "success", ...span(100), events: calls("ok", "ok") },
           { run_id: "r1", agent: "A", task_id: "t2", attempt: 1, status: "timeout", timeout_limit_s: 300, ...span(300), events: calls("ok", "timeout") },
           { run_id: "r2", agent: "B", task_id: "t1", attempt: 1, status: "failure", ...span(50), events: calls("ok") },
@@ -234,7 +232,7 @@ describe("each group's attempt-level figures are its own attempts'", () => {
 describe("audit claims at any precision and with a standard error", () => {
   const shares = (successes: number, count: number) =>
     join(
-      tempDir({ "r.jsonl": lines(...Array.from({ length: count }, (_, i) => ({ task_id: `t${i + 1}`, status: i < successes ? "success" : "failure" }))) }),
+      tempDir({ "r.jsonl": jsonl(...Array.from({ length: count }, (_, i) => ({ task_id: `t${i + 1}`, status: i < successes ? "success" : "failure" }))) }),
       "r.jsonl",
     );
 
@@ -261,7 +259,7 @@ describe("audit claims at any precision and with a standard error", () => {
   /** A JSONL file of one record per trial: each task's statuses in trial order (trial 1, 2, ...). */
   function trialsFile(outcome: Record<string, string[]>): string {
     const records = Object.entries(outcome).flatMap(([task_id, s]) => s.map((status, i) => ({ task_id, trial: i + 1, status })));
-    return join(tempDir({ "r.jsonl": lines(...records) }), "r.jsonl");
+    return join(tempDir({ "r.jsonl": jsonl(...records) }), "r.jsonl");
   }
 
   /** The first match of an audit claim's JSON with this aggregation (pooled, mean_of_runs). */

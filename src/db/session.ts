@@ -286,7 +286,7 @@ export class Session<T = unknown> {
       this.kept = new Set(keptRelations(this.catalog));
       this.keptFrom = "main";
     }
-    const few = storing && Number((await this.db.one("SELECT count(*) AS n FROM attempts"))?.n ?? 0) <= COPY_WHEN_FEW_MAX_ROWS;
+    const few = storing && (await attemptCount(this.db)) <= COPY_WHEN_FEW_MAX_ROWS;
     const copiedWhileStoring: string[] = [];
     const create = async (relation: Relation) => {
       await createRelation(this.db, relation.sql, relation);
@@ -634,8 +634,12 @@ export const COPY_WHEN_FEW_MAX_ROWS = 20_000;
  * other sessions (Database.attach), so it is set either way.
  */
 async function setComputeThreads(db: Database): Promise<void> {
-  const row = await db.one("SELECT count(*) AS n FROM attempts");
-  await db.run(Number(row?.n ?? 0) <= ONE_THREAD_MAX_ATTEMPTS ? "SET threads = 1" : "RESET threads");
+  await db.run((await attemptCount(db)) <= ONE_THREAD_MAX_ATTEMPTS ? "SET threads = 1" : "RESET threads");
+}
+
+/** How many attempts `db`'s session has loaded. */
+async function attemptCount(db: Database): Promise<number> {
+  return Number((await db.one("SELECT count(*) AS n FROM attempts"))?.n ?? 0);
 }
 
 /** A `$name` parameter in a named SELECT: needFor leaves such a query to select(), unless given its values. */
