@@ -427,8 +427,10 @@ export function notALog(head: Buffer): string | null {
   if (starts(0x28, 0xb5, 0x2f, 0xfd)) return "zstd-compressed data, which denom does not decompress: zstd -dc FILE | denom report -";
   const encoding = wideEncoding(head);
   if (encoding !== null) return `${encoding} text; denom reads UTF-8: iconv -f ${encoding} -t UTF-8 FILE > FILE.utf8.jsonl, then read that file`;
+  // an indexed loop: the head is the first chunk read (up to the whole of a small file), and a
+  // Buffer's iterator took 28 ms over a 656 KB JSON document of 400 trials
   let control = 0;
-  for (const b of head) if (isControl(b)) control++;
+  for (let i = 0; i < head.length; i++) if (isControl(head[i]!)) control++;
   if (control > 8 && control > head.length / 10) return `binary data (${control} of its first ${head.length} bytes are control bytes), not a text log`;
   return null;
 }
