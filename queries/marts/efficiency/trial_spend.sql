@@ -2,7 +2,7 @@
 --   attempts lack each value; the trials' side of per_success and of compare's cost per solved
 --   task, which take each scope's trials from scoped_trial_outcomes.
 -- Reads: attempts_classified, format_traits.
--- Not materialized on big inputs: every trial once: read through by per_success, not copied.
+-- Not materialized on big inputs: every trial once: read through by per_success and compare_side_spend, not copied.
 --
 -- A value an attempt did not record is never read as 0: the sums hold what was recorded
 -- (NULL when nothing was), and the attempts without it are counted. An earlier attempt of a
